@@ -1,0 +1,97 @@
+/// @file cutlass/gemm/gemm_arguments.h
+/// The arguments every device-level GEMM kernel template takes, and the interface each one
+/// offers to the library (the "kernel contract"). A kernel family adds a template that meets
+/// this contract; the library's GemmUniversalOperation<Kernel> adapter wraps any of them.
+///
+/// Problem (column-major D, as in BLAS):
+///     D[l] = alpha * A[l] * B[l] + beta * C[l],  l = 0 .. batch_count-1
+/// A is M x K in LayoutA, B is K x N in LayoutB, C and D are M x N column-major.
+/// Leading dimensions and batch strides are in elements of the operand's own type.
+/// Operand l starts at ptr + l * batch_stride.
+///
+/// Kernel contract: a kernel type `K` provides
+///   using ElementA, ElementB, ElementC (also D's type), ElementAccumulator, ElementCompute;
+///   using LayoutA, LayoutB;                    // cutlass::layout::ColumnMajor or RowMajor
+///   using ThreadblockShape, WarpShape, InstructionShape;   // GemmShape<M, N, K>
+///   using EpilogueOutputOp;                    // e.g. epilogue::thread::LinearCombination
+///   using OperatorClass;                       // arch::OpClassSimt or arch::OpClassTensorOp
+///   using MathOperator;                        // arch::OpMultiplyAdd
+///   static constexpr int kStages, kAlignmentA, kAlignmentB, kAlignmentC;   // alignment in elements
+///   static constexpr int kMinComputeCapability, kMaxComputeCapability;     // e.g. 80, 1000
+///   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
+///   static Status can_implement(Arguments const &);   // host only; launches nothing
+///   static size_t get_workspace_size(Arguments const &);
+///   static Status run(Arguments const &, void *workspace, cudaStream_t stream);
+/// run() assumes can_implement() returned kSuccess, M, N, K >= 1 and batch_count >= 1; it
+/// launches exactly one kernel on `stream` and returns kErrorInternal if the launch failed.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include "cutlass/gemm_coord.h"
+#include "cutlass/layout/matrix.h"
+
+namespace cutlass {
+namespace gemm {
+
+template <typename ElementA, typename ElementB, typename ElementC, typename EpilogueParams>
+struct GemmArguments {
+  GemmCoord problem_size;       ///< M, N, K (elements)
+  int batch_count = 1;          ///< number of independent GEMMs (>= 1)
+  EpilogueParams epilogue;      ///< alpha, beta (and later fusion operands)
+  ElementA const *ptr_A = nullptr;
+  int64_t lda = 0;
+  int64_t batch_stride_A = 0;
+  ElementB const *ptr_B = nullptr;
+  int64_t ldb = 0;
+  int64_t batch_stride_B = 0;
+  ElementC const *ptr_C = nullptr;  ///< may be null when beta == 0; may equal ptr_D
+  int64_t ldc = 0;
+  int64_t batch_stride_C = 0;
+  ElementC *ptr_D = nullptr;
+  int64_t ldd = 0;
+  int64_t batch_stride_D = 0;
+};
+
+/// True when a pointer, a leading dimension, a batch stride (if batch_count > 1) and the
+/// contiguous extent of one operand allow vector accesses of `alignment` elements of T.
+template <typename T>
+inline bool operand_is_aligned(void const *ptr, int64_t ld, int64_t batch_stride, int batch_count,
+                               int64_t contiguous_extent, int alignment) {
+  if (alignment <= 1) return true;
+  uint64_t bytes = uint64_t(alignment) * sizeof(T);
+  if (ptr && (reinterpret_cast<uintptr_t>(ptr) % bytes) != 0) return false;
+  if (ld % alignment != 0) return false;
+  if (batch_count > 1 && batch_stride % alignment != 0) return false;
+  return contiguous_extent % alignment == 0;
+}
+
+/// The contiguous extent of an M x K (or K x N) operand in the given layout: the number of
+/// elements one vector access may run along before the next row/column starts.
+template <typename Layout>
+constexpr int64_t contiguous_extent(int64_t rows, int64_t columns) {
+  return std::is_same<Layout, layout::ColumnMajor>::value ? rows : columns;
+}
+
+/// The common alignment and shape checks of can_implement for column-major C/D kernels.
+template <typename Kernel>
+inline Status can_implement_common(typename Kernel::Arguments const &args) {
+  auto const &p = args.problem_size;
+  if (p.m() < 1 || p.n() < 1 || p.k() < 1 || args.batch_count < 1) return Status::kErrorInvalidProblem;
+  using LA = typename Kernel::LayoutA;
+  using LB = typename Kernel::LayoutB;
+  if (!operand_is_aligned<typename Kernel::ElementA>(args.ptr_A, args.lda, args.batch_stride_A, args.batch_count,
+                                                     contiguous_extent<LA>(p.m(), p.k()), Kernel::kAlignmentA) ||
+      !operand_is_aligned<typename Kernel::ElementB>(args.ptr_B, args.ldb, args.batch_stride_B, args.batch_count,
+                                                     contiguous_extent<LB>(p.k(), p.n()), Kernel::kAlignmentB) ||
+      !operand_is_aligned<typename Kernel::ElementC>(args.ptr_C, args.ldc, args.batch_stride_C, args.batch_count,
+                                                     p.m(), Kernel::kAlignmentC) ||
+      !operand_is_aligned<typename Kernel::ElementC>(args.ptr_D, args.ldd, args.batch_stride_D, args.batch_count,
+                                                     p.m(), Kernel::kAlignmentC)) {
+    return Status::kErrorMisalignedOperand;
+  }
+  return Status::kSuccess;
+}
+
+}  // namespace gemm
+}  // namespace cutlass

@@ -1,0 +1,121 @@
+/// @file cutlass/library/library.h
+/// Descriptions, arguments and the Operation interface of the instance library.
+///
+/// Three words, as in CUTLASS: a *description* holds the compile-time facts of a kernel
+/// (types, layouts, alignment, tile); a *configuration* holds the run-time facts that are
+/// costly to set up (problem size, leading dimensions); *arguments* hold what changes every
+/// call (pointers, scalars). Unlike CUTLASS, the structs are typed (no void const* blobs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <cuda_runtime_api.h>
+
+#include "cutlass/cutlass.h"
+#include "cutlass/gemm_coord.h"
+#include "cutlass/library/types.h"
+
+namespace cutlass {
+namespace library {
+
+/// The MMA instruction a kernel is built from.
+struct MathInstructionDescription {
+  gemm::GemmCoord instruction_shape;   ///< (M, N, K) of one instruction; 1x1x1 for SIMT
+  NumericTypeID element_accumulator = NumericTypeID::kInvalid;
+  OpcodeClassID opcode_class = OpcodeClassID::kInvalid;
+  MathOperationID math_operation = MathOperationID::kInvalid;
+};
+
+/// The tiling of a kernel.
+struct TileDescription {
+  gemm::GemmCoord threadblock_shape;   ///< CTA tile (M, N, K) in elements
+  int threadblock_stages = 0;          ///< shared-memory pipeline stages
+  gemm::GemmCoord warp_count;          ///< warps along (M, N, K)
+  MathInstructionDescription math_instruction;
+  int minimum_compute_capability = 0;  ///< e.g. 80 for sm_80
+  int maximum_compute_capability = 0; ///< highest compute capability the kernel runs on
+  gemm::GemmCoord cluster_shape{1, 1, 1};
+};
+
+/// One operand of a kernel.
+struct TensorDescription {
+  NumericTypeID element = NumericTypeID::kInvalid;
+  LayoutTypeID layout = LayoutTypeID::kInvalid;
+  int alignment = 1;   ///< elements per vector access; pointers, ld, batch strides and the
+                       ///< contiguous extent must be multiples of it
+};
+
+/// Facts common to every operation.
+struct OperationDescription {
+  char const *name = "";               ///< the kernel's procedural name (CUTLASS scheme)
+  Provider provider = Provider::kInvalid;
+  OperationKind kind = OperationKind::kInvalid;
+  TileDescription tile_description;
+};
+
+/// Facts of a GEMM kernel. Cast an Operation's description() to this when kind == kGemm.
+struct GemmDescription : OperationDescription {
+  GemmKind gemm_kind = GemmKind::kUniversal;
+  TensorDescription A, B, C, D;
+  NumericTypeID element_epilogue = NumericTypeID::kInvalid;   ///< type of alpha and beta
+  SplitKMode split_k_mode = SplitKMode::kNone;
+  ComplexTransform transform_A = ComplexTransform::kNone;
+  ComplexTransform transform_B = ComplexTransform::kNone;
+};
+
+/// Run-time problem facts (column-major C/D; see cutlass/gemm/gemm_arguments.h).
+struct GemmUniversalConfiguration {
+  gemm::GemmUniversalMode mode = gemm::GemmUniversalMode::kGemm;
+  gemm::GemmCoord problem_size;
+  int batch_count = 1;
+  int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;   ///< elements
+};
+
+/// Per-call arguments. Pointers are device pointers of the description's element types;
+/// alpha/beta point to ElementEpilogue values in host or device memory (pointer_mode).
+struct GemmUniversalArguments {
+  gemm::GemmCoord problem_size;
+  int batch_count = 1;
+  void const *A = nullptr;
+  void const *B = nullptr;
+  void const *C = nullptr;   ///< may be null when beta == 0; may equal D
+  void *D = nullptr;
+  void const *alpha = nullptr;
+  void const *beta = nullptr;
+  ScalarPointerMode pointer_mode = ScalarPointerMode::kHost;
+  int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;                            ///< elements
+  int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;  ///< elements
+};
+
+/// One precompiled kernel. Every member is thread-safe and const except initialize().
+class Operation {
+ public:
+  virtual ~Operation() = default;
+
+  virtual OperationDescription const &description() const = 0;
+
+  /// kSuccess when this kernel can run the problem: types fit by construction; checks
+  /// alignment of every pointer / ld / batch stride / contiguous extent, problem shape,
+  /// and the current device's compute capability. Launches nothing.
+  virtual Status can_implement(GemmUniversalConfiguration const &configuration,
+                               GemmUniversalArguments const &arguments) const = 0;
+
+  /// Bytes of host workspace initialize() and run() need.
+  virtual uint64_t get_host_workspace_size(GemmUniversalConfiguration const &configuration) const = 0;
+
+  /// Bytes of device workspace run() needs for these arguments (0 for most kernels).
+  virtual uint64_t get_device_workspace_size(GemmUniversalConfiguration const &configuration,
+                                             GemmUniversalArguments const &arguments) const = 0;
+
+  /// Prepares host_workspace from the configuration (may be a no-op).
+  virtual Status initialize(GemmUniversalConfiguration const &configuration, void *host_workspace,
+                            void *device_workspace, cudaStream_t stream) const = 0;
+
+  /// Launches the kernel on `stream`. Asynchronous; returns kErrorInternal if the launch failed.
+  virtual Status run(GemmUniversalArguments const &arguments, void *host_workspace, void *device_workspace,
+                     cudaStream_t stream) const = 0;
+};
+
+}  // namespace library
+}  // namespace cutlass

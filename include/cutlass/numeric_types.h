@@ -1,0 +1,30 @@
+/// @file cutlass/numeric_types.h
+/// Element types used by the kernel templates. The 16-bit floating types are CUDA's own
+/// (`__half`, `__nv_bfloat16`); tf32 is stored as an fp32 bit pattern whose low 13 mantissa
+/// bits the tensor core ignores (PTX ISA, "Floating point data types": .tf32).
+#pragma once
+
+#include <cstdint>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+#include "cutlass/cutlass.h"
+
+namespace cutlass {
+
+using half_t = __half;
+using bfloat16_t = __nv_bfloat16;
+
+/// 32-bit storage of a TensorFloat-32 operand: memory holds ordinary IEEE fp32 values; the
+/// tf32 MMA reads the sign, the 8 exponent bits and the top 10 mantissa bits.
+struct alignas(4) tfloat32_t {
+  float storage;
+};
+
+/// Number of bits of one element of T.
+template <typename T>
+struct sizeof_bits {
+  static constexpr int value = int(sizeof(T) * 8);
+};
+
+}  // namespace cutlass

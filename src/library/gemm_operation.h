@@ -1,0 +1,116 @@
+/// @file src/library/gemm_operation.h
+/// GemmUniversalOperation<Kernel>: the one adapter between the library's typed Operation
+/// interface and any device-level kernel that meets the kernel contract of
+/// cutlass/gemm/gemm_arguments.h. Generated instance files include this header and register
+/// `new GemmUniversalOperation<Kernel>("<procedural name>")` with the manifest. The
+/// description is derived from the kernel's own types, so it cannot disagree with the code.
+#pragma once
+
+#include <type_traits>
+
+#include "cutlass/gemm/gemm_arguments.h"
+#include "cutlass/library/library.h"
+#include "cutlass/library/manifest.h"
+#include "device_info.h"
+#include "type_map.h"
+
+namespace cutlass {
+namespace library {
+
+template <typename Kernel>
+class GemmUniversalOperation : public Operation {
+ public:
+  using KernelArguments = typename Kernel::Arguments;
+  using ElementCompute = typename Kernel::ElementCompute;
+
+  explicit GemmUniversalOperation(char const *name) {
+    using TB = typename Kernel::ThreadblockShape;
+    using WS = typename Kernel::WarpShape;
+    using IS = typename Kernel::InstructionShape;
+    desc_.name = name;
+    desc_.provider = Provider::kCUTLASS;
+    desc_.kind = OperationKind::kGemm;
+    desc_.gemm_kind = GemmKind::kUniversal;
+    auto &tile = desc_.tile_description;
+    tile.threadblock_shape = gemm::GemmCoord(TB::kM, TB::kN, TB::kK);
+    tile.threadblock_stages = Kernel::kStages;
+    tile.warp_count = gemm::GemmCoord(TB::kM / WS::kM, TB::kN / WS::kN, TB::kK / WS::kK);
+    tile.math_instruction.instruction_shape = gemm::GemmCoord(IS::kM, IS::kN, IS::kK);
+    tile.math_instruction.element_accumulator = NumericTypeMap<typename Kernel::ElementAccumulator>::kId;
+    tile.math_instruction.opcode_class = OpcodeClassMap<typename Kernel::OperatorClass>::kId;
+    tile.math_instruction.math_operation = MathOperationMap<typename Kernel::MathOperator>::kId;
+    tile.minimum_compute_capability = Kernel::kMinComputeCapability;
+    tile.maximum_compute_capability = Kernel::kMaxComputeCapability;
+    desc_.A = {NumericTypeMap<typename Kernel::ElementA>::kId, LayoutMap<typename Kernel::LayoutA>::kId,
+               Kernel::kAlignmentA};
+    desc_.B = {NumericTypeMap<typename Kernel::ElementB>::kId, LayoutMap<typename Kernel::LayoutB>::kId,
+               Kernel::kAlignmentB};
+    desc_.C = {NumericTypeMap<typename Kernel::ElementC>::kId, LayoutTypeID::kColumnMajor, Kernel::kAlignmentC};
+    desc_.D = desc_.C;
+    desc_.element_epilogue = NumericTypeMap<ElementCompute>::kId;
+  }
+
+  OperationDescription const &description() const override { return desc_; }
+
+  Status can_implement(GemmUniversalConfiguration const &configuration,
+                       GemmUniversalArguments const &arguments) const override {
+    bool const batched = configuration.mode == gemm::GemmUniversalMode::kBatched;
+    if (!(batched || (configuration.mode == gemm::GemmUniversalMode::kGemm && configuration.batch_count == 1))) {
+      return Status::kErrorNotSupported;   // split-K, array and grouped modes are not offered
+    }
+    int cc = current_device_compute_capability();
+    if (cc < Kernel::kMinComputeCapability || cc > Kernel::kMaxComputeCapability) {
+      return Status::kErrorArchMismatch;
+    }
+    if (arguments.alpha == nullptr || arguments.beta == nullptr) return Status::kErrorInvalidProblem;
+    return Kernel::can_implement(to_kernel_arguments(arguments));
+  }
+
+  uint64_t get_host_workspace_size(GemmUniversalConfiguration const &) const override { return 0; }
+
+  uint64_t get_device_workspace_size(GemmUniversalConfiguration const &,
+                                     GemmUniversalArguments const &arguments) const override {
+    return Kernel::get_workspace_size(to_kernel_arguments(arguments));
+  }
+
+  Status initialize(GemmUniversalConfiguration const &, void *, void *, cudaStream_t) const override {
+    return Status::kSuccess;
+  }
+
+  Status run(GemmUniversalArguments const &arguments, void *, void *device_workspace,
+             cudaStream_t stream) const override {
+    return Kernel::run(to_kernel_arguments(arguments), device_workspace, stream);
+  }
+
+ private:
+  KernelArguments to_kernel_arguments(GemmUniversalArguments const &a) const {
+    KernelArguments k;
+    k.problem_size = a.problem_size;
+    k.batch_count = a.batch_count;
+    if (a.pointer_mode == ScalarPointerMode::kDevice) {
+      k.epilogue.alpha_ptr = static_cast<ElementCompute const *>(a.alpha);
+      k.epilogue.beta_ptr = static_cast<ElementCompute const *>(a.beta);
+    } else {
+      if (a.alpha) k.epilogue.alpha = *static_cast<ElementCompute const *>(a.alpha);
+      if (a.beta) k.epilogue.beta = *static_cast<ElementCompute const *>(a.beta);
+    }
+    k.ptr_A = static_cast<typename Kernel::ElementA const *>(a.A);
+    k.ptr_B = static_cast<typename Kernel::ElementB const *>(a.B);
+    k.ptr_C = static_cast<typename Kernel::ElementC const *>(a.C);
+    k.ptr_D = static_cast<typename Kernel::ElementC *>(a.D);
+    k.lda = a.lda;
+    k.ldb = a.ldb;
+    k.ldc = a.ldc;
+    k.ldd = a.ldd;
+    k.batch_stride_A = a.batch_stride_A;
+    k.batch_stride_B = a.batch_stride_B;
+    k.batch_stride_C = a.batch_stride_C;
+    k.batch_stride_D = a.batch_stride_D;
+    return k;
+  }
+
+  GemmDescription desc_;
+};
+
+}  // namespace library
+}  // namespace cutlass
