@@ -1,0 +1,114 @@
+"""Command line: python3 -m generator --architectures "80;90a" --kernels "<patterns>" ...
+
+Exit status: 0 on success, 2 on a usage error (unknown operation, bad architecture), 3 when
+the filters select no kernel (CMake turns the message into a configure error).
+"""
+import argparse
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from . import filtering
+from .architectures import family_enabled, parse_architectures
+from .emit import write_outputs
+from .enumeration import enumerate_kernels
+from .families import FAMILIES
+
+PROG = "cutlass_lib generator"
+
+#: Operation kinds the generator can build ("all" selects every one).
+OPERATIONS = ("gemm",)
+
+EXIT_USAGE = 2
+EXIT_NO_KERNEL = 3
+
+
+class UsageError(Exception):
+    """An argument the generator cannot honour (exit status 2)."""
+
+
+def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    """Parse the command line (CUTLASS generator.py option names)."""
+    parser = argparse.ArgumentParser(prog="python3 -m generator", description=__doc__.splitlines()[0])
+    parser.add_argument("--architectures", required=True,
+                        help='target compute capabilities, semicolon (or comma) separated, e.g. "80;90a"')
+    parser.add_argument("--operations", default="all",
+                        help=f"comma list of operation kinds ({', '.join(OPERATIONS)}) or \"all\"")
+    parser.add_argument("--kernels", default="",
+                        help='comma list of name patterns ("*" wildcard); empty: the default set; "all": every kernel')
+    parser.add_argument("--ignore-kernels", default="",
+                        help="comma list of name patterns to drop; always applied, wins over --kernels")
+    parser.add_argument("--curr-build-dir", default=".",
+                        help="output root; files are written to <dir>/generated/")
+    parser.add_argument("--list", action="store_true",
+                        help="print the selected kernel names in registration order and write nothing")
+    return parser.parse_args(argv)
+
+
+def parse_operations(text: str) -> List[str]:
+    """The operation kinds requested; "all" (any case) or an empty list means every kind."""
+    tokens = [token.strip().lower() for token in re.split(r"[,;]", text) if token.strip()]
+    if not tokens or "all" in tokens:
+        return list(OPERATIONS)
+    unknown = [token for token in tokens if token not in OPERATIONS]
+    if unknown:
+        raise UsageError(
+            f"unknown operation {', '.join(repr(t) for t in unknown)}; valid operations: {', '.join(OPERATIONS)}, all"
+        )
+    return tokens
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The canonical command that reproduces this run, for the headers of generated files."""
+    parts = [
+        "python3", "-m", "generator",
+        "--architectures", args.architectures,
+        "--operations", args.operations,
+        "--kernels", args.kernels,
+        "--ignore-kernels", args.ignore_kernels,
+        "--curr-build-dir", Path(args.curr_build_dir).resolve().as_posix(),
+    ]
+    return " ".join(shlex.quote(part) for part in parts)
+
+
+def no_kernel_message(args: argparse.Namespace, enumerated: Sequence[str]) -> str:
+    """The error for an empty selection: the patterns, and up to five nearby kernel names."""
+    lines = [
+        f"{PROG}: no kernel matched --kernels {args.kernels!r} (CUTLASS_LIBRARY_KERNELS) with "
+        f"--ignore-kernels {args.ignore_kernels!r} (CUTLASS_LIBRARY_IGNORE_KERNELS) among the "
+        f"{len(enumerated)} kernels enumerated for architectures {args.architectures!r}."
+    ]
+    if enumerated:
+        lines.append("Nearby kernel names:")
+        nearby = filtering.nearby_names(filtering.split_patterns(args.kernels), enumerated)
+        lines.extend(f"  {name}" for name in nearby)
+    else:
+        lines.append("No kernel family supports these architectures.")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the generator; returns the exit status."""
+    args = parse_arguments(argv)
+    try:
+        archs = parse_architectures(args.architectures)
+        operations = parse_operations(args.operations)
+    except (UsageError, ValueError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    families = [family for family in FAMILIES if family_enabled(family, archs)] if "gemm" in operations else []
+    enumerated = enumerate_kernels(families)
+    selected = filtering.select(
+        enumerated, filtering.split_patterns(args.kernels), filtering.split_patterns(args.ignore_kernels))
+    if not selected:
+        print(no_kernel_message(args, [cfg.name for cfg in enumerated]), file=sys.stderr)
+        return EXIT_NO_KERNEL
+    if args.list:
+        for cfg in selected:
+            print(cfg.name)
+        return 0
+    write_outputs(selected, archs, Path(args.curr_build_dir), command_line(args))
+    print(f"{PROG}: {len(selected)} kernels selected (of {len(enumerated)} enumerated)")
+    return 0

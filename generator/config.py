@@ -1,0 +1,116 @@
+"""Configuration records: the rows of a family table and the kernel configurations they expand to.
+
+A family module (generator/families/) declares one ``Family`` holding ``MathRow``s; each row
+expands into one ``KernelConfig`` per layout x tile x alignment (see enumeration.py). Templates
+read ``KernelConfig`` fields by name, so this module is the single description of a kernel.
+"""
+from dataclasses import dataclass, field
+from typing import Tuple
+
+from .datatypes import COLUMN_MAJOR, DataType, Layout, Shape
+from .naming import kernel_name
+
+
+@dataclass(frozen=True)
+class TileRow:
+    """One tile choice: threadblock (CTA) tile, warp tile and pipeline stages."""
+
+    threadblock: Shape
+    warp: Shape
+    stages: int
+
+
+@dataclass(frozen=True)
+class MathRow:
+    """Element types and MMA instruction, with the layouts, alignments and tiles to build.
+
+    ``alignments`` are in elements of A and B, largest first; ``tiles`` are in preference
+    order, the first row being the one for large problems (and the default set's).
+    ``compute`` is the epilogue's alpha/beta type (ElementCompute).
+    """
+
+    a: DataType
+    b: DataType
+    c: DataType
+    accumulator: DataType
+    compute: DataType
+    instruction: Shape
+    layouts: Tuple[Tuple[Layout, Layout], ...]
+    alignments: Tuple[int, ...]
+    tiles: Tuple[TileRow, ...]
+    math_operation: str = "multiply_add"
+
+
+@dataclass(frozen=True, eq=False)
+class Family:
+    """A kernel family: one device kernel template and the table of rows instantiated from it.
+
+    A family is built when some target compute capability lies in [min_cc, max_cc]; an
+    ``arch_specific`` family (sm90a features) additionally needs that target to carry the
+    ``a`` suffix. ``sources_bucket`` names the CUTLASS_LIB_GENERATED_SOURCES_SM<bucket>
+    variable of sources.cmake that lists its files.
+    """
+
+    name: str
+    opcode_class: str
+    min_cc: int
+    max_cc: int
+    arch_specific: bool
+    kernel_header: str
+    kernel_template: str
+    file_prefix: str
+    template: str
+    sources_bucket: int
+    rows: Tuple[MathRow, ...]
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One GEMM operand as the kernel sees it: element type, layout, alignment in elements."""
+
+    element: DataType
+    layout: Layout
+    alignment: int
+
+
+@dataclass(frozen=True)
+class KernelConfig:
+    """Everything that defines one kernel instance; templates and manifest.json read it."""
+
+    family: Family
+    a: Operand
+    b: Operand
+    c: Operand
+    accumulator: DataType
+    compute: DataType
+    instruction: Shape
+    tile: TileRow
+    math_operation: str
+    in_default_set: bool = field(default=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The CUTLASS procedural name (see naming.kernel_name)."""
+        return kernel_name(self)
+
+    @property
+    def d(self) -> Operand:
+        """The output operand: identical to C (same type, column-major, same alignment)."""
+        return self.c
+
+    @property
+    def warp_count(self) -> Shape:
+        """Warps per threadblock along M, N and K."""
+        tb, warp = self.tile.threadblock, self.tile.warp
+        return Shape(m=tb.m // warp.m, n=tb.n // warp.n, k=tb.k // warp.k)
+
+
+def alignment_c(a: Operand, c_element: DataType) -> int:
+    """C's alignment in elements: the bytes of one A vector access (at most 16), in C elements."""
+    vector_bytes = min(16, a.alignment * a.element.size_bytes)
+    return max(1, vector_bytes // c_element.size_bytes)
+
+
+def output_operand(a: Operand, c_element: DataType) -> Operand:
+    """The C (and D) operand of a kernel whose A operand is ``a``: column-major, derived alignment."""
+    return Operand(element=c_element, layout=COLUMN_MAJOR, alignment=alignment_c(a, c_element))

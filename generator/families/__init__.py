@@ -1,0 +1,12 @@
+"""The registry of kernel families. A new family adds its module and one entry in FAMILIES."""
+from . import sm50_simt, sm80_tensorop
+
+#: Every family the generator knows. Registration order sorts them by descending min_cc.
+FAMILIES = (
+    sm50_simt.FAMILY,
+    sm80_tensorop.FAMILY,
+)
+
+#: The CUTLASS_LIB_GENERATED_SOURCES_SM<bucket> variables sources.cmake always sets
+#: (CMake compiles a bucket's files for each listed arch >= the bucket).
+SOURCE_BUCKETS = (50, 80, 90)

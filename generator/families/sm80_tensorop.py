@@ -1,0 +1,67 @@
+"""sm80 tensor-op family: cp.async multistage mainloop + mma.sync, for sm_80 and later GPUs.
+
+One row per (A, B, C, accumulator) combination. Tile tables list threadblock / warp / stages
+in preference order; the first row suits large problems and is the default set's.
+"""
+from ..config import Family, MathRow, TileRow
+from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, F16, F32, ROW_MAJOR, S8, S32, TF32, Shape
+
+TILES_16BIT = (
+    TileRow(threadblock=Shape(128, 256, 32), warp=Shape(64, 64, 32), stages=3),
+    TileRow(threadblock=Shape(256, 128, 32), warp=Shape(64, 64, 32), stages=3),
+    TileRow(threadblock=Shape(128, 128, 32), warp=Shape(64, 64, 32), stages=4),
+    TileRow(threadblock=Shape(128, 128, 64), warp=Shape(64, 64, 64), stages=3),
+    TileRow(threadblock=Shape( 64,  64, 32), warp=Shape(32, 32, 32), stages=5),
+    TileRow(threadblock=Shape(128, 256, 32), warp=Shape(64, 64, 32), stages=4),
+)
+
+TILES_TF32 = (
+    TileRow(threadblock=Shape(128, 128, 16), warp=Shape(64, 64, 16), stages=4),
+    TileRow(threadblock=Shape(128, 256, 16), warp=Shape(64, 64, 16), stages=3),
+    TileRow(threadblock=Shape( 64,  64, 16), warp=Shape(32, 32, 16), stages=5),
+)
+
+TILES_S8 = (
+    TileRow(threadblock=Shape(128, 256, 64), warp=Shape(64, 64, 64), stages=3),
+    TileRow(threadblock=Shape(128, 128, 64), warp=Shape(64, 64, 64), stages=4),
+    TileRow(threadblock=Shape( 64,  64, 64), warp=Shape(32, 32, 64), stages=5),
+)
+
+MMA_16816 = Shape(16, 8, 16)
+MMA_1688 = Shape(16, 8, 8)
+MMA_16832 = Shape(16, 8, 32)
+
+ALIGNMENTS_16BIT = (8, 4, 2, 1)
+ALIGNMENTS_TF32 = (4, 2, 1)
+ALIGNMENTS_S8 = (16, 8, 4, 2, 1)
+
+TN_ONLY = ((ROW_MAJOR, COLUMN_MAJOR),)
+
+ROWS = (
+    MathRow(a=F16,  b=F16,  c=F16, accumulator=F32, compute=F32, instruction=MMA_16816,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+    MathRow(a=F16,  b=F16,  c=F32, accumulator=F32, compute=F32, instruction=MMA_16816,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+    MathRow(a=BF16, b=BF16, c=BF16, accumulator=F32, compute=F32, instruction=MMA_16816,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+    MathRow(a=BF16, b=BF16, c=F32, accumulator=F32, compute=F32, instruction=MMA_16816,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+    MathRow(a=TF32, b=TF32, c=F32, accumulator=F32, compute=F32, instruction=MMA_1688,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_TF32,  tiles=TILES_TF32),
+    MathRow(a=S8,   b=S8,   c=S32, accumulator=S32, compute=S32, instruction=MMA_16832,
+            layouts=TN_ONLY,     alignments=ALIGNMENTS_S8,    tiles=TILES_S8),
+)
+
+FAMILY = Family(
+    name="sm80_tensorop",
+    opcode_class="tensorop",
+    min_cc=80,
+    max_cc=1000,
+    arch_specific=False,
+    kernel_header="cutlass/gemm/kernel/gemm_sm80.h",
+    kernel_template="cutlass::gemm::kernel::GemmSm80",
+    file_prefix="gemm_sm80",
+    template="gemm_2x.cu.j2",
+    sources_bucket=80,
+    rows=ROWS,
+)
