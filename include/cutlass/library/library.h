@@ -14,6 +14,7 @@
 
 #include "cutlass/cutlass.h"
 #include "cutlass/gemm_coord.h"
+#include "cutlass/library/export.h"
 #include "cutlass/library/types.h"
 
 namespace cutlass {
@@ -89,7 +90,7 @@ struct GemmUniversalArguments {
 };
 
 /// One precompiled kernel. Every member is thread-safe and const except initialize().
-class Operation {
+class CUTLASS_LIB_API Operation {
  public:
   virtual ~Operation() = default;
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "cutlass/library/export.h"
 #include "cutlass/library/library.h"
 
 namespace cutlass {
@@ -15,7 +16,7 @@ namespace library {
 
 using OperationVector = std::vector<std::unique_ptr<Operation>>;
 
-class Manifest {
+class CUTLASS_LIB_API Manifest {
  public:
   explicit Manifest(Provider provider = Provider::kCUTLASS) : provider_(provider) {}
 
@@ -39,7 +40,7 @@ class Manifest {
 };
 
 /// Generated: appends every kernel of this build, in preference order.
-void initialize_all(Manifest &manifest);
+CUTLASS_LIB_API void initialize_all(Manifest &manifest);
 
 }  // namespace library
 }  // namespace cutlass

@@ -1,0 +1,122 @@
+/// @file cutlass/library/handle.h
+/// cutlass::library::Handle: runs a GEMM on the first precompiled kernel that fits.
+///
+/// Same parameter lists as CUTLASS's Handle::gemm / Handle::gemm_universal, so code written for
+/// CUTLASS's library compiles against this one. Differences a CUTLASS user will notice (all
+/// deliberate; see cutlass-library-facts.md for what CUTLASS does):
+///  - gemm() finds the kernels the library was built with (it is gemm_universal(kGemm, ...)).
+///  - Arguments are checked first, BLAS style: M, N, K >= 0; lda >= max(1, rows of A as stored),
+///    likewise ldb, ldc, ldd; null pointers -> kErrorInvalidProblem. M == 0 or N == 0 returns
+///    kSuccess and touches nothing; K == 0 or alpha == 0 (host scalars) writes D = beta * C without
+///    reading A or B, and beta == 0 never reads C.
+///  - Every candidate's can_implement() is asked, in preference order, and the next is tried on
+///    failure; get_last_operation() / last_operation_name() name the kernel that ran.
+///  - Alignment is judged per operand in its own element units, including batch strides.
+///  - The device workspace grows on demand (kErrorMemoryAllocation if that fails).
+///  - gemm_universal accepts row-major C/D (computed as D^T = B^T A^T on column-major kernels).
+///  - The constructor does not throw: without a usable device every call returns
+///    kErrorArchMismatch (compute capability 0).
+///
+/// Selection order (the "preference order"), for the kernels registered under the call's
+/// functional key (element_compute, element_scalar, A type/layout, B type/layout, C/D type):
+///  1. kernels whose [minimum, maximum] compute capability contains the device's;
+///  2. higher minimum compute capability first (sm90 > sm80 > SIMT);
+///  3. larger max(alignment A, B, C) first;
+///  4. then the generator's order (its tile tables list the tile good for large problems first).
+/// The first kernel whose can_implement() accepts the problem runs. CUTLASS_LIB_LOG=1 in the
+/// environment prints the chosen kernel and why each earlier candidate was passed over.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime_api.h>
+
+#include "cutlass/library/export.h"
+#include "cutlass/library/library.h"
+
+namespace cutlass {
+namespace library {
+
+class CUTLASS_LIB_API Handle {
+ public:
+  /// Binds to the current device. workspace_size: initial device workspace in bytes.
+  explicit Handle(cudaStream_t stream = nullptr, size_t workspace_size = (4 << 20));
+  ~Handle();
+  Handle(Handle const &) = delete;
+  Handle &operator=(Handle const &) = delete;
+  Handle(Handle &&other) noexcept;
+  Handle &operator=(Handle &&other) noexcept;
+
+  /// major*10 + minor of the handle's device; 0 when there is no usable device.
+  int compute_capability() const { return compute_capability_; }
+
+  void set_stream(cudaStream_t stream) { stream_ = stream; }
+  cudaStream_t get_stream() const { return stream_; }
+
+  /// kCUTLASS (default) runs the library's kernels; any other provider gets kErrorNotSupported.
+  void set_provider(Provider provider) { provider_ = provider; }
+  Provider get_provider() const { return provider_; }
+
+  /// Device workspace. Kernels that need more than this get it grown on demand.
+  size_t get_workspace_size() const { return workspace_size_; }
+  void *get_workspace() const { return workspace_; }
+  /// Reallocates the workspace to `bytes` (synchronous). Returns kErrorMemoryAllocation on failure.
+  Status set_workspace_size(size_t bytes);
+
+  /// kHost (default): alpha/beta are host pointers read during the call. kDevice: device pointers
+  /// read by the kernel (the alpha == 0 shortcut is then not taken).
+  void set_scalar_pointer_mode(ScalarPointerMode mode) { scalar_pointer_mode_ = mode; }
+  ScalarPointerMode get_scalar_pointer_mode() const { return scalar_pointer_mode_; }
+
+  /// The kernel the last successful selection chose (null if none ran, e.g. quick returns).
+  Operation const *get_last_operation() const { return last_operation_; }
+  /// Its name, or "" when none.
+  char const *last_operation_name() const;
+
+  /// D = alpha * op(A) * op(B) + beta * C, with C and D column-major M x N.
+  /// A is M x K in layout_A, B is K x N in layout_B; ld in elements. element_compute is the
+  /// accumulator type, element_scalar the type alpha and beta point to. C may equal D.
+  Status gemm(int M, int N, int K,
+              NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+              NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A, void const *ptr_A,
+              int64_t lda,
+              NumericTypeID element_B, LayoutTypeID layout_B, ComplexTransform transform_B, void const *ptr_B,
+              int64_t ldb,
+              void const *beta,
+              NumericTypeID element_C, void const *ptr_C, int64_t ldc,
+              void *ptr_D, int64_t ldd);
+
+  /// As gemm(), plus modes and layouts for C and D (which must be equal, column- or row-major).
+  /// mode kGemm: batch_count must be 1 (split-K is not offered: kErrorNotSupported otherwise).
+  /// mode kBatched: batch_count GEMMs, operand l at ptr + l * batch_stride (elements).
+  /// kGemmSplitKParallel, kArray, kGrouped: kErrorNotSupported.
+  /// The cluster arguments exist for source compatibility with CUTLASS and are ignored.
+  Status gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
+                        int cluster_m, int cluster_n, int cluster_k,
+                        int cluster_m_fallback, int cluster_n_fallback, int cluster_k_fallback,
+                        NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                        NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A,
+                        void const *ptr_A, int64_t lda,
+                        NumericTypeID element_B, LayoutTypeID layout_B, ComplexTransform transform_B,
+                        void const *ptr_B, int64_t ldb,
+                        void const *beta,
+                        NumericTypeID element_C, LayoutTypeID layout_C, void const *ptr_C, int64_t ldc,
+                        NumericTypeID element_D, LayoutTypeID layout_D, void *ptr_D, int64_t ldd,
+                        int batch_count = 1,
+                        int64_t batch_stride_A = 0, int64_t batch_stride_B = 0,
+                        int64_t batch_stride_C = 0, int64_t batch_stride_D = 0);
+
+ private:
+  friend struct HandleAccess;
+  int device_ = -1;
+  int compute_capability_ = 0;
+  cudaStream_t stream_ = nullptr;
+  Provider provider_ = Provider::kCUTLASS;
+  ScalarPointerMode scalar_pointer_mode_ = ScalarPointerMode::kHost;
+  void *workspace_ = nullptr;
+  size_t workspace_size_ = 0;
+  Operation const *last_operation_ = nullptr;
+};
+
+}  // namespace library
+}  // namespace cutlass

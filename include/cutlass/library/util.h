@@ -1,0 +1,31 @@
+/// @file cutlass/library/util.h
+/// Text names of the library's enums, as the profiler and CUTLASS print them
+/// (f16 bf16 tf32 f32 f64 s8 s32; "column"/"row"; "cutlass", "cublas", ...), and parsers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cutlass/library/export.h"
+#include "cutlass/library/library.h"
+
+namespace cutlass {
+namespace library {
+
+CUTLASS_LIB_API char const *to_string(NumericTypeID type);
+CUTLASS_LIB_API char const *to_string(LayoutTypeID layout);
+CUTLASS_LIB_API char const *to_string(OpcodeClassID opcode_class);
+CUTLASS_LIB_API char const *to_string(MathOperationID math_operation);
+CUTLASS_LIB_API char const *to_string(Provider provider);
+CUTLASS_LIB_API char const *to_string(Status status);
+
+/// Parses "f16", "bf16", "tf32", "f32", "f64", "s8", "s32", ...; kInvalid if unknown.
+CUTLASS_LIB_API NumericTypeID numeric_type_from_string(char const *text);
+/// Parses "column"/"col"/"n" and "row"/"t"; kInvalid if unknown.
+CUTLASS_LIB_API LayoutTypeID layout_type_from_string(char const *text);
+
+/// Bits of one element (16 for kF16, 32 for kTF32, 0 for kInvalid).
+CUTLASS_LIB_API int sizeof_bits(NumericTypeID type);
+
+}  // namespace library
+}  // namespace cutlass

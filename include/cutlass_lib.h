@@ -1,0 +1,149 @@
+/**
+ * @file cutlass_lib.h
+ * The C API of libcutlass_lib: a cuBLAS-shaped GEMM on the library's precompiled kernels.
+ * Compiles as C99 and C++ (extern "C").
+ *
+ * Conventions (as cuBLAS / reference BLAS):
+ *  - Storage is column-major. op(A) is m x k, op(B) is k x n, C is m x n.
+ *    transa == CUTLASS_LIB_OP_N: A is stored m x k, lda >= max(1, m);
+ *    transa == CUTLASS_LIB_OP_T: A is stored k x m, lda >= max(1, k). Likewise B with (k, n).
+ *    ldc >= max(1, m). Sizes, leading dimensions and batch strides are in ELEMENTS.
+ *  - Scalars alpha and beta are HOST pointers of the compute type's scalar type:
+ *    float for CUTLASS_LIB_COMPUTE_32F and _32F_FAST_TF32, double for _64F, int32_t for _32I.
+ *  - All calls are asynchronous on the handle's stream (default stream 0).
+ *  - C = alpha * op(A) op(B) + beta * C, C updated in place. beta == 0 never reads C (NaN in C
+ *    does not leak). k == 0 or alpha == 0 computes C = beta * C without reading A or B
+ *    (beta == 1: C untouched, bit for bit). m == 0 or n == 0 does nothing.
+ *
+ * Type combinations (Atype, Btype, Ctype, computeType); every other one -> NOT_SUPPORTED:
+ *    CUDA_R_16F  x CUDA_R_16F  -> CUDA_R_16F or CUDA_R_32F, COMPUTE_32F   (f32 accumulate)
+ *    CUDA_R_16BF x CUDA_R_16BF -> CUDA_R_16BF or CUDA_R_32F, COMPUTE_32F  (f32 accumulate)
+ *    CUDA_R_32F  x CUDA_R_32F  -> CUDA_R_32F, COMPUTE_32F                 (SIMT sgemm)
+ *    CUDA_R_32F  x CUDA_R_32F  -> CUDA_R_32F, COMPUTE_32F_FAST_TF32       (tf32 tensor cores)
+ *    CUDA_R_64F  x CUDA_R_64F  -> CUDA_R_64F, COMPUTE_64F                 (SIMT dgemm)
+ *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
+ *
+ * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
+ * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
+ * kernel of the same types (down to 1-element alignment), not an error; a call that no kernel in
+ * the build accepts gets CUTLASS_LIB_STATUS_NO_KERNEL.
+ *
+ * Statuses (numbers match cublasStatus_t where they overlap):
+ *    NOT_INITIALIZED  the handle is null
+ *    INVALID_VALUE    m, n, k < 0; an ld below its minimum; null alpha/beta; null A/B when they
+ *                     would be read; null C when m, n > 0; a transpose flag other than N/T;
+ *                     batchCount < 1 or a negative stride
+ *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
+ *                     above 2^31-1; batchCount above 65535
+ *    NO_DEVICE        no usable CUDA device
+ *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
+ *                     these pointers / leading dimensions
+ *    ARCH_MISMATCH    kernels exist for the types, none for this device's compute capability
+ *    ALLOC_FAILED     host or device memory could not be allocated
+ *    EXECUTION_FAILED the kernel launch failed
+ */
+#ifndef CUTLASS_LIB_H_
+#define CUTLASS_LIB_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+#include <library_types.h>
+
+#if defined(_WIN32)
+#define CUTLASS_LIB_C_API
+#else
+#define CUTLASS_LIB_C_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of this header: major*10000 + minor*100 + patch. */
+#define CUTLASS_LIB_VERSION_MAJOR 0
+#define CUTLASS_LIB_VERSION_MINOR 1
+#define CUTLASS_LIB_VERSION_PATCH 0
+
+/** Opaque handle: holds the device, the stream and the device workspace. */
+typedef struct cutlassLibContext *cutlassLibHandle_t;
+
+typedef enum {
+  CUTLASS_LIB_STATUS_SUCCESS = 0,
+  CUTLASS_LIB_STATUS_NOT_INITIALIZED = 1,
+  CUTLASS_LIB_STATUS_ALLOC_FAILED = 3,
+  CUTLASS_LIB_STATUS_INVALID_VALUE = 7,
+  CUTLASS_LIB_STATUS_ARCH_MISMATCH = 8,
+  CUTLASS_LIB_STATUS_EXECUTION_FAILED = 13,
+  CUTLASS_LIB_STATUS_INTERNAL_ERROR = 14,
+  CUTLASS_LIB_STATUS_NOT_SUPPORTED = 15,
+  CUTLASS_LIB_STATUS_NO_KERNEL = 100,
+  CUTLASS_LIB_STATUS_NO_DEVICE = 101
+} cutlassLibStatus_t;
+
+typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1 } cutlassLibOperation_t;
+
+typedef enum {
+  CUTLASS_LIB_COMPUTE_32F = 0,            /**< f32 accumulate (f16/bf16/f32 inputs) */
+  CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 1,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
+  CUTLASS_LIB_COMPUTE_64F = 2,            /**< f64 */
+  CUTLASS_LIB_COMPUTE_32I = 3             /**< s8 inputs, s32 accumulate */
+} cutlassLibComputeType_t;
+
+/** Creates a handle on the current device with the default stream. Succeeds without a GPU
+ *  (queries work; GEMM calls then return NO_DEVICE). ALLOC_FAILED, or INVALID_VALUE if handle is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibCreate(cutlassLibHandle_t *handle);
+
+/** Destroys a handle (NULL is accepted and ignored). Does not synchronize the stream. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle);
+
+/** Stream of later calls (0 = the legacy default stream). NOT_INITIALIZED if handle is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream);
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
+
+/** C = alpha * op(A) op(B) + beta * C (see the conventions above). */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                                      cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                                      const void *alpha, const void *A, cudaDataType_t Atype,
+                                                      int64_t lda, const void *B, cudaDataType_t Btype, int64_t ldb,
+                                                      const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+                                                      cutlassLibComputeType_t computeType);
+
+/** batchCount independent GEMMs: matrix i of A starts at A + i*strideA elements (likewise B, C).
+ *  Strides must be >= 0 (0 reuses one A or B for every batch); the alignment rules above apply to
+ *  the strides too. batchCount in [1, 65535]. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+    cudaDataType_t Btype, int64_t ldb, int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+    int64_t strideC, int64_t batchCount, cutlassLibComputeType_t computeType);
+
+/** Which kernel cutlassLibGemmEx would run for these arguments, without running anything.
+ *  On SUCCESS *kernel_name is the kernel's procedural name, or NULL when the call would launch no
+ *  GEMM kernel (m == 0, n == 0, k == 0 or alpha == 0). Statuses as cutlassLibGemmEx;
+ *  INVALID_VALUE if kernel_name is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                                            cutlassLibOperation_t transb, int64_t m, int64_t n,
+                                                            int64_t k, const void *alpha, const void *A,
+                                                            cudaDataType_t Atype, int64_t lda, const void *B,
+                                                            cudaDataType_t Btype, int64_t ldb, const void *beta,
+                                                            void *C, cudaDataType_t Ctype, int64_t ldc,
+                                                            cutlassLibComputeType_t computeType,
+                                                            const char **kernel_name);
+
+/** "CUTLASS_LIB_STATUS_SUCCESS" etc.; "CUTLASS_LIB_STATUS_UNKNOWN" for other values. */
+CUTLASS_LIB_C_API const char *cutlassLibGetStatusName(cutlassLibStatus_t status);
+/** A sentence describing the status. */
+CUTLASS_LIB_C_API const char *cutlassLibGetStatusString(cutlassLibStatus_t status);
+/** Version of the library binary: major*10000 + minor*100 + patch. */
+CUTLASS_LIB_C_API int cutlassLibGetVersion(void);
+/** Number of kernels compiled into the library. */
+CUTLASS_LIB_C_API size_t cutlassLibGetKernelCount(void);
+/** Name of kernel `index` (registration order), or NULL when index >= cutlassLibGetKernelCount(). */
+CUTLASS_LIB_C_API const char *cutlassLibGetKernelName(size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUTLASS_LIB_H_ */

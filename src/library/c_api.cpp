@@ -1,0 +1,225 @@
+/// @file src/library/c_api.cpp
+/// The C API (include/cutlass_lib.h) on top of the library's one GEMM path (gemm_call.h).
+#include "cutlass_lib.h"
+
+#include <new>
+
+#include "cutlass/library/handle.h"
+#include "cutlass/library/singleton.h"
+#include "gemm_call.h"
+#include "handle_access.h"
+
+using namespace cutlass::library;
+
+struct cutlassLibContext {
+  Handle handle;
+};
+
+namespace {
+
+cutlassLibStatus_t to_c_status(GemmFailure failure) {
+  switch (failure) {
+    case GemmFailure::kNone: return CUTLASS_LIB_STATUS_SUCCESS;
+    case GemmFailure::kInvalidValue: return CUTLASS_LIB_STATUS_INVALID_VALUE;
+    case GemmFailure::kNotSupported: return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+    case GemmFailure::kNoDevice: return CUTLASS_LIB_STATUS_NO_DEVICE;
+    case GemmFailure::kNoKernel: return CUTLASS_LIB_STATUS_NO_KERNEL;
+    case GemmFailure::kArchMismatch: return CUTLASS_LIB_STATUS_ARCH_MISMATCH;
+    case GemmFailure::kNoKernelFits: return CUTLASS_LIB_STATUS_NO_KERNEL;
+    case GemmFailure::kAllocFailed: return CUTLASS_LIB_STATUS_ALLOC_FAILED;
+    case GemmFailure::kLaunchFailed: return CUTLASS_LIB_STATUS_EXECUTION_FAILED;
+  }
+  return CUTLASS_LIB_STATUS_INTERNAL_ERROR;
+}
+
+/// The library types of one supported (Atype, Btype, Ctype, computeType) row of the header's table.
+struct TypeRow {
+  cudaDataType_t a, b, c;
+  cutlassLibComputeType_t compute;
+  NumericTypeID element_A, element_B, element_C, element_compute, element_scalar;
+};
+
+constexpr TypeRow kTypeRows[] = {
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16,
+     NumericTypeID::kF16, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16,
+     NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
+     NumericTypeID::kBF16, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
+     NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF32, NumericTypeID::kF32,
+     NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F_FAST_TF32, NumericTypeID::kTF32,
+     NumericTypeID::kTF32, NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUTLASS_LIB_COMPUTE_64F, NumericTypeID::kF64, NumericTypeID::kF64,
+     NumericTypeID::kF64, NumericTypeID::kF64, NumericTypeID::kF64},
+    {CUDA_R_8I, CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS8,
+     NumericTypeID::kS32, NumericTypeID::kS32, NumericTypeID::kS32},
+};
+
+TypeRow const *find_type_row(cudaDataType_t a, cudaDataType_t b, cudaDataType_t c, cutlassLibComputeType_t compute) {
+  for (TypeRow const &row : kTypeRows) {
+    if (row.a == a && row.b == b && row.c == c && row.compute == compute) return &row;
+  }
+  return nullptr;
+}
+
+bool is_op(cutlassLibOperation_t op) { return op == CUTLASS_LIB_OP_N || op == CUTLASS_LIB_OP_T; }
+
+/// Builds and runs (or only selects) one GemmEx / GemmStridedBatchedEx call.
+cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+                           int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType_t Atype,
+                           int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype, int64_t ldb,
+                           int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+                           int64_t strideC, int64_t batchCount, bool batched, cutlassLibComputeType_t computeType,
+                           const char **kernel_name) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+
+  GemmCall call;
+  call.mode = batched ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.batch_count = batchCount;
+  call.alpha = alpha;
+  call.beta = beta;
+  call.layout_A = transa == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
+  call.layout_B = transb == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
+  call.A = A;
+  call.lda = lda;
+  call.batch_stride_A = strideA;
+  call.B = B;
+  call.ldb = ldb;
+  call.batch_stride_B = strideB;
+  call.C = C;
+  call.ldc = ldc;
+  call.batch_stride_C = strideC;
+  call.D = C;
+  call.ldd = ldc;
+  call.batch_stride_D = strideC;
+  // The BLAS checks come first, as in cuBLAS; then the type combination.
+  if (!types) {
+    GemmOutcome checked = check_gemm_arguments(call);
+    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
+  }
+  call.element_A = types->element_A;
+  call.element_B = types->element_B;
+  call.element_C = call.element_D = types->element_C;
+  call.element_compute = types->element_compute;
+  call.element_scalar = types->element_scalar;
+
+  GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/kernel_name == nullptr);
+  if (kernel_name && outcome.failure == GemmFailure::kNone) {
+    *kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
+  }
+  return to_c_status(outcome.failure);
+}
+
+}  // namespace
+
+extern "C" {
+
+cutlassLibStatus_t cutlassLibCreate(cutlassLibHandle_t *handle) {
+  if (!handle) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *handle = new (std::nothrow) cutlassLibContext();
+  return *handle ? CUTLASS_LIB_STATUS_SUCCESS : CUTLASS_LIB_STATUS_ALLOC_FAILED;
+}
+
+cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle) {
+  delete handle;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  handle->handle.set_stream(stream);
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!stream) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *stream = handle->handle.get_stream();
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibGemmEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                    cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha,
+                                    const void *A, cudaDataType_t Atype, int64_t lda, const void *B,
+                                    cudaDataType_t Btype, int64_t ldb, const void *beta, void *C,
+                                    cudaDataType_t Ctype, int64_t ldc, cutlassLibComputeType_t computeType) {
+  return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0,
+                 1, /*batched=*/false, computeType, nullptr);
+}
+
+cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                                  cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                                  const void *alpha, const void *A, cudaDataType_t Atype,
+                                                  int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype,
+                                                  int64_t ldb, int64_t strideB, const void *beta, void *C,
+                                                  cudaDataType_t Ctype, int64_t ldc, int64_t strideC,
+                                                  int64_t batchCount, cutlassLibComputeType_t computeType) {
+  return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
+                 Ctype, ldc, strideC, batchCount, /*batched=*/true, computeType, nullptr);
+}
+
+cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                          cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                          const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda,
+                                          const void *B, cudaDataType_t Btype, int64_t ldb, const void *beta, void *C,
+                                          cudaDataType_t Ctype, int64_t ldc, cutlassLibComputeType_t computeType,
+                                          const char **kernel_name) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!kernel_name) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *kernel_name = nullptr;
+  return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0,
+                 1, /*batched=*/false, computeType, kernel_name);
+}
+
+const char *cutlassLibGetStatusName(cutlassLibStatus_t status) {
+  switch (status) {
+    case CUTLASS_LIB_STATUS_SUCCESS: return "CUTLASS_LIB_STATUS_SUCCESS";
+    case CUTLASS_LIB_STATUS_NOT_INITIALIZED: return "CUTLASS_LIB_STATUS_NOT_INITIALIZED";
+    case CUTLASS_LIB_STATUS_ALLOC_FAILED: return "CUTLASS_LIB_STATUS_ALLOC_FAILED";
+    case CUTLASS_LIB_STATUS_INVALID_VALUE: return "CUTLASS_LIB_STATUS_INVALID_VALUE";
+    case CUTLASS_LIB_STATUS_ARCH_MISMATCH: return "CUTLASS_LIB_STATUS_ARCH_MISMATCH";
+    case CUTLASS_LIB_STATUS_EXECUTION_FAILED: return "CUTLASS_LIB_STATUS_EXECUTION_FAILED";
+    case CUTLASS_LIB_STATUS_INTERNAL_ERROR: return "CUTLASS_LIB_STATUS_INTERNAL_ERROR";
+    case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "CUTLASS_LIB_STATUS_NOT_SUPPORTED";
+    case CUTLASS_LIB_STATUS_NO_KERNEL: return "CUTLASS_LIB_STATUS_NO_KERNEL";
+    case CUTLASS_LIB_STATUS_NO_DEVICE: return "CUTLASS_LIB_STATUS_NO_DEVICE";
+  }
+  return "CUTLASS_LIB_STATUS_UNKNOWN";
+}
+
+const char *cutlassLibGetStatusString(cutlassLibStatus_t status) {
+  switch (status) {
+    case CUTLASS_LIB_STATUS_SUCCESS: return "the operation completed successfully";
+    case CUTLASS_LIB_STATUS_NOT_INITIALIZED: return "the handle is null or was not created";
+    case CUTLASS_LIB_STATUS_ALLOC_FAILED: return "a host or device allocation failed";
+    case CUTLASS_LIB_STATUS_INVALID_VALUE: return "an argument is out of range (size, leading dimension, pointer)";
+    case CUTLASS_LIB_STATUS_ARCH_MISMATCH: return "no kernel for this device's compute capability";
+    case CUTLASS_LIB_STATUS_EXECUTION_FAILED: return "the GPU kernel failed to launch";
+    case CUTLASS_LIB_STATUS_INTERNAL_ERROR: return "an internal library operation failed";
+    case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "the type combination or size is not supported";
+    case CUTLASS_LIB_STATUS_NO_KERNEL: return "no kernel in this build fits the types, layouts and alignment";
+    case CUTLASS_LIB_STATUS_NO_DEVICE: return "no usable CUDA device";
+  }
+  return "unknown status";
+}
+
+int cutlassLibGetVersion(void) {
+  return CUTLASS_LIB_VERSION_MAJOR * 10000 + CUTLASS_LIB_VERSION_MINOR * 100 + CUTLASS_LIB_VERSION_PATCH;
+}
+
+size_t cutlassLibGetKernelCount(void) { return Singleton::get().manifest.size(); }
+
+const char *cutlassLibGetKernelName(size_t index) {
+  auto const &manifest = Singleton::get().manifest;
+  return index < manifest.size() ? manifest.operations()[index]->description().name : nullptr;
+}
+
+}  // extern "C"

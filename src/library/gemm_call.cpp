@@ -1,0 +1,351 @@
+/// @file src/library/gemm_call.cpp
+/// Argument checks, quick returns and kernel selection for every GEMM entry point.
+/// Read top to bottom: gemm_call() is the whole story.
+#include "gemm_call.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "cutlass/library/singleton.h"
+#include "cutlass/library/util.h"
+#include "scale.h"
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+bool log_enabled() {
+  static bool const enabled = [] {
+    char const *v = std::getenv("CUTLASS_LIB_LOG");
+    return v && v[0] && v[0] != '0';
+  }();
+  return enabled;
+}
+
+bool is_matrix_layout(LayoutTypeID layout) {
+  return layout == LayoutTypeID::kColumnMajor || layout == LayoutTypeID::kRowMajor;
+}
+
+/// The extent a leading dimension must cover: rows for column-major, columns for row-major.
+int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
+  return layout == LayoutTypeID::kColumnMajor ? rows : columns;
+}
+
+/// Value of a host scalar compared with `value`; false for scalar types without a fixed meaning.
+bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
+  switch (type) {
+    case NumericTypeID::kF32: return *static_cast<float const *>(ptr) == float(value);
+    case NumericTypeID::kF64: return *static_cast<double const *>(ptr) == double(value);
+    case NumericTypeID::kS32: return *static_cast<int32_t const *>(ptr) == value;
+    default: return false;
+  }
+}
+
+LayoutTypeID transposed(LayoutTypeID layout) {
+  return layout == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+}
+
+GemmOutcome fail(GemmFailure failure, char const *detail) {
+  GemmOutcome outcome;
+  outcome.failure = failure;
+  outcome.detail = detail;
+  return outcome;
+}
+
+}  // namespace
+
+/// BLAS argument checks (reference BLAS xGEMM order, as DESIGN.md states them).
+GemmOutcome check_gemm_arguments(GemmCall const &c) {
+  using gemm::GemmUniversalMode;
+  if (c.mode != GemmUniversalMode::kGemm && c.mode != GemmUniversalMode::kBatched) {
+    return fail(GemmFailure::kNotSupported, "only kGemm and kBatched modes are offered");
+  }
+  if (c.m < 0 || c.n < 0 || c.k < 0) return fail(GemmFailure::kInvalidValue, "M, N and K must be >= 0");
+  if (c.batch_count < 1) return fail(GemmFailure::kInvalidValue, "batch_count must be >= 1");
+  if (c.mode == GemmUniversalMode::kGemm && c.batch_count != 1) {
+    return fail(GemmFailure::kNotSupported, "kGemm with batch_count > 1 (split-K) is not offered");
+  }
+  if (!is_matrix_layout(c.layout_A) || !is_matrix_layout(c.layout_B) || !is_matrix_layout(c.layout_C) ||
+      !is_matrix_layout(c.layout_D)) {
+    return fail(GemmFailure::kInvalidValue, "layouts must be column- or row-major");
+  }
+  if (c.layout_C != c.layout_D) return fail(GemmFailure::kNotSupported, "C and D must have the same layout");
+  if (c.element_C != c.element_D) return fail(GemmFailure::kNotSupported, "C and D must have the same type");
+  if (c.transform_A != ComplexTransform::kNone || c.transform_B != ComplexTransform::kNone) {
+    return fail(GemmFailure::kNotSupported, "complex transforms are not offered (real types only)");
+  }
+  if (c.lda < std::max<int64_t>(1, leading_extent(c.layout_A, c.m, c.k))) {
+    return fail(GemmFailure::kInvalidValue, "lda is smaller than the leading extent of A");
+  }
+  if (c.ldb < std::max<int64_t>(1, leading_extent(c.layout_B, c.k, c.n))) {
+    return fail(GemmFailure::kInvalidValue, "ldb is smaller than the leading extent of B");
+  }
+  if (c.ldc < std::max<int64_t>(1, leading_extent(c.layout_C, c.m, c.n))) {
+    return fail(GemmFailure::kInvalidValue, "ldc is smaller than the leading extent of C");
+  }
+  if (c.ldd < std::max<int64_t>(1, leading_extent(c.layout_D, c.m, c.n))) {
+    return fail(GemmFailure::kInvalidValue, "ldd is smaller than the leading extent of D");
+  }
+  if (c.batch_stride_A < 0 || c.batch_stride_B < 0 || c.batch_stride_C < 0 || c.batch_stride_D < 0) {
+    return fail(GemmFailure::kInvalidValue, "batch strides must be >= 0");
+  }
+  if (!c.alpha || !c.beta) return fail(GemmFailure::kInvalidValue, "alpha and beta must not be null");
+  bool const device_scalars = c.pointer_mode == ScalarPointerMode::kDevice;
+  bool const output_nonempty = c.m > 0 && c.n > 0;
+  bool const reads_ab = output_nonempty && c.k > 0 &&
+                        (device_scalars || !host_scalar_equals(c.element_scalar, c.alpha, 0));
+  if (reads_ab && (!c.A || !c.B)) return fail(GemmFailure::kInvalidValue, "A and B must not be null");
+  if (output_nonempty && !c.D) return fail(GemmFailure::kInvalidValue, "D must not be null");
+  bool const reads_c = device_scalars || !host_scalar_equals(c.element_scalar, c.beta, 0);
+  if (output_nonempty && reads_c && !c.C) return fail(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
+  if (c.m > INT_MAX || c.n > INT_MAX || c.k > INT_MAX) {
+    return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
+  }
+  if (c.batch_count > 65535) return fail(GemmFailure::kNotSupported, "batch_count must be <= 65535");
+  return {};
+}
+
+/// A row-major C/D problem as the column-major one the kernels compute: D^T = B^T * A^T.
+GemmCall to_column_major_output(GemmCall c) {
+  if (c.layout_C == LayoutTypeID::kColumnMajor) return c;
+  GemmCall t = c;
+  t.m = c.n;
+  t.n = c.m;
+  t.element_A = c.element_B;
+  t.layout_A = transposed(c.layout_B);
+  t.A = c.B;
+  t.lda = c.ldb;
+  t.batch_stride_A = c.batch_stride_B;
+  t.element_B = c.element_A;
+  t.layout_B = transposed(c.layout_A);
+  t.B = c.A;
+  t.ldb = c.lda;
+  t.batch_stride_B = c.batch_stride_A;
+  t.layout_C = t.layout_D = LayoutTypeID::kColumnMajor;
+  return t;
+}
+
+int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
+                      int64_t contiguous_extent) {
+  int const bits = sizeof_bits(element);
+  if (bits < 8) return 1;
+  int const bytes = bits / 8;
+  int alignment = 16 / bytes;   // 16-byte vector accesses at most
+  if (alignment < 1) return 1;
+  auto const address = reinterpret_cast<uintptr_t>(ptr);
+  while (alignment > 1) {
+    bool const fits = address % (uintptr_t(alignment) * bytes) == 0 && ld % alignment == 0 &&
+                      (batch_count <= 1 || batch_stride % alignment == 0) && contiguous_extent % alignment == 0;
+    if (fits) break;
+    alignment /= 2;
+  }
+  return alignment;
+}
+
+bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char const **why) {
+  TileDescription const &tile = d.tile_description;
+  if (cc < tile.minimum_compute_capability || cc > tile.maximum_compute_capability) {
+    *why = "compute capability";
+    return false;
+  }
+  int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
+  int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);
+  if (operand_alignment(c.element_A, c.A, c.lda, c.batch_stride_A, c.batch_count, extent_A) < d.A.alignment) {
+    *why = "alignment of A";
+    return false;
+  }
+  if (operand_alignment(c.element_B, c.B, c.ldb, c.batch_stride_B, c.batch_count, extent_B) < d.B.alignment) {
+    *why = "alignment of B";
+    return false;
+  }
+  if (operand_alignment(c.element_C, c.C, c.ldc, c.batch_stride_C, c.batch_count, c.m) < d.C.alignment ||
+      operand_alignment(c.element_D, c.D, c.ldd, c.batch_stride_D, c.batch_count, c.m) < d.D.alignment) {
+    *why = "alignment of C/D";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+GemmFunctionalKey functional_key(GemmCall const &c) {
+  GemmFunctionalKey key;
+  key.element_compute = c.element_compute;
+  key.element_scalar = c.element_scalar;
+  key.element_A = c.element_A;
+  key.layout_A = c.layout_A;
+  key.element_B = c.element_B;
+  key.layout_B = c.layout_B;
+  key.element_C = c.element_C;
+  key.layout_C = LayoutTypeID::kColumnMajor;
+  key.element_D = c.element_D;
+  key.layout_D = LayoutTypeID::kColumnMajor;
+  return key;
+}
+
+GemmUniversalConfiguration configuration_of(GemmCall const &c) {
+  GemmUniversalConfiguration cfg;
+  cfg.mode = c.mode;
+  cfg.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
+  cfg.batch_count = int(c.batch_count);
+  cfg.lda = c.lda;
+  cfg.ldb = c.ldb;
+  cfg.ldc = c.ldc;
+  cfg.ldd = c.ldd;
+  return cfg;
+}
+
+GemmUniversalArguments arguments_of(GemmCall const &c) {
+  GemmUniversalArguments args;
+  args.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
+  args.batch_count = int(c.batch_count);
+  args.A = c.A;
+  args.B = c.B;
+  args.C = c.C;
+  args.D = c.D;
+  args.alpha = c.alpha;
+  args.beta = c.beta;
+  args.pointer_mode = c.pointer_mode;
+  args.lda = c.lda;
+  args.ldb = c.ldb;
+  args.ldc = c.ldc;
+  args.ldd = c.ldd;
+  args.batch_stride_A = c.batch_stride_A;
+  args.batch_stride_B = c.batch_stride_B;
+  args.batch_stride_C = c.batch_stride_C;
+  args.batch_stride_D = c.batch_stride_D;
+  return args;
+}
+
+/// D = beta * C for K == 0 or alpha == 0 (column-major call).
+GemmOutcome scale_only(GemmCall const &c, GemmContext const &context, bool execute) {
+  if (!execute) return {};
+  ScaleArguments s;
+  s.element = c.element_C;
+  s.element_scalar = c.element_scalar;
+  s.m = c.m;
+  s.n = c.n;
+  s.batch_count = c.batch_count;
+  s.beta = c.beta;
+  s.beta_on_device = c.pointer_mode == ScalarPointerMode::kDevice;
+  s.C = c.C;
+  s.ldc = c.ldc;
+  s.batch_stride_C = c.batch_stride_C;
+  s.D = c.D;
+  s.ldd = c.ldd;
+  s.batch_stride_D = c.batch_stride_D;
+  if (!launch_scale(s, context.stream)) return fail(GemmFailure::kLaunchFailed, "the D = beta*C kernel failed to launch");
+  return {};
+}
+
+bool ensure_workspace(GemmContext const &context, size_t bytes) {
+  if (bytes <= *context.workspace_size) return true;
+  if (*context.workspace) {
+    cudaStreamSynchronize(context.stream);   // in-flight kernels may still use the old workspace
+    cudaFree(*context.workspace);
+    *context.workspace = nullptr;
+    *context.workspace_size = 0;
+  }
+  if (cudaMalloc(context.workspace, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    *context.workspace = nullptr;
+    return false;
+  }
+  *context.workspace_size = bytes;
+  return true;
+}
+
+}  // namespace
+
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, bool ask_kernel,
+                               bool *any_for_device) {
+  GemmUniversalConfiguration const configuration = configuration_of(call);
+  GemmUniversalArguments const arguments = arguments_of(call);
+  *any_for_device = false;
+  for (Operation const *op : candidates) {
+    auto const &desc = static_cast<GemmDescription const &>(op->description());
+    char const *why = "";
+    if (!description_fits(desc, call, cc, &why)) {
+      *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
+      if (log_enabled()) std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", desc.name, why);
+      continue;
+    }
+    *any_for_device = true;
+    if (!ask_kernel) return op;
+    Status status = op->can_implement(configuration, arguments);
+    if (status == Status::kSuccess) return op;
+    if (log_enabled()) std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", desc.name, cutlassGetStatusString(status));
+  }
+  return nullptr;
+}
+
+Status to_status(GemmFailure failure) {
+  switch (failure) {
+    case GemmFailure::kNone: return Status::kSuccess;
+    case GemmFailure::kInvalidValue: return Status::kErrorInvalidProblem;
+    case GemmFailure::kNotSupported: return Status::kErrorNotSupported;
+    case GemmFailure::kNoDevice: return Status::kErrorArchMismatch;
+    case GemmFailure::kNoKernel: return Status::kErrorNotSupported;
+    case GemmFailure::kArchMismatch: return Status::kErrorArchMismatch;
+    case GemmFailure::kNoKernelFits: return Status::kErrorMisalignedOperand;
+    case GemmFailure::kAllocFailed: return Status::kErrorMemoryAllocation;
+    case GemmFailure::kLaunchFailed: return Status::kErrorInternal;
+  }
+  return Status::kErrorInternal;
+}
+
+GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, bool execute) {
+  // 1. BLAS argument checks, before anything else.
+  GemmOutcome checked = check_gemm_arguments(user_call);
+  if (checked.failure != GemmFailure::kNone) return checked;
+  if (context.compute_capability == 0) return fail(GemmFailure::kNoDevice, "no usable CUDA device");
+
+  // 2. Kernels for these types and layouts (row-major C/D computed transposed).
+  GemmCall const call = to_column_major_output(user_call);
+  GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
+  if (!candidates) return fail(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
+
+  // 3. Quick returns: empty output, or nothing to multiply.
+  if (call.m == 0 || call.n == 0) return {};
+  bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
+  if (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0))) {
+    return scale_only(call, context, execute);
+  }
+
+  // 4. The first kernel, in preference order, that runs on this device and accepts the problem.
+  GemmUniversalConfiguration const configuration = configuration_of(call);
+  GemmUniversalArguments const arguments = arguments_of(call);
+  bool any_for_device = false;
+  Operation const *chosen = select_kernel(*candidates, call, context.compute_capability, true, &any_for_device);
+  if (!chosen) {
+    return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
+                          : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
+  }
+  if (log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s\n", (long long)call.m, (long long)call.n,
+                 (long long)call.k, (long long)call.batch_count, chosen->description().name);
+  }
+  GemmOutcome outcome;
+  outcome.operation = chosen;
+  if (!execute) return outcome;
+
+  // 5. Workspace (grown on demand), then launch.
+  size_t const workspace_bytes = chosen->get_device_workspace_size(configuration, arguments);
+  if (!ensure_workspace(context, workspace_bytes)) return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
+  std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
+  if (chosen->initialize(configuration, host_workspace.data(), *context.workspace, context.stream) != Status::kSuccess ||
+      chosen->run(arguments, host_workspace.data(), *context.workspace, context.stream) != Status::kSuccess) {
+    outcome.failure = GemmFailure::kLaunchFailed;
+    outcome.detail = "the kernel failed to launch";
+  }
+  return outcome;
+}
+
+}  // namespace library
+}  // namespace cutlass

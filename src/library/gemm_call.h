@@ -1,0 +1,97 @@
+/// @file src/library/gemm_call.h
+/// The one path every GEMM entry point (Handle::gemm, Handle::gemm_universal, the C API)
+/// goes through: check the arguments, take the BLAS quick returns, transpose row-major C/D
+/// calls, select a kernel and run it (internal).
+#pragma once
+
+#include <cstdint>
+#include <cuda_runtime_api.h>
+
+#include "cutlass/library/library.h"
+#include "cutlass/library/operation_table.h"
+
+namespace cutlass {
+namespace library {
+
+/// A GEMM call as the user made it (column- or row-major C/D; sizes as given).
+struct GemmCall {
+  gemm::GemmUniversalMode mode = gemm::GemmUniversalMode::kGemm;
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch_count = 1;
+  NumericTypeID element_compute = NumericTypeID::kInvalid;
+  NumericTypeID element_scalar = NumericTypeID::kInvalid;
+  void const *alpha = nullptr;
+  void const *beta = nullptr;
+  ScalarPointerMode pointer_mode = ScalarPointerMode::kHost;
+  NumericTypeID element_A = NumericTypeID::kInvalid, element_B = NumericTypeID::kInvalid;
+  NumericTypeID element_C = NumericTypeID::kInvalid, element_D = NumericTypeID::kInvalid;
+  LayoutTypeID layout_A = LayoutTypeID::kInvalid, layout_B = LayoutTypeID::kInvalid;
+  LayoutTypeID layout_C = LayoutTypeID::kColumnMajor, layout_D = LayoutTypeID::kColumnMajor;
+  ComplexTransform transform_A = ComplexTransform::kNone, transform_B = ComplexTransform::kNone;
+  void const *A = nullptr;
+  void const *B = nullptr;
+  void const *C = nullptr;
+  void *D = nullptr;
+  int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
+  int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;
+};
+
+/// Why a call did not run a kernel; each entry point maps these to its own status codes.
+enum class GemmFailure {
+  kNone,            ///< ran (or quick-returned) successfully
+  kInvalidValue,    ///< a BLAS argument check failed
+  kNotSupported,    ///< valid, but a mode / provider / size this library does not offer
+  kNoDevice,        ///< no usable CUDA device
+  kNoKernel,        ///< no kernel in this build for these types and layouts
+  kArchMismatch,    ///< kernels exist for the types, none for this device's compute capability
+  kNoKernelFits,    ///< kernels exist, none accepts this alignment / problem
+  kAllocFailed,     ///< the device workspace could not be grown
+  kLaunchFailed     ///< the kernel launch failed
+};
+
+/// What a call needs from its handle.
+struct GemmContext {
+  int compute_capability = 0;         ///< 0: no usable device
+  cudaStream_t stream = nullptr;
+  void **workspace = nullptr;         ///< grown on demand
+  size_t *workspace_size = nullptr;
+};
+
+struct GemmOutcome {
+  GemmFailure failure = GemmFailure::kNone;
+  Operation const *operation = nullptr;  ///< the kernel chosen (null for quick returns)
+  char const *detail = "";               ///< one-line reason for a failure
+};
+
+/// The largest alignment, in elements of `element` (a power of two, at most 16 bytes' worth), that
+/// the operand's pointer, leading dimension, batch stride (when batch_count > 1) and contiguous
+/// extent all allow. Never divides by zero; 1 for unknown element sizes.
+int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
+                      int64_t contiguous_extent);
+
+/// A row-major C/D call as the column-major one the kernels compute (D^T = B^T * A^T).
+GemmCall to_column_major_output(GemmCall call);
+
+/// The selection rule on descriptions alone: the kernel's compute-capability range holds `cc`
+/// and each operand's alignment (operand_alignment) is at least the kernel's. `call` must be
+/// column-major in C/D. On false, *why names the first unmet condition.
+bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);
+
+/// The first kernel of `candidates` (already in preference order) whose description fits and,
+/// when `ask_kernel` is set, whose can_implement() accepts the problem; null if none.
+/// *any_for_device is set when some candidate ran on this compute capability.
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, bool ask_kernel,
+                               bool *any_for_device);
+
+/// The BLAS argument checks alone (the first step of gemm_call).
+GemmOutcome check_gemm_arguments(GemmCall const &call);
+
+/// Checks, quick-returns, selects. When `execute` is false nothing is launched and the
+/// outcome names the kernel that would run.
+GemmOutcome gemm_call(GemmCall const &call, GemmContext const &context, bool execute);
+
+/// cutlass::Status for a failure, as the C++ API reports it (handle.h documents the mapping).
+Status to_status(GemmFailure failure);
+
+}  // namespace library
+}  // namespace cutlass

@@ -1,0 +1,176 @@
+/// @file src/library/handle.cpp
+#include "cutlass/library/handle.h"
+
+#include <utility>
+
+#include "device_info.h"
+#include "gemm_call.h"
+#include "handle_access.h"
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+/// Makes the handle's device current for the duration of a call, restoring the caller's.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    if (device >= 0 && cudaGetDevice(&previous_) == cudaSuccess && previous_ != device) {
+      switched_ = cudaSetDevice(device) == cudaSuccess;
+    }
+  }
+  ~DeviceGuard() {
+    if (switched_) cudaSetDevice(previous_);
+  }
+  DeviceGuard(DeviceGuard const &) = delete;
+  DeviceGuard &operator=(DeviceGuard const &) = delete;
+
+ private:
+  int previous_ = -1;
+  bool switched_ = false;
+};
+
+}  // namespace
+
+Handle::Handle(cudaStream_t stream, size_t workspace_size) : stream_(stream) {
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return;   // no usable device: compute_capability() stays 0
+  }
+  device_ = device;
+  compute_capability_ = current_device_compute_capability();
+  if (compute_capability_ == 0) return;
+  if (workspace_size && cudaMalloc(&workspace_, workspace_size) == cudaSuccess) {
+    workspace_size_ = workspace_size;
+  } else {
+    cudaGetLastError();
+    workspace_ = nullptr;   // grown on demand by the first kernel that needs it
+  }
+}
+
+Handle::~Handle() {
+  if (workspace_) {
+    DeviceGuard guard(device_);
+    cudaFree(workspace_);
+  }
+}
+
+Handle::Handle(Handle &&other) noexcept { *this = std::move(other); }
+
+Handle &Handle::operator=(Handle &&other) noexcept {
+  if (this != &other) {
+    if (workspace_) {
+      DeviceGuard guard(device_);
+      cudaFree(workspace_);
+    }
+    device_ = other.device_;
+    compute_capability_ = other.compute_capability_;
+    stream_ = other.stream_;
+    provider_ = other.provider_;
+    scalar_pointer_mode_ = other.scalar_pointer_mode_;
+    workspace_ = std::exchange(other.workspace_, nullptr);
+    workspace_size_ = std::exchange(other.workspace_size_, 0);
+    last_operation_ = other.last_operation_;
+  }
+  return *this;
+}
+
+Status Handle::set_workspace_size(size_t bytes) {
+  if (compute_capability_ == 0) return Status::kErrorArchMismatch;
+  DeviceGuard guard(device_);
+  if (workspace_) {
+    cudaStreamSynchronize(stream_);
+    cudaFree(workspace_);
+    workspace_ = nullptr;
+    workspace_size_ = 0;
+  }
+  if (bytes == 0) return Status::kSuccess;
+  if (cudaMalloc(&workspace_, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    workspace_ = nullptr;
+    return Status::kErrorMemoryAllocation;
+  }
+  workspace_size_ = bytes;
+  return Status::kSuccess;
+}
+
+char const *Handle::last_operation_name() const {
+  return last_operation_ ? last_operation_->description().name : "";
+}
+
+Status Handle::gemm(int M, int N, int K, NumericTypeID element_compute, NumericTypeID element_scalar,
+                    void const *alpha, NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A,
+                    void const *ptr_A, int64_t lda, NumericTypeID element_B, LayoutTypeID layout_B,
+                    ComplexTransform transform_B, void const *ptr_B, int64_t ldb, void const *beta,
+                    NumericTypeID element_C, void const *ptr_C, int64_t ldc, void *ptr_D, int64_t ldd) {
+  return gemm_universal(gemm::GemmUniversalMode::kGemm, M, N, K, 1, 1, 1, 1, 1, 1, element_compute, element_scalar,
+                        alpha, element_A, layout_A, transform_A, ptr_A, lda, element_B, layout_B, transform_B, ptr_B,
+                        ldb, beta, element_C, LayoutTypeID::kColumnMajor, ptr_C, ldc, element_C,
+                        LayoutTypeID::kColumnMajor, ptr_D, ldd);
+}
+
+Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K, int, int, int, int, int, int,
+                              NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                              NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A,
+                              void const *ptr_A, int64_t lda, NumericTypeID element_B, LayoutTypeID layout_B,
+                              ComplexTransform transform_B, void const *ptr_B, int64_t ldb, void const *beta,
+                              NumericTypeID element_C, LayoutTypeID layout_C, void const *ptr_C, int64_t ldc,
+                              NumericTypeID element_D, LayoutTypeID layout_D, void *ptr_D, int64_t ldd,
+                              int batch_count, int64_t batch_stride_A, int64_t batch_stride_B,
+                              int64_t batch_stride_C, int64_t batch_stride_D) {
+  last_operation_ = nullptr;
+  if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
+  GemmCall call;
+  call.mode = mode;
+  call.m = M;
+  call.n = N;
+  call.k = K;
+  call.batch_count = batch_count;
+  call.element_compute = element_compute;
+  call.element_scalar = element_scalar;
+  call.alpha = alpha;
+  call.beta = beta;
+  call.pointer_mode = scalar_pointer_mode_;
+  call.element_A = element_A;
+  call.layout_A = layout_A;
+  call.transform_A = transform_A;
+  call.A = ptr_A;
+  call.lda = lda;
+  call.batch_stride_A = batch_stride_A;
+  call.element_B = element_B;
+  call.layout_B = layout_B;
+  call.transform_B = transform_B;
+  call.B = ptr_B;
+  call.ldb = ldb;
+  call.batch_stride_B = batch_stride_B;
+  call.element_C = element_C;
+  call.layout_C = layout_C;
+  call.C = ptr_C;
+  call.ldc = ldc;
+  call.batch_stride_C = batch_stride_C;
+  call.element_D = element_D;
+  call.layout_D = layout_D;
+  call.D = ptr_D;
+  call.ldd = ldd;
+  call.batch_stride_D = batch_stride_D;
+
+  GemmOutcome outcome = HandleAccess::call(*this, call, /*execute=*/true);
+  return to_status(outcome.failure);
+}
+
+GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
+  DeviceGuard guard(h.device_);
+  GemmContext context;
+  context.compute_capability = h.compute_capability_;
+  context.stream = h.stream_;
+  context.workspace = &h.workspace_;
+  context.workspace_size = &h.workspace_size_;
+  GemmOutcome outcome = gemm_call(call, context, execute);
+  if (execute) h.last_operation_ = outcome.operation;
+  return outcome;
+}
+
+}  // namespace library
+}  // namespace cutlass

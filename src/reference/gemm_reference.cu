@@ -1,0 +1,238 @@
+/// @file src/reference/gemm_reference.cu
+#include "gemm_reference.h"
+
+#include <cmath>
+#include <vector>
+
+#include "cutlass/numeric_types.h"
+
+namespace cutlass {
+namespace reference {
+
+namespace {
+
+// ---- element access by run-time type ------------------------------------------------------
+
+__device__ double load_as_double(NumericTypeID type, void const *ptr, int64_t i) {
+  switch (type) {
+    case NumericTypeID::kF16: return __half2float(static_cast<half_t const *>(ptr)[i]);
+    case NumericTypeID::kBF16: return __bfloat162float(static_cast<bfloat16_t const *>(ptr)[i]);
+    case NumericTypeID::kTF32:
+    case NumericTypeID::kF32: return static_cast<float const *>(ptr)[i];
+    case NumericTypeID::kF64: return static_cast<double const *>(ptr)[i];
+    case NumericTypeID::kS8: return static_cast<int8_t const *>(ptr)[i];
+    case NumericTypeID::kS32: return static_cast<int32_t const *>(ptr)[i];
+    default: return 0;
+  }
+}
+
+__device__ void store_from_double(NumericTypeID type, void *ptr, int64_t i, double v) {
+  switch (type) {
+    case NumericTypeID::kF16: static_cast<half_t *>(ptr)[i] = __float2half_rn(float(v)); break;
+    case NumericTypeID::kBF16: static_cast<bfloat16_t *>(ptr)[i] = __float2bfloat16_rn(float(v)); break;
+    case NumericTypeID::kTF32:
+    case NumericTypeID::kF32: static_cast<float *>(ptr)[i] = float(v); break;
+    case NumericTypeID::kF64: static_cast<double *>(ptr)[i] = v; break;
+    case NumericTypeID::kS8: static_cast<int8_t *>(ptr)[i] = int8_t(llrint(v)); break;
+    case NumericTypeID::kS32: static_cast<int32_t *>(ptr)[i] = int32_t(uint32_t(int64_t(llrint(v)))); break;
+    default: break;
+  }
+}
+
+bool is_integer(NumericTypeID type) { return type == NumericTypeID::kS8 || type == NumericTypeID::kS32; }
+
+bool is_known(NumericTypeID type) {
+  switch (type) {
+    case NumericTypeID::kF16:
+    case NumericTypeID::kBF16:
+    case NumericTypeID::kTF32:
+    case NumericTypeID::kF32:
+    case NumericTypeID::kF64:
+    case NumericTypeID::kS8:
+    case NumericTypeID::kS32: return true;
+    default: return false;
+  }
+}
+
+int element_bytes(NumericTypeID type) {
+  switch (type) {
+    case NumericTypeID::kS8: return 1;
+    case NumericTypeID::kF16:
+    case NumericTypeID::kBF16: return 2;
+    case NumericTypeID::kF64: return 8;
+    default: return 4;
+  }
+}
+
+__host__ __device__ int64_t offset(LayoutTypeID layout, int64_t row, int64_t column, int64_t ld) {
+  return layout == LayoutTypeID::kColumnMajor ? row + column * ld : row * ld + column;
+}
+
+// ---- reference GEMM -------------------------------------------------------------------------
+
+/// One thread per output element. Integer products are summed exactly in int64 and wrap to
+/// s32 like the kernels' s32 accumulators; floating products in double.
+__global__ void reference_gemm_kernel(GemmProblem p) {
+  int64_t const i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  int64_t const j = blockIdx.y * int64_t(blockDim.y) + threadIdx.y;
+  int64_t const l = blockIdx.z;
+  if (i >= p.m || j >= p.n) return;
+  bool const integer = p.element_A == NumericTypeID::kS8;
+  double acc = 0;
+  int64_t iacc = 0;
+  for (int64_t kk = 0; kk < p.k; ++kk) {
+    double a = load_as_double(p.element_A, p.A, l * p.batch_stride_A + offset(p.layout_A, i, kk, p.lda));
+    double b = load_as_double(p.element_B, p.B, l * p.batch_stride_B + offset(p.layout_B, kk, j, p.ldb));
+    if (integer) {
+      iacc += int64_t(a) * int64_t(b);
+    } else {
+      acc += a * b;
+    }
+  }
+  if (integer) acc = double(int32_t(uint32_t(uint64_t(iacc))));   // s32 wrap-around, as the kernels
+  double d = p.alpha * acc;
+  if (p.beta != 0) d += p.beta * load_as_double(p.element_C, p.C, l * p.batch_stride_C + offset(p.layout_C, i, j, p.ldc));
+  store_from_double(p.element_C, p.D, l * p.batch_stride_D + offset(p.layout_C, i, j, p.ldd), d);
+}
+
+// ---- fills ------------------------------------------------------------------------------------
+
+__device__ uint64_t mix(uint64_t x) {   // splitmix64 finalizer (Steele, Lea, Flood 2014)
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+__global__ void fill_uniform_kernel(NumericTypeID type, void *ptr, int64_t count, uint64_t seed, double lo,
+                                    double hi, bool integer) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    double u = double(mix(seed * 0x100000001B3ull + uint64_t(i)) >> 11) * (1.0 / 9007199254740992.0);   // [0, 1)
+    double v = lo + (hi - lo) * u;
+    if (integer) v = floor(lo + (hi - lo + 1) * u);
+    store_from_double(type, ptr, i, v);
+  }
+}
+
+__global__ void fill_value_kernel(NumericTypeID type, void *ptr, int64_t count, double value) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count; i += int64_t(gridDim.x) * blockDim.x) {
+    store_from_double(type, ptr, i, value);
+  }
+}
+
+// ---- compare ----------------------------------------------------------------------------------
+
+struct Sums {
+  double diff2, ref2, max_abs;
+  unsigned long long nonfinite, mismatches;
+};
+
+__global__ void compare_kernel(NumericTypeID type, int64_t m, int64_t n, void const *x, int64_t ldx,
+                               int64_t stride_x, void const *ref, int64_t ldref, int64_t stride_ref, Sums *out) {
+  int64_t const l = blockIdx.y;
+  double diff2 = 0, ref2 = 0, max_abs = 0;
+  unsigned long long nonfinite = 0, mismatches = 0;
+  for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < m * n;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    int64_t const i = idx % m, j = idx / m;
+    double a = load_as_double(type, x, l * stride_x + i + j * ldx);
+    double r = load_as_double(type, ref, l * stride_ref + i + j * ldref);
+    if (isfinite(r) && !isfinite(a)) ++nonfinite;
+    if (!(a == r)) ++mismatches;
+    double d = a - r;
+    if (isfinite(d)) {
+      diff2 += d * d;
+      max_abs = fmax(max_abs, fabs(d));
+    }
+    ref2 += r * r;
+  }
+  atomicAdd(&out->diff2, diff2);
+  atomicAdd(&out->ref2, ref2);
+  atomicAdd(&out->nonfinite, nonfinite);
+  atomicAdd(&out->mismatches, mismatches);
+  // max via the integer order of non-negative doubles
+  atomicMax(reinterpret_cast<unsigned long long *>(&out->max_abs),
+            static_cast<unsigned long long>(__double_as_longlong(max_abs)));
+}
+
+unsigned grid_for(int64_t count) {
+  int64_t blocks = (count + 255) / 256;
+  return unsigned(blocks < 1 ? 1 : (blocks > 8192 ? 8192 : blocks));
+}
+
+}  // namespace
+
+bool reference_gemm(GemmProblem const &p, cudaStream_t stream) {
+  if (!is_known(p.element_A) || !is_known(p.element_B) || !is_known(p.element_C)) return false;
+  if (p.m <= 0 || p.n <= 0 || p.batch_count <= 0) return true;
+  dim3 block(32, 8);
+  dim3 grid(unsigned((p.m + 31) / 32), unsigned((p.n + 7) / 8), unsigned(p.batch_count));
+  reference_gemm_kernel<<<grid, block, 0, stream>>>(p);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+bool fill_uniform(NumericTypeID type, void *ptr, int64_t count, uint64_t seed, double lo, double hi,
+                  cudaStream_t stream) {
+  if (!is_known(type)) return false;
+  if (count <= 0) return true;
+  fill_uniform_kernel<<<grid_for(count), 256, 0, stream>>>(type, ptr, count, seed, lo, hi, is_integer(type));
+  return cudaGetLastError() == cudaSuccess;
+}
+
+bool fill_value(NumericTypeID type, void *ptr, int64_t count, double value, cudaStream_t stream) {
+  if (!is_known(type)) return false;
+  if (count <= 0) return true;
+  fill_value_kernel<<<grid_for(count), 256, 0, stream>>>(type, ptr, count, value);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+bool fill_poison(NumericTypeID type, void *ptr, int64_t count, cudaStream_t stream) {
+  if (!is_known(type)) return false;
+  if (is_integer(type)) {
+    return cudaMemsetAsync(ptr, 0x5A, size_t(count) * element_bytes(type), stream) == cudaSuccess;
+  }
+  return fill_value(type, ptr, count, NAN, stream);
+}
+
+Comparison compare(NumericTypeID type, int64_t m, int64_t n, int64_t batch_count, void const *x, int64_t ldx,
+                   int64_t batch_stride_x, void const *ref, int64_t ldref, int64_t batch_stride_ref) {
+  Comparison result;
+  if (!is_known(type)) return result;
+  Sums *sums = nullptr;
+  if (cudaMalloc(&sums, sizeof(Sums)) != cudaSuccess) return result;
+  cudaMemset(sums, 0, sizeof(Sums));
+  if (m > 0 && n > 0 && batch_count > 0) {
+    dim3 grid(grid_for(m * n), unsigned(batch_count));
+    compare_kernel<<<grid, 256>>>(type, m, n, x, ldx, batch_stride_x, ref, ldref, batch_stride_ref, sums);
+  }
+  Sums host{};
+  bool ok = cudaMemcpy(&host, sums, sizeof(Sums), cudaMemcpyDeviceToHost) == cudaSuccess;
+  cudaFree(sums);
+  if (!ok) return result;
+  result.ok = true;
+  result.relative_error = host.ref2 > 0 ? std::sqrt(host.diff2 / host.ref2) : std::sqrt(host.diff2);
+  result.max_abs_error = host.max_abs;
+  result.nonfinite = int64_t(host.nonfinite);
+  result.mismatches = int64_t(host.mismatches);
+  return result;
+}
+
+bool bytes_equal(void const *a, void const *b, size_t bytes) {
+  std::vector<unsigned char> ha(bytes), hb(bytes);
+  if (cudaMemcpy(ha.data(), a, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+  if (cudaMemcpy(hb.data(), b, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+  return ha == hb;
+}
+
+double error_bound(NumericTypeID element_A, NumericTypeID element_C, int64_t k) {
+  double const sqrt_k = std::sqrt(double(k < 1 ? 1 : k));
+  if (is_integer(element_C)) return 0;
+  if (element_C == NumericTypeID::kF16 || element_C == NumericTypeID::kBF16) return 1e-2;
+  if (element_A == NumericTypeID::kTF32) return 5e-3;
+  if (element_A == NumericTypeID::kF16 || element_A == NumericTypeID::kBF16) return 1e-3;
+  if (element_C == NumericTypeID::kF64) return 1e-12 * sqrt_k;
+  return 1e-5 * sqrt_k;
+}
+
+}  // namespace reference
+}  // namespace cutlass

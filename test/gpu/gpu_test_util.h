@@ -1,0 +1,59 @@
+/// Helpers of the GPU tests: device presence, an owning device buffer, element sizes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cuda_runtime_api.h>
+
+#include "cutlass/library/types.h"
+#include "cutlass/library/util.h"
+
+namespace cutlass_lib_test {
+
+inline bool has_device() {
+  static bool const present = [] {
+    int count = 0;
+    bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+    cudaGetLastError();
+    return ok;
+  }();
+  return present;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
+
+inline int64_t element_bytes(cutlass::library::NumericTypeID type) {
+  return cutlass::library::sizeof_bits(type) / 8;
+}
+
+/// An owning device allocation of `bytes` bytes (zero-size allocations give a null pointer).
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
+    if (bytes && cudaMalloc(&ptr_, bytes) != cudaSuccess) {
+      ptr_ = nullptr;
+      ADD_FAILURE() << "cudaMalloc(" << bytes << ") failed";
+    }
+  }
+  ~DeviceBuffer() { cudaFree(ptr_); }
+  DeviceBuffer(DeviceBuffer const &) = delete;
+  DeviceBuffer &operator=(DeviceBuffer const &) = delete;
+  DeviceBuffer(DeviceBuffer &&o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+  DeviceBuffer &operator=(DeviceBuffer &&o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  void *get() const { return ptr_; }
+  char *bytes_ptr() const { return static_cast<char *>(ptr_); }
+  size_t size() const { return bytes_; }
+
+ private:
+  void *ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+}  // namespace cutlass_lib_test

@@ -1,0 +1,336 @@
+/// GPU tests of the C++ Handle and the C API on top of the kernels: selection, every type row
+/// of the C API, row-major C, batched, the BLAS quick returns, misaligned fallbacks, device
+/// scalars, and the select query agreeing with what runs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cutlass/library/handle.h"
+#include "cutlass/library/singleton.h"
+#include "cutlass_lib.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+
+namespace {
+
+using namespace cutlass::library;
+using cutlass_lib_test::DeviceBuffer;
+using cutlass_lib_test::element_bytes;
+namespace ref = cutlass::reference;
+
+/// Column-major storage of a (rows x columns) matrix set (batch), filled uniformly.
+struct Matrix {
+  NumericTypeID type;
+  int64_t rows, columns, ld, batch, stride;
+  DeviceBuffer buffer;
+  Matrix(NumericTypeID t, int64_t r, int64_t c, int64_t ld_, int64_t batch_ = 1, int64_t offset_elements = 0)
+      : type(t), rows(r), columns(c), ld(ld_), batch(batch_), stride(ld_ * c),
+        buffer(size_t((ld_ * c * batch_ + offset_elements + 16) * element_bytes(t))), offset(offset_elements) {}
+  void *ptr() const { return buffer.bytes_ptr() + offset * element_bytes(type); }
+  int64_t count() const { return ld * columns * batch; }
+  void fill(uint64_t seed) {
+    double r = type == NumericTypeID::kS8 ? 2 : 1;
+    ASSERT_TRUE(ref::fill_uniform(type, ptr(), count(), seed, -r, r));
+  }
+  int64_t offset;
+};
+
+struct TypeCase {
+  cudaDataType_t a, c;
+  cutlassLibComputeType_t compute;
+  NumericTypeID element_A, element_C;
+  char const *name;
+};
+
+TypeCase const kTypeCases[] = {
+    {CUDA_R_16F, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16, "f16_f16"},
+    {CUDA_R_16F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF32, "f16_f32"},
+    {CUDA_R_16BF, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16, "bf16_bf16"},
+    {CUDA_R_16BF, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kF32, "bf16_f32"},
+    {CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF32, NumericTypeID::kF32, "f32"},
+    {CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F_FAST_TF32, NumericTypeID::kTF32, NumericTypeID::kF32, "tf32"},
+    {CUDA_R_64F, CUDA_R_64F, CUTLASS_LIB_COMPUTE_64F, NumericTypeID::kF64, NumericTypeID::kF64, "f64"},
+    {CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS32, "s8_s32"},
+};
+
+/// Host scalars of a compute type.
+struct HostScalars {
+  float f[2];
+  double d[2];
+  int32_t i[2];
+  cutlassLibComputeType_t compute;
+  HostScalars(cutlassLibComputeType_t c, double alpha, double beta) : compute(c) {
+    f[0] = float(alpha), f[1] = float(beta), d[0] = alpha, d[1] = beta, i[0] = int32_t(alpha), i[1] = int32_t(beta);
+  }
+  void const *alpha() const { return compute == CUTLASS_LIB_COMPUTE_64F ? (void const *)&d[0] : compute == CUTLASS_LIB_COMPUTE_32I ? (void const *)&i[0] : (void const *)&f[0]; }
+  void const *beta() const { return compute == CUTLASS_LIB_COMPUTE_64F ? (void const *)&d[1] : compute == CUTLASS_LIB_COMPUTE_32I ? (void const *)&i[1] : (void const *)&f[1]; }
+};
+
+class CApiGpu : public ::testing::TestWithParam<TypeCase> {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override { cutlassLibDestroy(handle_); }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+/// Every type row, every transpose combination, against the reference.
+TEST_P(CApiGpu, EveryTransposeAgainstReference) {
+  TypeCase const &t = GetParam();
+  int64_t const m = 96, n = 80, k = 72;
+  for (int ta = 0; ta < 2; ++ta) {
+    for (int tb = 0; tb < 2; ++tb) {
+      auto opa = static_cast<cutlassLibOperation_t>(ta), opb = static_cast<cutlassLibOperation_t>(tb);
+      int64_t const lda = ta ? k : m, ldb = tb ? n : k;
+      Matrix A(t.element_A, lda, ta ? m : k, lda), B(t.element_A, ldb, tb ? k : n, ldb);
+      Matrix C(t.element_C, m, n, m), R(t.element_C, m, n, m);
+      A.fill(1), B.fill(2), C.fill(3);
+      HostScalars s(t.compute, 1.0, t.element_C == NumericTypeID::kS32 ? 1.0 : 0.5);
+      ref::GemmProblem p;
+      p.m = m, p.n = n, p.k = k;
+      p.element_A = p.element_B = t.element_A, p.element_C = t.element_C;
+      p.layout_A = ta ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+      p.layout_B = tb ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+      p.alpha = 1.0, p.beta = t.element_C == NumericTypeID::kS32 ? 1.0 : 0.5;
+      p.A = A.ptr(), p.lda = lda, p.B = B.ptr(), p.ldb = ldb, p.C = C.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+      ASSERT_TRUE(ref::reference_gemm(p));
+      char const *selected = nullptr;
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibGemmExSelect(handle_, opa, opb, m, n, k, s.alpha(), A.ptr(), t.a, lda, B.ptr(), t.a, ldb,
+                                       s.beta(), C.ptr(), t.c, m, t.compute, &selected));
+      ASSERT_NE(nullptr, selected);
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibGemmEx(handle_, opa, opb, m, n, k, s.alpha(), A.ptr(), t.a, lda,
+                                                             B.ptr(), t.a, ldb, s.beta(), C.ptr(), t.c, m, t.compute))
+          << "transa=" << ta << " transb=" << tb;
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      ref::Comparison c = ref::compare(t.element_C, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0);
+      EXPECT_EQ(0, c.nonfinite);
+      EXPECT_LE(c.relative_error, ref::error_bound(t.element_A, t.element_C, k))
+          << t.name << " transa=" << ta << " transb=" << tb << " kernel " << selected;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TypeRows, CApiGpu, ::testing::ValuesIn(kTypeCases),
+                         [](::testing::TestParamInfo<TypeCase> const &info) { return std::string(info.param.name); });
+
+class HandleGpu : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+
+  /// bf16 TN through gemm_universal, C/D in `layout_C`, compared with the reference.
+  void check_bf16(Handle &h, int64_t m, int64_t n, int64_t k, LayoutTypeID layout_C, int batch, int64_t a_offset,
+                  double beta) {
+    int64_t const ldc = layout_C == LayoutTypeID::kColumnMajor ? m : n;
+    int64_t const c_cols = layout_C == LayoutTypeID::kColumnMajor ? n : m;
+    Matrix A(NumericTypeID::kBF16, k, m, k, batch, a_offset), B(NumericTypeID::kBF16, k, n, k, batch);
+    Matrix C(NumericTypeID::kBF16, ldc, c_cols, ldc, batch), D(NumericTypeID::kBF16, ldc, c_cols, ldc, batch);
+    Matrix R(NumericTypeID::kBF16, ldc, c_cols, ldc, batch);
+    A.fill(11), B.fill(12), C.fill(13);
+    ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, D.ptr(), D.count()));
+    ref::GemmProblem p;
+    p.m = m, p.n = n, p.k = k, p.batch_count = batch;
+    p.element_A = p.element_B = p.element_C = NumericTypeID::kBF16;
+    p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor, p.layout_C = layout_C;
+    p.alpha = 1, p.beta = beta;
+    p.A = A.ptr(), p.lda = k, p.batch_stride_A = A.stride, p.B = B.ptr(), p.ldb = k, p.batch_stride_B = B.stride;
+    p.C = C.ptr(), p.ldc = ldc, p.batch_stride_C = C.stride, p.D = R.ptr(), p.ldd = ldc, p.batch_stride_D = R.stride;
+    ASSERT_TRUE(ref::reference_gemm(p));
+    float alpha = 1, beta_f = float(beta);
+    auto mode = batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;
+    ASSERT_EQ(cutlass::Status::kSuccess,
+              h.gemm_universal(mode, int(m), int(n), int(k), 1, 1, 1, 1, 1, 1, NumericTypeID::kF32, NumericTypeID::kF32,
+                               &alpha, NumericTypeID::kBF16, LayoutTypeID::kRowMajor, ComplexTransform::kNone, A.ptr(),
+                               k, NumericTypeID::kBF16, LayoutTypeID::kColumnMajor, ComplexTransform::kNone, B.ptr(), k,
+                               &beta_f, NumericTypeID::kBF16, layout_C, C.ptr(), ldc, NumericTypeID::kBF16, layout_C,
+                               D.ptr(), ldc, batch, A.stride, B.stride, C.stride, D.stride));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    ASSERT_NE(nullptr, h.get_last_operation());
+    // compare as column-major (ldc x c_cols) storage: the same elements either way
+    int64_t const rows = layout_C == LayoutTypeID::kColumnMajor ? m : n;
+    ref::Comparison c = ref::compare(NumericTypeID::kBF16, rows, c_cols, batch, D.ptr(), ldc, D.stride, R.ptr(), ldc,
+                                     R.stride);
+    EXPECT_EQ(0, c.nonfinite);
+    EXPECT_LE(c.relative_error, 1e-2) << h.last_operation_name();
+  }
+};
+
+TEST_F(HandleGpu, GemmRunsThePreferredKernel) {
+  Handle h;
+  check_bf16(h, 512, 384, 256, LayoutTypeID::kColumnMajor, 1, 0, 0.0);
+  auto const &d = static_cast<GemmDescription const &>(h.get_last_operation()->description());
+  EXPECT_EQ(NumericTypeID::kBF16, d.A.element);
+  EXPECT_EQ(8, d.A.alignment) << "an aligned problem runs an align8 kernel: " << d.name;
+}
+
+TEST_F(HandleGpu, RowMajorOutput) {
+  Handle h;
+  check_bf16(h, 200, 136, 96, LayoutTypeID::kRowMajor, 1, 0, 0.5);
+}
+
+TEST_F(HandleGpu, Batched) {
+  Handle h;
+  check_bf16(h, 96, 64, 40, LayoutTypeID::kColumnMajor, 4, 0, 1.0);
+}
+
+TEST_F(HandleGpu, MisalignedPointerFallsBack) {
+  Handle h;
+  check_bf16(h, 128, 128, 64, LayoutTypeID::kColumnMajor, 1, /*a_offset=*/1, 0.0);
+  auto const &d = static_cast<GemmDescription const &>(h.get_last_operation()->description());
+  EXPECT_EQ(1, d.A.alignment) << d.name;
+}
+
+TEST_F(HandleGpu, GemmMatchesCutlassSignature) {
+  Handle h;
+  int const M = 64, N = 48, K = 32;
+  Matrix A(NumericTypeID::kF32, M, K, M), B(NumericTypeID::kF32, K, N, K), C(NumericTypeID::kF32, M, N, M),
+      D(NumericTypeID::kF32, M, N, M), R(NumericTypeID::kF32, M, N, M);
+  A.fill(1), B.fill(2), C.fill(3);
+  float alpha = 2, beta = -1;
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            h.gemm(M, N, K, NumericTypeID::kF32, NumericTypeID::kF32, &alpha, NumericTypeID::kF32,
+                   LayoutTypeID::kColumnMajor, ComplexTransform::kNone, A.ptr(), M, NumericTypeID::kF32,
+                   LayoutTypeID::kColumnMajor, ComplexTransform::kNone, B.ptr(), K, &beta, NumericTypeID::kF32,
+                   C.ptr(), M, D.ptr(), M));
+  ref::GemmProblem p;
+  p.m = M, p.n = N, p.k = K, p.element_A = p.element_B = p.element_C = NumericTypeID::kF32;
+  p.alpha = 2, p.beta = -1, p.A = A.ptr(), p.lda = M, p.B = B.ptr(), p.ldb = K, p.C = C.ptr(), p.ldc = M;
+  p.D = R.ptr(), p.ldd = M;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_LE(ref::compare(NumericTypeID::kF32, M, N, 1, D.ptr(), M, 0, R.ptr(), M, 0).relative_error, 1e-5);
+  EXPECT_STRNE("", h.last_operation_name());
+}
+
+TEST_F(HandleGpu, DeviceScalars) {
+  Handle h;
+  h.set_scalar_pointer_mode(ScalarPointerMode::kDevice);
+  int const M = 64, N = 64, K = 64;
+  Matrix A(NumericTypeID::kF32, M, K, M), B(NumericTypeID::kF32, K, N, K), C(NumericTypeID::kF32, M, N, M),
+      R(NumericTypeID::kF32, M, N, M);
+  A.fill(1), B.fill(2), C.fill(3);
+  DeviceBuffer scalars(2 * sizeof(float));
+  float const host[2] = {0.5f, 2.0f};
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scalars.get(), host, sizeof(host), cudaMemcpyHostToDevice));
+  ref::GemmProblem p;
+  p.m = M, p.n = N, p.k = K, p.element_A = p.element_B = p.element_C = NumericTypeID::kF32;
+  p.alpha = 0.5, p.beta = 2, p.A = A.ptr(), p.lda = M, p.B = B.ptr(), p.ldb = K, p.C = C.ptr(), p.ldc = M;
+  p.D = R.ptr(), p.ldd = M;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  float *alpha_d = static_cast<float *>(scalars.get());
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            h.gemm(M, N, K, NumericTypeID::kF32, NumericTypeID::kF32, alpha_d, NumericTypeID::kF32,
+                   LayoutTypeID::kColumnMajor, ComplexTransform::kNone, A.ptr(), M, NumericTypeID::kF32,
+                   LayoutTypeID::kColumnMajor, ComplexTransform::kNone, B.ptr(), K, alpha_d + 1, NumericTypeID::kF32,
+                   C.ptr(), M, C.ptr(), M));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_LE(ref::compare(NumericTypeID::kF32, M, N, 1, C.ptr(), M, 0, R.ptr(), M, 0).relative_error, 1e-5);
+}
+
+/// The BLAS quick returns through the C API.
+class QuickReturns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override { cutlassLibDestroy(handle_); }
+  cutlassLibStatus_t gemm(int64_t m, int64_t n, int64_t k, float alpha, float beta, void const *A, void const *B,
+                          void *C) {
+    return cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, &alpha, A, CUDA_R_32F,
+                            m > 0 ? m : 1, B, CUDA_R_32F, k > 0 ? k : 1, &beta, C, CUDA_R_32F, m > 0 ? m : 1,
+                            CUTLASS_LIB_COMPUTE_32F);
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(QuickReturns, KZeroScalesC) {
+  Matrix C(NumericTypeID::kF32, 33, 17, 33), R(NumericTypeID::kF32, 33, 17, 33);
+  C.fill(5);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(R.ptr(), C.ptr(), size_t(C.count()) * 4, cudaMemcpyDeviceToDevice));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(33, 17, 0, 1, 2, nullptr, nullptr, C.ptr()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  std::vector<float> c(C.count()), r(R.count());
+  cudaMemcpy(c.data(), C.ptr(), c.size() * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(r.data(), R.ptr(), r.size() * 4, cudaMemcpyDeviceToHost);
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(2 * r[i], c[i]) << i;
+}
+
+TEST_F(QuickReturns, BetaZeroWritesZerosWithoutReadingC) {
+  Matrix C(NumericTypeID::kF32, 20, 20, 20);
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, C.ptr(), C.count()));   // NaN
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(20, 20, 0, 1, 0, nullptr, nullptr, C.ptr()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  std::vector<float> c(C.count());
+  cudaMemcpy(c.data(), C.ptr(), c.size() * 4, cudaMemcpyDeviceToHost);
+  for (float v : c) ASSERT_EQ(0.0f, v);
+}
+
+TEST_F(QuickReturns, BetaOneLeavesCBitForBit) {
+  Matrix C(NumericTypeID::kF32, 20, 20, 20), before(NumericTypeID::kF32, 20, 20, 20);
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, C.ptr(), C.count()));   // NaN payloads must survive
+  cudaMemcpy(before.ptr(), C.ptr(), size_t(C.count()) * 4, cudaMemcpyDeviceToDevice);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(20, 20, 0, 1, 1, nullptr, nullptr, C.ptr()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(ref::bytes_equal(C.ptr(), before.ptr(), size_t(C.count()) * 4));
+}
+
+TEST_F(QuickReturns, AlphaZeroDoesNotReadAOrB) {
+  Matrix C(NumericTypeID::kF32, 40, 30, 40), R(NumericTypeID::kF32, 40, 30, 40);
+  C.fill(7);
+  cudaMemcpy(R.ptr(), C.ptr(), size_t(C.count()) * 4, cudaMemcpyDeviceToDevice);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(40, 30, 25, 0, -1, nullptr, nullptr, C.ptr()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  std::vector<float> c(C.count()), r(R.count());
+  cudaMemcpy(c.data(), C.ptr(), c.size() * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(r.data(), R.ptr(), r.size() * 4, cudaMemcpyDeviceToHost);
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(-r[i], c[i]) << i;
+  char const *name = "unchanged";
+  float alpha = 0, beta = -1;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 40, 30, 25, &alpha, nullptr, CUDA_R_32F,
+                                   40, nullptr, CUDA_R_32F, 25, &beta, C.ptr(), CUDA_R_32F, 40, CUTLASS_LIB_COMPUTE_32F,
+                                   &name));
+  EXPECT_EQ(nullptr, name) << "no GEMM kernel runs when alpha == 0";
+}
+
+TEST_F(QuickReturns, EmptyOutputTouchesNothing) {
+  Matrix C(NumericTypeID::kF32, 8, 8, 8), before(NumericTypeID::kF32, 8, 8, 8);
+  C.fill(9);
+  cudaMemcpy(before.ptr(), C.ptr(), size_t(C.count()) * 4, cudaMemcpyDeviceToDevice);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(0, 8, 8, 1, 0, C.ptr(), C.ptr(), C.ptr()));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(8, 0, 8, 1, 0, C.ptr(), C.ptr(), C.ptr()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(ref::bytes_equal(C.ptr(), before.ptr(), size_t(C.count()) * 4));
+}
+
+TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
+  SKIP_WITHOUT_GPU();
+  cutlassLibHandle_t handle;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  int64_t const m = 256, n = 256, k = 128;
+  Matrix A(NumericTypeID::kBF16, k, m, k), B(NumericTypeID::kBF16, k, n, k), C(NumericTypeID::kBF16, m, n, m);
+  A.fill(1), B.fill(2), C.fill(3);
+  float alpha = 1, beta = 0;
+  char const *selected = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmExSelect(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_16BF,
+                                   k, B.ptr(), CUDA_R_16BF, k, &beta, C.ptr(), CUDA_R_16BF, m, CUTLASS_LIB_COMPUTE_32F,
+                                   &selected));
+  ASSERT_NE(nullptr, selected);
+  Handle h;
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            h.gemm(int(m), int(n), int(k), NumericTypeID::kF32, NumericTypeID::kF32, &alpha, NumericTypeID::kBF16,
+                   LayoutTypeID::kRowMajor, ComplexTransform::kNone, A.ptr(), k, NumericTypeID::kBF16,
+                   LayoutTypeID::kColumnMajor, ComplexTransform::kNone, B.ptr(), k, &beta, NumericTypeID::kBF16,
+                   C.ptr(), m, C.ptr(), m));
+  EXPECT_STREQ(selected, h.last_operation_name());
+  cudaDeviceSynchronize();
+  cutlassLibDestroy(handle);
+}
+
+}  // namespace

@@ -1,0 +1,261 @@
+/// GPU test of every kernel compiled into the library, driven by the manifest: one test per
+/// kernel and case, named after the kernel (so --gtest_filter takes the same wildcards as
+/// CUTLASS_LIBRARY_KERNELS). Each kernel runs through the Operation interface on random
+/// [-1, 1] data, ragged shapes, alpha/beta variants, NaN in C with beta = 0, D aliasing C and
+/// a batched problem; its output is compared with the device reference and with cuBLAS, and
+/// the memory around D must be left untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cutlass/library/singleton.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+#if defined(CUTLASS_ENABLE_CUBLAS)
+#include "cublas_gemm.h"
+#endif
+
+namespace {
+
+using namespace cutlass::library;
+using cutlass_lib_test::DeviceBuffer;
+using cutlass_lib_test::element_bytes;
+namespace ref = cutlass::reference;
+
+GemmDescription const &description(size_t index) {
+  return static_cast<GemmDescription const &>(Singleton::get().manifest.operations()[index]->description());
+}
+
+int64_t round_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+bool is_integer(NumericTypeID t) { return t == NumericTypeID::kS8 || t == NumericTypeID::kS32; }
+
+/// Scalars in the kernel's epilogue type, from doubles.
+struct Scalars {
+  float f[2];
+  double d[2];
+  int32_t i[2];
+  void const *alpha = nullptr;
+  void const *beta = nullptr;
+  Scalars(NumericTypeID type, double alpha_value, double beta_value) {
+    f[0] = float(alpha_value), f[1] = float(beta_value);
+    d[0] = alpha_value, d[1] = beta_value;
+    i[0] = int32_t(alpha_value), i[1] = int32_t(beta_value);
+    void const *base = type == NumericTypeID::kF64 ? static_cast<void const *>(d)
+                       : type == NumericTypeID::kS32 ? static_cast<void const *>(i)
+                                                     : static_cast<void const *>(f);
+    size_t const size = type == NumericTypeID::kF64 ? 8 : 4;
+    alpha = base;
+    beta = static_cast<char const *>(base) + size;
+  }
+};
+
+/// One GEMM problem on device buffers with guard regions around every operand.
+struct Problem {
+  GemmDescription const *desc = nullptr;
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
+  int64_t stride_A = 0, stride_B = 0, stride_C = 0, stride_D = 0;
+  static constexpr int64_t kGuardBytes = 256;   // before and after each operand, keeps 16-byte alignment
+  DeviceBuffer A, B, C, D, D_ref, D_cublas, D_before;
+
+  Problem(GemmDescription const &d, int64_t m_, int64_t n_, int64_t k_, int64_t batch_) : desc(&d), batch(batch_) {
+    // Round the contiguous extents to the kernel's alignments (the kernels' documented rule),
+    // and pad leading dimensions beyond the extent to exercise ld > extent.
+    int64_t const align_m = std::lcm<int64_t>(d.C.alignment, d.A.layout == LayoutTypeID::kColumnMajor ? d.A.alignment : 1);
+    int64_t const align_k = std::lcm<int64_t>(d.A.layout == LayoutTypeID::kRowMajor ? d.A.alignment : 1,
+                                              d.B.layout == LayoutTypeID::kColumnMajor ? d.B.alignment : 1);
+    int64_t const align_n = d.B.layout == LayoutTypeID::kRowMajor ? d.B.alignment : 1;
+    m = round_up(m_, align_m);
+    n = round_up(n_, align_n);
+    k = round_up(k_, align_k);
+    lda = (d.A.layout == LayoutTypeID::kColumnMajor ? m : k) + d.A.alignment;
+    ldb = (d.B.layout == LayoutTypeID::kColumnMajor ? k : n) + d.B.alignment;
+    ldc = m + d.C.alignment;
+    ldd = m + 2 * d.C.alignment;
+    stride_A = lda * (d.A.layout == LayoutTypeID::kColumnMajor ? k : m) + d.A.alignment;
+    stride_B = ldb * (d.B.layout == LayoutTypeID::kColumnMajor ? n : k) + d.B.alignment;
+    stride_C = ldc * n + d.C.alignment;
+    stride_D = ldd * n + d.C.alignment;
+    A = alloc(d.A.element, stride_A);
+    B = alloc(d.B.element, stride_B);
+    C = alloc(d.C.element, stride_C);
+    D = alloc(d.C.element, stride_D);
+    D_ref = alloc(d.C.element, stride_D);
+    D_cublas = alloc(d.C.element, stride_D);
+    D_before = alloc(d.C.element, stride_D);
+  }
+
+  DeviceBuffer alloc(NumericTypeID type, int64_t stride) const {
+    return DeviceBuffer(size_t(stride * batch * element_bytes(type) + 2 * kGuardBytes));
+  }
+  static void *at(DeviceBuffer const &b) { return b.bytes_ptr() + kGuardBytes; }
+
+  void fill(uint64_t seed, bool nan_c) {
+    double lo = is_integer(desc->A.element) ? -2 : -1, hi = -lo;
+    ASSERT_TRUE(ref::fill_uniform(desc->A.element, A.get(), A.size() / element_bytes(desc->A.element), seed, lo, hi));
+    ASSERT_TRUE(ref::fill_uniform(desc->B.element, B.get(), B.size() / element_bytes(desc->B.element), seed + 1, lo, hi));
+    int64_t const c_count = int64_t(C.size()) / element_bytes(desc->C.element);
+    if (nan_c) {
+      ASSERT_TRUE(ref::fill_poison(desc->C.element, C.get(), c_count));
+    } else {
+      ASSERT_TRUE(ref::fill_uniform(desc->C.element, C.get(), c_count, seed + 2, lo, hi));
+    }
+    int64_t const d_count = int64_t(D.size()) / element_bytes(desc->C.element);
+    for (DeviceBuffer const *b : {&D, &D_ref, &D_cublas}) ASSERT_TRUE(ref::fill_poison(desc->C.element, b->get(), d_count));
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(D_before.get(), D.get(), D.size(), cudaMemcpyDeviceToDevice));
+  }
+
+  ref::GemmProblem reference_problem(double alpha, double beta, void const *c_ptr, int64_t c_ld, int64_t c_stride,
+                                     void *d_ptr) const {
+    ref::GemmProblem p;
+    p.m = m, p.n = n, p.k = k, p.batch_count = batch;
+    p.element_A = desc->A.element, p.element_B = desc->B.element, p.element_C = desc->C.element;
+    p.layout_A = desc->A.layout, p.layout_B = desc->B.layout;
+    p.alpha = alpha, p.beta = beta;
+    p.A = at(A), p.lda = lda, p.batch_stride_A = stride_A;
+    p.B = at(B), p.ldb = ldb, p.batch_stride_B = stride_B;
+    p.C = c_ptr, p.ldc = c_ld, p.batch_stride_C = c_stride;
+    p.D = d_ptr, p.ldd = ldd, p.batch_stride_D = stride_D;
+    return p;
+  }
+};
+
+/// Runs kernel `index` on the problem with D = at(D) (and C = at(C) unless c_is_d).
+void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan_c, bool c_is_d) {
+  Operation const *op = Singleton::get().manifest.operations()[index].get();
+  GemmDescription const &d = *p.desc;
+  p.fill(0x1234 + index, nan_c);
+  if (c_is_d) {   // D starts as C: the kernel reads and overwrites the same elements
+    ASSERT_TRUE(ref::fill_uniform(d.C.element, p.D.get(), p.D.size() / element_bytes(d.C.element), 99, -1, 1));
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(p.D_before.get(), p.D.get(), p.D.size(), cudaMemcpyDeviceToDevice));
+  }
+  void const *c_ptr = c_is_d ? Problem::at(p.D) : Problem::at(p.C);
+  int64_t const c_ld = c_is_d ? p.ldd : p.ldc;
+  int64_t const c_stride = c_is_d ? p.stride_D : p.stride_C;
+
+  // Reference first, from a pristine copy of C (when C is D, from D_before).
+  void const *ref_c = c_is_d ? Problem::at(p.D_before) : c_ptr;
+  ASSERT_TRUE(ref::reference_gemm(p.reference_problem(alpha, beta, ref_c, c_ld, c_stride, Problem::at(p.D_ref))));
+
+  Scalars s(d.element_epilogue, alpha, beta);
+  GemmUniversalConfiguration cfg;
+  cfg.mode = p.batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;
+  cfg.problem_size = cutlass::gemm::GemmCoord(int(p.m), int(p.n), int(p.k));
+  cfg.batch_count = int(p.batch);
+  cfg.lda = p.lda, cfg.ldb = p.ldb, cfg.ldc = c_ld, cfg.ldd = p.ldd;
+  GemmUniversalArguments args;
+  args.problem_size = cfg.problem_size;
+  args.batch_count = cfg.batch_count;
+  args.A = Problem::at(p.A), args.B = Problem::at(p.B), args.C = c_ptr, args.D = Problem::at(p.D);
+  args.alpha = s.alpha, args.beta = s.beta;
+  args.lda = p.lda, args.ldb = p.ldb, args.ldc = c_ld, args.ldd = p.ldd;
+  args.batch_stride_A = p.stride_A, args.batch_stride_B = p.stride_B;
+  args.batch_stride_C = c_stride, args.batch_stride_D = p.stride_D;
+  ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args)) << "m=" << p.m << " n=" << p.n << " k=" << p.k;
+  DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
+  std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
+  ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
+  ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize()) << cudaGetErrorString(cudaGetLastError());
+
+  std::string const where = "m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) + " k=" + std::to_string(p.k) +
+                            " batch=" + std::to_string(p.batch) + " alpha=" + std::to_string(alpha) +
+                            " beta=" + std::to_string(beta) + (nan_c ? " NaN C" : "") + (c_is_d ? " C==D" : "");
+  double const bound = ref::error_bound(d.A.element, d.C.element, p.k);
+  ref::Comparison c = ref::compare(d.C.element, p.m, p.n, p.batch, Problem::at(p.D), p.ldd, p.stride_D,
+                                   Problem::at(p.D_ref), p.ldd, p.stride_D);
+  ASSERT_TRUE(c.ok);
+  EXPECT_EQ(0, c.nonfinite) << where << ": output elements left unwritten or NaN leaked from C";
+  if (is_integer(d.C.element)) {
+    EXPECT_EQ(0, c.mismatches) << where;
+  } else {
+    EXPECT_LE(c.relative_error, bound) << where << " (max abs error " << c.max_abs_error << ")";
+  }
+
+  // Nothing outside D's M x N (per batch) changed: compare the whole buffer with a copy whose
+  // M x N regions are overwritten by the kernel's results.
+  DeviceBuffer expected(p.D.size());
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(expected.get(), p.D_before.get(), p.D.size(), cudaMemcpyDeviceToDevice));
+  int64_t const eb = element_bytes(d.C.element);
+  for (int64_t l = 0; l < p.batch; ++l) {
+    ASSERT_EQ(cudaSuccess, cudaMemcpy2D(static_cast<char *>(Problem::at(expected)) + l * p.stride_D * eb, p.ldd * eb,
+                                        static_cast<char *>(Problem::at(p.D)) + l * p.stride_D * eb, p.ldd * eb,
+                                        p.m * eb, p.n, cudaMemcpyDeviceToDevice));
+  }
+  EXPECT_TRUE(ref::bytes_equal(expected.get(), p.D.get(), p.D.size())) << where << ": the kernel wrote outside D";
+
+#if defined(CUTLASS_ENABLE_CUBLAS)
+  static cublasHandle_t cublas = [] {
+    cublasHandle_t h = nullptr;
+    cublasCreate(&h);
+    return h;
+  }();
+  if (!c_is_d) {
+    ref::GemmProblem cp = p.reference_problem(alpha, beta, c_ptr, c_ld, c_stride, Problem::at(p.D_cublas));
+    if (ref::cublas_gemm(cublas, cp) == CUBLAS_STATUS_SUCCESS) {
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      ref::Comparison cb = ref::compare(d.C.element, p.m, p.n, p.batch, Problem::at(p.D), p.ldd, p.stride_D,
+                                        Problem::at(p.D_cublas), p.ldd, p.stride_D);
+      if (is_integer(d.C.element)) {
+        EXPECT_EQ(0, cb.mismatches) << where << " vs cuBLAS";
+      } else {
+        EXPECT_LE(cb.relative_error, 2 * bound) << where << " vs cuBLAS";
+      }
+    }
+  }
+#endif
+}
+
+class KernelTest : public ::testing::TestWithParam<size_t> {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  GemmDescription const &desc() const { return description(GetParam()); }
+};
+
+TEST_P(KernelTest, RaggedShapes) {
+  auto const &tb = desc().tile_description.threadblock_shape;
+  struct Shape {
+    int64_t m, n, k;
+  };
+  Shape const shapes[] = {
+      {1, 1, 1},     {1, 37, 19},   {37, 1, 23},  {9, 13, 1},     {129, 67, 45},
+      {tb.m() * 2 + 3, tb.n() + 5, tb.k() * 3 + 7}, {300, 260, 515},
+  };
+  for (Shape const &s : shapes) {
+    Problem p(desc(), s.m, s.n, s.k, 1);
+    run_and_check(GetParam(), p, 1.0, 0.0, /*nan_c=*/true, /*c_is_d=*/false);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(KernelTest, AlphaBeta) {
+  bool const integer = is_integer(desc().C.element);
+  double const alpha = integer ? 2 : 1.25, beta = integer ? -1 : -0.5;
+  Problem p(desc(), 131, 77, 200, 1);
+  run_and_check(GetParam(), p, alpha, beta, false, false);
+  Problem q(desc(), 64, 64, 64, 1);
+  run_and_check(GetParam(), q, alpha, 1.0, false, false);
+}
+
+TEST_P(KernelTest, DAliasesC) {
+  Problem p(desc(), 150, 90, 70, 1);
+  run_and_check(GetParam(), p, 1.0, is_integer(desc().C.element) ? 1.0 : 0.5, false, /*c_is_d=*/true);
+}
+
+TEST_P(KernelTest, Batched) {
+  Problem p(desc(), 70, 45, 33, 3);
+  run_and_check(GetParam(), p, 1.0, 1.0, false, false);
+}
+
+std::string kernel_test_name(::testing::TestParamInfo<size_t> const &info) { return description(info.param).name; }
+
+INSTANTIATE_TEST_SUITE_P(Manifest, KernelTest, ::testing::Range(size_t(0), Singleton::get().manifest.size()),
+                         kernel_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KernelTest);
+
+}  // namespace

@@ -1,0 +1,296 @@
+/// Host tests: every bad argument of the C API and the C++ Handle gets its named status, before
+/// any device work; they run with or without a GPU. Pointers are made-up addresses (a bad call
+/// must never touch them).
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cuda_runtime_api.h>
+
+#include "cutlass/library/handle.h"
+#include "cutlass_lib.h"
+
+namespace {
+
+using namespace cutlass::library;
+
+bool has_device() {
+  int count = 0;
+  bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+void *fake(uintptr_t a) { return reinterpret_cast<void *>(a); }
+
+/// A valid bf16 TN GemmEx call, column-major, m = n = k = 64; each test breaks one argument.
+struct GemmExArgs {
+  cutlassLibOperation_t transa = CUTLASS_LIB_OP_T, transb = CUTLASS_LIB_OP_N;
+  int64_t m = 64, n = 64, k = 64;
+  float alpha = 1, beta = 0;
+  void const *alpha_ptr = &alpha;
+  void const *beta_ptr = &beta;
+  void const *A = fake(0x100000);
+  void const *B = fake(0x200000);
+  void *C = fake(0x300000);
+  cudaDataType_t Atype = CUDA_R_16BF, Btype = CUDA_R_16BF, Ctype = CUDA_R_16BF;
+  int64_t lda = 64, ldb = 64, ldc = 64;
+  cutlassLibComputeType_t compute = CUTLASS_LIB_COMPUTE_32F;
+  int64_t strideA = 4096, strideB = 4096, strideC = 4096, batch = 2;
+};
+
+class CApiArguments : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_)); }
+  void TearDown() override { EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibDestroy(handle_)); }
+
+  /// Runs GemmEx only where a bad argument is expected (a valid call would launch on fake pointers).
+  cutlassLibStatus_t gemm(GemmExArgs const &a, cutlassLibHandle_t h) {
+    return cutlassLibGemmEx(h, a.transa, a.transb, a.m, a.n, a.k, a.alpha_ptr, a.A, a.Atype, a.lda, a.B, a.Btype,
+                            a.ldb, a.beta_ptr, a.C, a.Ctype, a.ldc, a.compute);
+  }
+  cutlassLibStatus_t gemm(GemmExArgs const &a) { return gemm(a, handle_); }
+  cutlassLibStatus_t batched(GemmExArgs const &a) {
+    return cutlassLibGemmStridedBatchedEx(handle_, a.transa, a.transb, a.m, a.n, a.k, a.alpha_ptr, a.A, a.Atype,
+                                          a.lda, a.strideA, a.B, a.Btype, a.ldb, a.strideB, a.beta_ptr, a.C, a.Ctype,
+                                          a.ldc, a.strideC, a.batch, a.compute);
+  }
+  cutlassLibStatus_t select(GemmExArgs const &a, char const **name) {
+    return cutlassLibGemmExSelect(handle_, a.transa, a.transb, a.m, a.n, a.k, a.alpha_ptr, a.A, a.Atype, a.lda, a.B,
+                                  a.Btype, a.ldb, a.beta_ptr, a.C, a.Ctype, a.ldc, a.compute, name);
+  }
+
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(CApiArguments, NullHandle) {
+  GemmExArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, gemm(a, nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetStream(nullptr, nullptr));
+  cudaStream_t s;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibGetStream(nullptr, &s));
+  char const *name = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED,
+            cutlassLibGemmExSelect(nullptr, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A, a.Atype, a.lda, a.B,
+                                   a.Btype, a.ldb, &a.beta, a.C, a.Ctype, a.ldc, a.compute, &name));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibCreate(nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibDestroy(nullptr));
+}
+
+TEST_F(CApiArguments, StreamRoundTrip) {
+  cudaStream_t s = reinterpret_cast<cudaStream_t>(0x1234);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, s));
+  cudaStream_t back = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibGetStream(handle_, &back));
+  EXPECT_EQ(s, back);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibGetStream(handle_, nullptr));
+  cutlassLibSetStream(handle_, nullptr);
+}
+
+TEST_F(CApiArguments, NegativeSizes) {
+  for (int which = 0; which < 3; ++which) {
+    GemmExArgs a;
+    (which == 0 ? a.m : which == 1 ? a.n : a.k) = -1;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a)) << "dimension " << which;
+  }
+}
+
+TEST_F(CApiArguments, LeadingDimensionsBelowTheirMinimum) {
+  GemmExArgs a;
+  a.lda = 63;   // A is stored k x m (transa = T): lda >= k
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.transa = CUTLASS_LIB_OP_N;
+  a.k = 8;
+  a.lda = 63;   // A stored m x k: lda >= m = 64
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.ldb = 32;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.ldc = 63;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.m = a.n = a.k = 0;
+  a.lda = a.ldb = a.ldc = 0;   // max(1, 0) = 1
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+}
+
+TEST_F(CApiArguments, NullPointers) {
+  GemmExArgs a;
+  a.alpha_ptr = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.beta_ptr = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.A = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.B = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.C = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+}
+
+TEST_F(CApiArguments, BadTransposeFlag) {
+  GemmExArgs a;
+  a.transa = static_cast<cutlassLibOperation_t>(2);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.transb = static_cast<cutlassLibOperation_t>(-1);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+}
+
+TEST_F(CApiArguments, UnsupportedTypeCombinations) {
+  GemmExArgs a;
+  a.Btype = CUDA_R_16F;   // mixed bf16 x f16
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+  a = GemmExArgs();
+  a.compute = CUTLASS_LIB_COMPUTE_32I;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+  a = GemmExArgs();
+  a.compute = static_cast<cutlassLibComputeType_t>(99);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+  a = GemmExArgs();
+  a.Atype = a.Btype = CUDA_R_8I;
+  a.Ctype = CUDA_R_8I;   // s8 output is not offered
+  a.compute = CUTLASS_LIB_COMPUTE_32I;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+  // argument errors are reported first, as in cuBLAS
+  a.m = -1;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+}
+
+TEST_F(CApiArguments, SizesBeyond32Bits) {
+  GemmExArgs a;
+  a.transa = CUTLASS_LIB_OP_N;
+  a.m = int64_t(INT_MAX) + 1;
+  a.lda = a.ldc = a.m;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+}
+
+TEST_F(CApiArguments, StridedBatchedArguments) {
+  GemmExArgs a;
+  a.batch = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(a));
+  a = GemmExArgs();
+  a.strideA = -4096;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(a));
+  a = GemmExArgs();
+  a.batch = 70000;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(a));
+}
+
+TEST_F(CApiArguments, SelectNeedsAnOutputPointer) {
+  GemmExArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(a, nullptr));
+}
+
+TEST_F(CApiArguments, NoDeviceIsNamed) {
+  if (has_device()) GTEST_SKIP() << "a CUDA device is present; the no-device path cannot be exercised";
+  GemmExArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, gemm(a));
+  char const *name = "unchanged";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, select(a, &name));
+  a.m = 0;   // even a quick return needs a device: the handle has none
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, gemm(a));
+}
+
+TEST(CApiStatus, NamesAndStrings) {
+  struct Row {
+    cutlassLibStatus_t status;
+    char const *name;
+  };
+  Row const rows[] = {
+      {CUTLASS_LIB_STATUS_SUCCESS, "CUTLASS_LIB_STATUS_SUCCESS"},
+      {CUTLASS_LIB_STATUS_NOT_INITIALIZED, "CUTLASS_LIB_STATUS_NOT_INITIALIZED"},
+      {CUTLASS_LIB_STATUS_ALLOC_FAILED, "CUTLASS_LIB_STATUS_ALLOC_FAILED"},
+      {CUTLASS_LIB_STATUS_INVALID_VALUE, "CUTLASS_LIB_STATUS_INVALID_VALUE"},
+      {CUTLASS_LIB_STATUS_ARCH_MISMATCH, "CUTLASS_LIB_STATUS_ARCH_MISMATCH"},
+      {CUTLASS_LIB_STATUS_EXECUTION_FAILED, "CUTLASS_LIB_STATUS_EXECUTION_FAILED"},
+      {CUTLASS_LIB_STATUS_INTERNAL_ERROR, "CUTLASS_LIB_STATUS_INTERNAL_ERROR"},
+      {CUTLASS_LIB_STATUS_NOT_SUPPORTED, "CUTLASS_LIB_STATUS_NOT_SUPPORTED"},
+      {CUTLASS_LIB_STATUS_NO_KERNEL, "CUTLASS_LIB_STATUS_NO_KERNEL"},
+      {CUTLASS_LIB_STATUS_NO_DEVICE, "CUTLASS_LIB_STATUS_NO_DEVICE"},
+  };
+  for (Row const &row : rows) {
+    EXPECT_STREQ(row.name, cutlassLibGetStatusName(row.status));
+    EXPECT_STRNE("unknown status", cutlassLibGetStatusString(row.status));
+  }
+  // numbers match cublasStatus_t where they overlap
+  EXPECT_EQ(0, CUTLASS_LIB_STATUS_SUCCESS);
+  EXPECT_EQ(7, CUTLASS_LIB_STATUS_INVALID_VALUE);
+  EXPECT_EQ(15, CUTLASS_LIB_STATUS_NOT_SUPPORTED);
+  EXPECT_STREQ("CUTLASS_LIB_STATUS_UNKNOWN", cutlassLibGetStatusName(static_cast<cutlassLibStatus_t>(42)));
+  EXPECT_STREQ("unknown status", cutlassLibGetStatusString(static_cast<cutlassLibStatus_t>(42)));
+}
+
+TEST(CApiStatus, Version) {
+  EXPECT_EQ(CUTLASS_LIB_VERSION_MAJOR * 10000 + CUTLASS_LIB_VERSION_MINOR * 100 + CUTLASS_LIB_VERSION_PATCH,
+            cutlassLibGetVersion());
+}
+
+// ---- C++ Handle ------------------------------------------------------------------------------
+
+struct HandleArgs {
+  int M = 64, N = 64, K = 64;
+  float alpha = 1, beta = 0;
+  int64_t lda = 64, ldb = 64, ldc = 64, ldd = 64;
+  void const *A = fake(0x100000), *B = fake(0x200000), *C = fake(0x300000);
+  void *D = fake(0x400000);
+  LayoutTypeID layout_C = LayoutTypeID::kColumnMajor, layout_D = LayoutTypeID::kColumnMajor;
+  NumericTypeID element_D = NumericTypeID::kBF16;
+  cutlass::gemm::GemmUniversalMode mode = cutlass::gemm::GemmUniversalMode::kGemm;
+  int batch = 1;
+};
+
+cutlass::Status universal(Handle &h, HandleArgs const &a) {
+  return h.gemm_universal(a.mode, a.M, a.N, a.K, 1, 1, 1, 1, 1, 1, NumericTypeID::kF32, NumericTypeID::kF32, &a.alpha,
+                          NumericTypeID::kBF16, LayoutTypeID::kRowMajor, ComplexTransform::kNone, a.A, a.lda,
+                          NumericTypeID::kBF16, LayoutTypeID::kColumnMajor, ComplexTransform::kNone, a.B, a.ldb,
+                          &a.beta, NumericTypeID::kBF16, a.layout_C, a.C, a.ldc, a.element_D, a.layout_D, a.D, a.ldd,
+                          a.batch);
+}
+
+TEST(HandleArguments, BadInputsGetNamedStatuses) {
+  Handle h;
+  HandleArgs a;
+  a.M = -1;
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, universal(h, a));
+  a = HandleArgs();
+  a.lda = 10;
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, universal(h, a));
+  a = HandleArgs();
+  a.D = nullptr;
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, universal(h, a));
+  a = HandleArgs();
+  a.mode = cutlass::gemm::GemmUniversalMode::kArray;
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  a = HandleArgs();
+  a.batch = 2;   // kGemm with batch_count > 1 would be split-K
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  a = HandleArgs();
+  a.layout_D = LayoutTypeID::kRowMajor;   // C and D layouts differ
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  a = HandleArgs();
+  a.element_D = NumericTypeID::kF32;   // C and D types differ
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  EXPECT_EQ(nullptr, h.get_last_operation());
+  EXPECT_STREQ("", h.last_operation_name());
+}
+
+TEST(HandleArguments, OtherProvidersAreNotSupported) {
+  Handle h;
+  h.set_provider(Provider::kCUBLAS);
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, HandleArgs()));
+}
+
+TEST(HandleArguments, NoDeviceIsArchMismatch) {
+  if (has_device()) GTEST_SKIP() << "a CUDA device is present; the no-device path cannot be exercised";
+  Handle h;
+  EXPECT_EQ(0, h.compute_capability());
+  EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, HandleArgs()));
+}
+
+}  // namespace
