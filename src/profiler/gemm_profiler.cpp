@@ -1,0 +1,360 @@
+/// @file src/profiler/gemm_profiler.cpp
+/// Per problem: allocate and fill the operand copies; compute the reference results once
+/// (reference GEMM, cuBLAS); then one row per fitting kernel, one for the Handle, one for
+/// cuBLAS, each verified on copy 0 and timed on rotating copies.
+#include "gemm_profiler.h"
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "cutlass/library/util.h"
+#include "reference/gemm_reference.h"
+#include "kernel_call.h"
+#include "kernel_selection.h"
+#include "scalar.h"
+#include "verification.h"
+
+namespace cutlass {
+namespace profiler {
+
+using library::NumericTypeID;
+using library::Operation;
+
+/// The state of the problem being profiled.
+struct GemmProfiler::Problem {
+  int index = 0;
+  GemmSpec spec;
+  OperandBuffers buffers;
+  References references;
+  std::string cublas_status;          ///< "" when cuBLAS ran the problem, else why not
+  Verification cublas_verification;   ///< cuBLAS's own result against the reference GEMM
+  std::vector<float> cublas_samples;  ///< every cuBLAS launch timed while pairing with others
+  std::vector<ResultRow> rows;
+};
+
+namespace {
+
+/// Accumulator and alpha/beta types the Handle is called with (as the C API maps computeType).
+std::pair<NumericTypeID, NumericTypeID> handle_compute_types(GemmSpec const &spec) {
+  if (spec.A.element == NumericTypeID::kF64) return {NumericTypeID::kF64, NumericTypeID::kF64};
+  if (spec.A.element == NumericTypeID::kS8) return {NumericTypeID::kS32, NumericTypeID::kS32};
+  return {NumericTypeID::kF32, NumericTypeID::kF32};
+}
+
+/// Statuses that mean "cannot run this problem" rather than "broke while running it".
+bool means_not_supported(Status status) {
+  return status == Status::kErrorMisalignedOperand || status == Status::kErrorInvalidDataType ||
+         status == Status::kErrorInvalidLayout || status == Status::kErrorNotSupported ||
+         status == Status::kErrorArchMismatch || status == Status::kErrorInvalidProblem;
+}
+
+/// Waits for `stream`; "" on success, else the CUDA error.
+std::string synchronize(cudaStream_t stream) {
+  cudaError_t const status = cudaStreamSynchronize(stream);
+  return status == cudaSuccess ? std::string() : std::string("CUDA error: ") + cudaGetErrorString(status);
+}
+
+bool poison_output(GemmSpec const &spec, void *D, cudaStream_t stream) {
+  return reference::fill_poison(spec.C.element, D, spec.elements_C() * spec.batch_count, stream);
+}
+
+}  // namespace
+
+Stream::Stream() {
+  if (cudaStreamCreate(&stream_) != cudaSuccess) {
+    cudaGetLastError();
+    stream_ = nullptr;   // the legacy default stream serves instead
+  }
+}
+
+Stream::~Stream() {
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+GemmProfiler::GemmProfiler(Options const &options, DeviceFacts const &device,
+                           std::vector<library::Operation const *> kernels, TableReport &table, CsvReport *csv)
+    : options_(options),
+      device_(device),
+      kernels_(std::move(kernels)),
+      table_(table),
+      csv_(csv),
+      cublas_(stream_.get()),
+      handle_(stream_.get()),
+      timer_(stream_.get()) {}
+
+bool GemmProfiler::profile(int index, GemmSpec const &spec) {
+  Problem problem;
+  problem.index = index;
+  problem.spec = spec;
+  cudaStream_t const stream = stream_.get();
+
+  std::vector<Operation const *> fitting;
+  int other_arch = 0;
+  if (options_.providers.cutlass) {
+    for (Operation const *kernel : kernels_) {
+      library::GemmDescription const &desc = gemm_description(*kernel);
+      if (!kernel_fits(desc, spec)) continue;
+      if (runs_on(desc, device_.compute_capability)) {
+        fitting.push_back(kernel);
+      } else {
+        ++other_arch;
+      }
+    }
+  }
+
+  std::string error;
+  bool const allocated = problem.buffers.initialize(spec, device_.l2_bytes, stream, &error);
+  std::string const memory_note =
+      allocated ? "operands: " + std::to_string(problem.buffers.copies()) + " copies of " +
+                      std::to_string(problem.buffers.bytes_per_copy() >> 20) + " MiB rotate past the " +
+                      std::to_string(device_.l2_bytes >> 20) + " MiB L2"
+                : std::string();
+  table_.problem_header(index, spec, memory_note);
+  if (!allocated) {
+    table_.note("not profiled: " + error);
+    ++failed_rows_;
+    return context_usable("allocating the operands");
+  }
+  if (options_.providers.cutlass && fitting.empty()) {
+    table_.note("cutlass: no kernel matches (" + std::to_string(kernels_.size()) +
+                " kernels pass --kernels/--ignore-kernels" +
+                (other_arch ? ", " + std::to_string(other_arch) + " fit the types but not sm_" +
+                                  std::to_string(device_.compute_capability)
+                            : std::string()) +
+                ")");
+  }
+
+  // The reference results, on copy 0.
+  bool const verifying = options_.verification_enabled;
+  if (verifying && options_.verifiers.device) {
+    OperandPointers p = problem.buffers.copy(0);
+    p.D = problem.buffers.reference_D();
+    bool ok = poison_output(spec, p.D, stream) && reference::reference_gemm(reference_problem(spec, p), stream);
+    std::string const status = synchronize(stream);
+    if (ok && status.empty()) {
+      problem.references.device = p.D;
+    } else {
+      table_.note("the reference GEMM failed" + (status.empty() ? std::string() : ": " + status));
+    }
+  }
+  problem.cublas_status = cublas_.unavailable_reason();
+  if (cublas_.available() && (options_.providers.cublas || (verifying && options_.verifiers.cublas))) {
+    OperandPointers p = problem.buffers.copy(0);
+    p.D = problem.buffers.cublas_D();
+    poison_output(spec, p.D, stream);
+    problem.cublas_status = cublas_.run(reference_problem(spec, p));
+    if (problem.cublas_status.empty()) problem.cublas_status = synchronize(stream);
+    if (problem.cublas_status.empty() && verifying) {
+      problem.cublas_verification = verify(spec, p.D, References{problem.references.device, nullptr});
+      if (options_.verifiers.cublas && problem.cublas_verification.disposition != Disposition::kFailed) {
+        problem.references.cublas = p.D;
+      }
+    }
+  }
+  if (!context_usable("the reference GEMMs")) return false;
+
+  for (Operation const *kernel : fitting) {
+    record(problem, profile_kernel(problem, *kernel));
+    if (!context_usable(kernel->description().name)) return false;
+  }
+  if (options_.providers.handle) {
+    record(problem, profile_handle(problem));
+    if (!context_usable("the handle")) return false;
+  }
+  if (options_.providers.cublas) {
+    record(problem, profile_cublas(problem));
+    if (!context_usable("cuBLAS")) return false;
+  }
+  table_.summary(index, spec, problem.rows);
+  return true;
+}
+
+ResultRow GemmProfiler::profile_kernel(Problem &problem, Operation const &kernel) {
+  GemmSpec const &spec = problem.spec;
+  library::GemmDescription const &desc = gemm_description(kernel);
+  cudaStream_t const stream = stream_.get();
+  ResultRow row;
+  row.problem = problem.index;
+  row.provider = "cutlass";
+  row.operation = desc.name;
+  row.kernel = &desc;
+
+  HostScalar const alpha(desc.element_epilogue, spec.alpha), beta(desc.element_epilogue, spec.beta);
+  KernelCall const call = kernel_call(spec, problem.buffers.copy(0), alpha.data(), beta.data());
+  Status status = kernel.can_implement(call.configuration, call.arguments);
+  if (status != Status::kSuccess) {
+    row.status = library::to_string(status);
+    row.disposition = Disposition::kNotSupported;
+    return row;
+  }
+  uint64_t const workspace_bytes = kernel.get_device_workspace_size(call.configuration, call.arguments);
+  if (workspace_bytes > workspace_.size() && !workspace_.reset(workspace_bytes)) {
+    row.status = library::to_string(Status::kErrorMemoryAllocation);
+    row.disposition = Disposition::kFailed;
+    return row;
+  }
+  std::vector<uint8_t> host_workspace(kernel.get_host_workspace_size(call.configuration));
+  status = kernel.initialize(call.configuration, host_workspace.data(), workspace_.data(), stream);
+  if (status != Status::kSuccess) {
+    row.status = library::to_string(status);
+    row.disposition = Disposition::kFailed;
+    return row;
+  }
+
+  // Verification on copy 0, output poisoned first.
+  if (options_.verification_enabled) poison_output(spec, call.arguments.D, stream);
+  status = kernel.run(call.arguments, host_workspace.data(), workspace_.data(), stream);
+  std::string const sync_error = synchronize(stream);
+  if (status != Status::kSuccess || !sync_error.empty()) {
+    row.status = status != Status::kSuccess ? library::to_string(status) : sync_error;
+    row.disposition = Disposition::kFailed;
+    return row;
+  }
+  if (options_.verification_enabled) {
+    Verification const v = verify(spec, call.arguments.D, problem.references);
+    row.disposition = v.disposition;
+    row.relative_error = v.relative_error;
+    row.detail = v.detail;
+  }
+
+  Launch const ours = [&] {
+    KernelCall const next = kernel_call(spec, problem.buffers.next(), alpha.data(), beta.data());
+    return kernel.run(next.arguments, host_workspace.data(), workspace_.data(), stream) == Status::kSuccess;
+  };
+  time_against_cublas(problem, ours, row);
+  return row;
+}
+
+ResultRow GemmProfiler::profile_handle(Problem &problem) {
+  GemmSpec const &spec = problem.spec;
+  cudaStream_t const stream = stream_.get();
+  ResultRow row;
+  row.problem = problem.index;
+  row.provider = "handle";
+
+  auto const [element_compute, element_scalar] = handle_compute_types(spec);
+  HostScalar const alpha(element_scalar, spec.alpha), beta(element_scalar, spec.beta);
+  auto const run = [&](OperandPointers const &p) {
+    return handle_.gemm_universal(
+        spec.batch_count > 1 ? gemm::GemmUniversalMode::kBatched : gemm::GemmUniversalMode::kGemm, int(spec.m),
+        int(spec.n), int(spec.k), 1, 1, 1, 1, 1, 1, element_compute, element_scalar, alpha.data(), spec.A.element,
+        spec.A.layout, library::ComplexTransform::kNone, p.A, spec.lda(), spec.B.element, spec.B.layout,
+        library::ComplexTransform::kNone, p.B, spec.ldb(), beta.data(), spec.C.element, spec.C.layout, p.C,
+        spec.ldc(), spec.C.element, spec.C.layout, p.D, spec.ldc(), int(spec.batch_count), spec.elements_A(),
+        spec.elements_B(), spec.elements_C(), spec.elements_C());
+  };
+
+  OperandPointers const first = problem.buffers.copy(0);
+  if (options_.verification_enabled) poison_output(spec, first.D, stream);
+  Status const status = run(first);
+  std::string const sync_error = synchronize(stream);
+  if (Operation const *chosen = handle_.get_last_operation()) {
+    row.operation = chosen->description().name;
+    row.kernel = &gemm_description(*chosen);
+  }
+  if (status != Status::kSuccess || !sync_error.empty()) {
+    row.status = status != Status::kSuccess ? library::to_string(status) : sync_error;
+    row.disposition = means_not_supported(status) ? Disposition::kNotSupported : Disposition::kFailed;
+    return row;
+  }
+  if (options_.verification_enabled) {
+    Verification const v = verify(spec, first.D, problem.references);
+    row.disposition = v.disposition;
+    row.relative_error = v.relative_error;
+    row.detail = v.detail;
+  }
+
+  Launch const ours = [&] { return run(problem.buffers.next()) == Status::kSuccess; };
+  time_against_cublas(problem, ours, row);
+  return row;
+}
+
+ResultRow GemmProfiler::profile_cublas(Problem &problem) {
+  ResultRow row;
+  row.problem = problem.index;
+  row.provider = "cublas";
+  row.operation = CublasRunner::function_name(problem.spec.batch_count);
+  if (!cublas_.available()) {
+    row.status = problem.cublas_status;
+    row.disposition = Disposition::kNotRun;
+    return row;
+  }
+  if (!problem.cublas_status.empty()) {
+    row.status = problem.cublas_status;
+    row.disposition = problem.cublas_status == "CUBLAS_STATUS_NOT_SUPPORTED" ? Disposition::kNotSupported
+                                                                             : Disposition::kFailed;
+    return row;
+  }
+  if (options_.verification_enabled) {
+    row.disposition = problem.cublas_verification.disposition;
+    row.relative_error = problem.cublas_verification.relative_error;
+    row.detail = problem.cublas_verification.detail;
+  }
+  if (options_.profiling_iterations == 0) return row;
+  if (problem.cublas_samples.empty()) {
+    Launch const alone = [&] {
+      reference::GemmProblem p = reference_problem(problem.spec, problem.buffers.next());
+      p.C = p.D;   // in place, as BLAS: no copy of C into D inside the timed launch
+      return cublas_.run(p).empty();
+    };
+    InterleavedTimes times;
+    std::string error;
+    if (!timer_.time(alone, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
+      row.status = error;
+      row.disposition = Disposition::kFailed;
+      return row;
+    }
+    problem.cublas_samples = times.first;
+  }
+  row.runtime_ms = median(problem.cublas_samples);
+  row.cublas_ms = row.runtime_ms;
+  return row;
+}
+
+void GemmProfiler::time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row) {
+  if (options_.profiling_iterations == 0) return;
+  bool const pair = options_.providers.cublas && problem.cublas_status.empty();
+  Launch const theirs = [&] {
+    reference::GemmProblem p = reference_problem(problem.spec, problem.buffers.next());
+    p.C = p.D;   // in place, as BLAS: no copy of C into D inside the timed launch
+    return cublas_.run(p).empty();
+  };
+  InterleavedTimes times;
+  std::string error;
+  if (!timer_.time(ours, pair ? &theirs : nullptr, options_.warmup_iterations, options_.profiling_iterations, &times,
+                   &error)) {
+    row.status = error;
+    row.disposition = Disposition::kFailed;
+    return;
+  }
+  row.runtime_ms = median(times.first);
+  if (pair) {
+    row.cublas_ms = median(times.second);
+    problem.cublas_samples.insert(problem.cublas_samples.end(), times.second.begin(), times.second.end());
+  }
+}
+
+void GemmProfiler::record(Problem &problem, ResultRow row) {
+  if (row.disposition == Disposition::kFailed) ++failed_rows_;
+  if (row.disposition == Disposition::kPassed || row.disposition == Disposition::kFailed ||
+      row.disposition == Disposition::kNotVerified) {
+    ++run_rows_;
+  }
+  table_.row(row, problem.spec);
+  if (csv_) csv_->row(row, problem.spec);
+  problem.rows.push_back(std::move(row));
+}
+
+bool GemmProfiler::context_usable(char const *after) {
+  cudaGetLastError();   // clears errors the context recovers from (e.g. a bad launch configuration)
+  cudaError_t const status = cudaDeviceSynchronize();
+  if (status == cudaSuccess) return true;
+  table_.note(std::string("stopping: the CUDA context is unusable after ") + after + " (" +
+              cudaGetErrorString(status) + ")");
+  ++failed_rows_;
+  return false;
+}
+
+}  // namespace profiler
+}  // namespace cutlass

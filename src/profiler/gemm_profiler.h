@@ -1,0 +1,80 @@
+/// @file src/profiler/gemm_profiler.h
+/// Profiles one problem at a time: every fitting kernel ("cutlass"), the Handle's choice
+/// ("handle") and cuBLAS ("cublas"); each verified once on copy 0 of the operands and timed
+/// interleaved with cuBLAS on rotating copies.
+#pragma once
+
+#include <string>
+#include <vector>
+#include <cuda_runtime_api.h>
+
+#include "cublas_runner.h"
+#include "cutlass/library/handle.h"
+#include "cutlass/library/library.h"
+#include "device.h"
+#include "gemm_spec.h"
+#include "operand_buffers.h"
+#include "options.h"
+#include "report.h"
+#include "timing.h"
+
+namespace cutlass {
+namespace profiler {
+
+/// A stream that the profiler creates and destroys.
+class Stream {
+ public:
+  Stream();
+  ~Stream();
+  Stream(Stream const &) = delete;
+  Stream &operator=(Stream const &) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class GemmProfiler {
+ public:
+  /// `kernels`: the kernels that pass the name filters (filter_kernels()). The reports must
+  /// outlive the profiler; `csv` may be null.
+  GemmProfiler(Options const &options, DeviceFacts const &device, std::vector<library::Operation const *> kernels,
+               TableReport &table, CsvReport *csv);
+
+  /// Profiles problem `index`. False when the CUDA context is no longer usable (a kernel
+  /// faulted): the caller must stop.
+  bool profile(int index, GemmSpec const &spec);
+
+  int failed_rows() const { return failed_rows_; }   ///< verification or run failures so far
+  int run_rows() const { return run_rows_; }         ///< rows whose provider launched a GEMM
+
+ private:
+  struct Problem;   // the state of the problem being profiled (gemm_profiler.cpp)
+
+  ResultRow profile_kernel(Problem &problem, library::Operation const &kernel);
+  ResultRow profile_handle(Problem &problem);
+  ResultRow profile_cublas(Problem &problem);
+  /// Times `ours` interleaved with cuBLAS (when cuBLAS runs this problem) into row's runtime_ms
+  /// and cublas_ms; the cuBLAS samples join problem.cublas_samples.
+  void time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row);
+  /// Finishes a row: counts it, prints it, writes it to the CSV, keeps it for the summary.
+  void record(Problem &problem, ResultRow row);
+  /// False (after printing why) when the last CUDA error is one the context cannot recover from.
+  bool context_usable(char const *after);
+
+  Options const &options_;
+  DeviceFacts device_;
+  std::vector<library::Operation const *> kernels_;
+  TableReport &table_;
+  CsvReport *csv_;
+  Stream stream_;
+  CublasRunner cublas_;
+  library::Handle handle_;
+  EventTimer timer_;
+  DeviceAllocation workspace_;
+  int failed_rows_ = 0;
+  int run_rows_ = 0;
+};
+
+}  // namespace profiler
+}  // namespace cutlass

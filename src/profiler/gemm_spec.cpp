@@ -1,0 +1,69 @@
+/// @file src/profiler/gemm_spec.cpp
+#include "gemm_spec.h"
+
+#include <sstream>
+
+#include "cutlass/library/util.h"
+
+namespace cutlass {
+namespace profiler {
+
+std::string to_string(Operand const &operand) {
+  return std::string(library::to_string(operand.element)) + ":" + library::to_string(operand.layout);
+}
+
+int64_t GemmSpec::lda() const { return A.layout == LayoutTypeID::kColumnMajor ? m : k; }
+int64_t GemmSpec::ldb() const { return B.layout == LayoutTypeID::kColumnMajor ? k : n; }
+int64_t GemmSpec::ldc() const { return C.layout == LayoutTypeID::kColumnMajor ? m : n; }
+
+size_t bytes_of(NumericTypeID type, int64_t count) {
+  return size_t(count) * size_t(library::sizeof_bits(type)) / 8;
+}
+
+size_t GemmSpec::bytes_A() const { return bytes_of(A.element, elements_A() * batch_count); }
+size_t GemmSpec::bytes_B() const { return bytes_of(B.element, elements_B() * batch_count); }
+size_t GemmSpec::bytes_C() const { return bytes_of(C.element, elements_C() * batch_count); }
+
+double GemmSpec::flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch_count); }
+
+bool GemmSpec::is_integer() const { return A.element == NumericTypeID::kS8; }
+
+std::string describe(GemmSpec const &spec) {
+  std::ostringstream out;
+  out << "m=" << spec.m << " n=" << spec.n << " k=" << spec.k << " batch_count=" << spec.batch_count
+      << " A=" << to_string(spec.A) << " B=" << to_string(spec.B) << " C=" << to_string(spec.C)
+      << " alpha=" << spec.alpha << " beta=" << spec.beta;
+  return out.str();
+}
+
+reference::GemmProblem reference_problem(GemmSpec const &spec, OperandPointers const &pointers) {
+  reference::GemmProblem p;
+  p.m = spec.m;
+  p.n = spec.n;
+  p.k = spec.k;
+  p.batch_count = spec.batch_count;
+  p.element_A = spec.A.element;
+  p.element_B = spec.B.element;
+  p.element_C = spec.C.element;
+  p.layout_A = spec.A.layout;
+  p.layout_B = spec.B.layout;
+  p.layout_C = spec.C.layout;
+  p.alpha = spec.alpha;
+  p.beta = spec.beta;
+  p.A = pointers.A;
+  p.lda = spec.lda();
+  p.batch_stride_A = spec.elements_A();
+  p.B = pointers.B;
+  p.ldb = spec.ldb();
+  p.batch_stride_B = spec.elements_B();
+  p.C = pointers.C;
+  p.ldc = spec.ldc();
+  p.batch_stride_C = spec.elements_C();
+  p.D = pointers.D;
+  p.ldd = spec.ldc();
+  p.batch_stride_D = spec.elements_C();
+  return p;
+}
+
+}  // namespace profiler
+}  // namespace cutlass

@@ -1,0 +1,76 @@
+/// @file src/profiler/gemm_spec.h
+/// One concrete GEMM problem of the profiler's problem space (every type and layout known),
+/// and what follows from it: packed leading dimensions, batch strides, sizes, FLOPs, and the
+/// same problem as the reference / cuBLAS call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cutlass/library/types.h"
+#include "reference/gemm_reference.h"
+
+namespace cutlass {
+namespace profiler {
+
+using library::LayoutTypeID;
+using library::NumericTypeID;
+
+/// Element type and storage order of one matrix.
+struct Operand {
+  NumericTypeID element = NumericTypeID::kInvalid;
+  LayoutTypeID layout = LayoutTypeID::kColumnMajor;
+
+  bool operator==(Operand const &other) const { return element == other.element && layout == other.layout; }
+  bool operator!=(Operand const &other) const { return !(*this == other); }
+  bool operator<(Operand const &other) const {
+    return element != other.element ? element < other.element : layout < other.layout;
+  }
+};
+
+/// "bf16:row".
+std::string to_string(Operand const &operand);
+
+/// D = alpha * A * B + beta * C, batch_count times; A is M x K, B is K x N, C and D are M x N
+/// in C's type and layout. Operands are packed: ld is the extent of the contiguous dimension
+/// and batch l starts at l * (rows * columns) elements.
+struct GemmSpec {
+  int64_t m = 0, n = 0, k = 0, batch_count = 1;
+  double alpha = 1, beta = 0;
+  Operand A, B, C;
+
+  int64_t lda() const;
+  int64_t ldb() const;
+  int64_t ldc() const;   ///< also D's
+  int64_t elements_A() const { return m * k; }   ///< per batch; also the batch stride
+  int64_t elements_B() const { return k * n; }
+  int64_t elements_C() const { return m * n; }   ///< also D's
+  /// Bytes of A, B, C and D over all batches.
+  size_t bytes_A() const;
+  size_t bytes_B() const;
+  size_t bytes_C() const;
+  /// 2 * M * N * K * batch_count.
+  double flops() const;
+  /// Integer GEMM (s8 inputs, s32 accumulation): results must match exactly.
+  bool is_integer() const;
+};
+
+/// Bytes of `count` elements of `type`.
+size_t bytes_of(NumericTypeID type, int64_t count);
+
+/// "m=4096 n=4096 k=4096 batch_count=1 A=bf16:row B=bf16:column C=bf16:column alpha=1 beta=0".
+std::string describe(GemmSpec const &spec);
+
+/// Device pointers of one copy of the operands.
+struct OperandPointers {
+  void const *A = nullptr;
+  void const *B = nullptr;
+  void const *C = nullptr;
+  void *D = nullptr;
+};
+
+/// The problem as reference::reference_gemm and reference::cublas_gemm take it.
+reference::GemmProblem reference_problem(GemmSpec const &spec, OperandPointers const &pointers);
+
+}  // namespace profiler
+}  // namespace cutlass

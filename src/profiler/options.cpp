@@ -1,0 +1,386 @@
+/// @file src/profiler/options.cpp
+#include "options.h"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "cutlass/library/util.h"
+
+namespace cutlass {
+namespace profiler {
+
+namespace {
+
+using library::LayoutTypeID;
+using library::NumericTypeID;
+
+/// Element types the profiler can fill, run through the reference and compare.
+constexpr NumericTypeID kSupportedTypes[] = {NumericTypeID::kF16, NumericTypeID::kBF16, NumericTypeID::kTF32,
+                                             NumericTypeID::kF32, NumericTypeID::kF64,  NumericTypeID::kS8,
+                                             NumericTypeID::kS32};
+
+/// Longest value list one flag may produce (a guard against typos like --m=1:2000000000).
+constexpr size_t kMaxListLength = 100000;
+
+std::vector<std::string> split(std::string const &text, char separator) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  while (true) {
+    size_t end = text.find(separator, begin);
+    if (end == std::string::npos) {
+      parts.push_back(text.substr(begin));
+      return parts;
+    }
+    parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+}
+
+bool parse_integer(std::string const &text, int64_t *value) {
+  if (text.empty()) return false;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+bool parse_double(std::string const &text, double *value) {
+  if (text.empty()) return false;
+  char *end = nullptr;
+  errno = 0;
+  double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(v)) return false;
+  *value = v;
+  return true;
+}
+
+bool parse_bool(std::string const &text, bool *value) {
+  if (text == "true" || text == "1") {
+    *value = true;
+    return true;
+  }
+  if (text == "false" || text == "0") {
+    *value = false;
+    return true;
+  }
+  return false;
+}
+
+std::string supported_type_names() {
+  std::string names;
+  for (NumericTypeID type : kSupportedTypes) names += std::string(names.empty() ? "" : " ") + library::to_string(type);
+  return names;
+}
+
+/// One flag: parses its value into the options; false with `error` set on a bad value.
+using FlagParser = std::function<bool(std::string const &value, Options &options, std::string *error)>;
+
+FlagParser integer_list_flag(std::vector<int64_t> Options::*member, int64_t min_value, int64_t max_value) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    return parse_integer_list(value, min_value, max_value, &(options.*member), error);
+  };
+}
+
+FlagParser integer_flag(int Options::*member, int64_t min_value, int64_t max_value) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    int64_t v = 0;
+    if (!parse_integer(value, &v) || v < min_value || v > max_value) {
+      *error = "'" + value + "' is not an integer in [" + std::to_string(min_value) + ", " +
+               std::to_string(max_value) + "]";
+      return false;
+    }
+    options.*member = int(v);
+    return true;
+  };
+}
+
+FlagParser scalar_list_flag(std::vector<double> Options::*member) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    std::vector<double> values;
+    for (std::string const &item : split(value, ',')) {
+      double v = 0;
+      if (!parse_double(item, &v)) {
+        *error = "'" + item + "' is not a finite number";
+        return false;
+      }
+      values.push_back(v);
+    }
+    options.*member = values;
+    return true;
+  };
+}
+
+FlagParser tensor_flag(TensorSpec Options::*member) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    return parse_tensor_spec(value, &(options.*member), error);
+  };
+}
+
+FlagParser string_flag(std::string Options::*member) {
+  return [=](std::string const &value, Options &options, std::string *) {
+    options.*member = value;
+    return true;
+  };
+}
+
+bool parse_providers(std::string const &value, Options &options, std::string *error) {
+  ProviderSet set{false, false, false};
+  for (std::string const &name : split(value, ',')) {
+    if (name == "cutlass") {
+      set.cutlass = true;
+    } else if (name == "cublas") {
+      set.cublas = true;
+    } else if (name == "handle") {
+      set.handle = true;
+    } else {
+      *error = "unknown provider '" + name + "' (expected a comma list of cutlass, cublas, handle)";
+      return false;
+    }
+  }
+  options.providers = set;
+  return true;
+}
+
+bool parse_verifiers(std::string const &value, Options &options, std::string *error) {
+  VerifierSet set{false, false};
+  for (std::string const &name : split(value, ',')) {
+    if (name == "device") {
+      set.device = true;
+    } else if (name == "cublas") {
+      set.cublas = true;
+    } else {
+      *error = "unknown verification provider '" + name + "' (expected a comma list of device, cublas)";
+      return false;
+    }
+  }
+  options.verifiers = set;
+  return true;
+}
+
+bool parse_operation(std::string const &value, Options &, std::string *error) {
+  if (value == "gemm") return true;
+  *error = "unknown operation '" + value + "' (this profiler profiles 'gemm' only; names are case-sensitive)";
+  return false;
+}
+
+bool parse_verification_enabled(std::string const &value, Options &options, std::string *error) {
+  if (parse_bool(value, &options.verification_enabled)) return true;
+  *error = "'" + value + "' is not a boolean (true, false, 1, 0)";
+  return false;
+}
+
+/// Every flag, by name (without the leading "--").
+std::map<std::string, FlagParser> const &flag_table() {
+  static std::map<std::string, FlagParser> const table = {
+      {"operation", parse_operation},
+      {"m", integer_list_flag(&Options::m, 1, INT_MAX)},
+      {"n", integer_list_flag(&Options::n, 1, INT_MAX)},
+      {"k", integer_list_flag(&Options::k, 1, INT_MAX)},
+      {"batch_count", integer_list_flag(&Options::batch_count, 1, 65535)},
+      {"A", tensor_flag(&Options::A)},
+      {"B", tensor_flag(&Options::B)},
+      {"C", tensor_flag(&Options::C)},
+      {"alpha", scalar_list_flag(&Options::alpha)},
+      {"beta", scalar_list_flag(&Options::beta)},
+      {"kernels", string_flag(&Options::kernels)},
+      {"ignore-kernels", string_flag(&Options::ignore_kernels)},
+      {"providers", parse_providers},
+      {"verification-providers", parse_verifiers},
+      {"verification-enabled", parse_verification_enabled},
+      {"warmup-iterations", integer_flag(&Options::warmup_iterations, 0, 1000000)},
+      {"profiling-iterations", integer_flag(&Options::profiling_iterations, 0, 1000000)},
+      {"output", string_flag(&Options::output)},
+      {"device", integer_flag(&Options::device, 0, 1023)},
+  };
+  return table;
+}
+
+/// Flags that mean "true" when given without a value.
+bool is_boolean_flag(std::string const &name) { return name == "verification-enabled"; }
+
+}  // namespace
+
+bool profiler_supports(NumericTypeID type) {
+  for (NumericTypeID t : kSupportedTypes) {
+    if (t == type) return true;
+  }
+  return false;
+}
+
+bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_value, std::vector<int64_t> *values,
+                        std::string *error) {
+  std::vector<int64_t> result;
+  std::string const range = "[" + std::to_string(min_value) + ", " + std::to_string(max_value) + "]";
+  for (std::string const &item : split(text, ',')) {
+    std::vector<std::string> parts = split(item, ':');
+    int64_t start = 0, end = 0, step = 1;
+    bool ok = parts.size() <= 3 && parse_integer(parts[0], &start);
+    ok = ok && (parts.size() < 2 || parse_integer(parts[1], &end));
+    ok = ok && (parts.size() < 3 || parse_integer(parts[2], &step));
+    if (!ok) {
+      *error = "'" + item + "' is not an integer or a range start:end[:step]";
+      return false;
+    }
+    if (parts.size() == 1) end = start;
+    if (step < 1) {
+      *error = "range '" + item + "' needs a step >= 1";
+      return false;
+    }
+    if (end < start) {
+      *error = "range '" + item + "' ends before it starts";
+      return false;
+    }
+    if (start < min_value || end > max_value) {
+      *error = "'" + item + "' is outside " + range;
+      return false;
+    }
+    for (int64_t v = start; v <= end; v += step) {
+      if (result.size() == kMaxListLength) {
+        *error = "'" + text + "' has more than " + std::to_string(kMaxListLength) + " values";
+        return false;
+      }
+      result.push_back(v);
+      if (v > end - step) break;   // the next step would pass `end` (or overflow)
+    }
+  }
+  *values = result;
+  return true;
+}
+
+bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *error) {
+  std::vector<std::string> parts = split(text, ':');
+  if (parts.size() > 2) {
+    *error = "'" + text + "' is not <type>[:<layout>]";
+    return false;
+  }
+  TensorSpec result;
+  if (parts[0] != "*") {
+    NumericTypeID type = library::numeric_type_from_string(parts[0].c_str());
+    if (!profiler_supports(type)) {
+      *error = "unknown or unsupported type '" + parts[0] + "' (expected one of " + supported_type_names() + " or *)";
+      return false;
+    }
+    result.element = type;
+  }
+  if (parts.size() == 1) {
+    // "*" alone means any type and any layout; a type alone keeps CUTLASS's default layout, column.
+    if (parts[0] != "*") result.layout = LayoutTypeID::kColumnMajor;
+  } else if (parts[1] != "*") {
+    LayoutTypeID layout = library::layout_type_from_string(parts[1].c_str());
+    if (layout != LayoutTypeID::kColumnMajor && layout != LayoutTypeID::kRowMajor) {
+      *error = "unknown layout '" + parts[1] + "' (expected column, row, n, t or *)";
+      return false;
+    }
+    result.layout = layout;
+  }
+  *spec = result;
+  return true;
+}
+
+ParseResult parse_options(std::vector<std::string> const &arguments) {
+  ParseResult result;
+  std::set<std::string> seen;
+  for (std::string const &argument : arguments) {
+    if (argument == "--help" || argument == "-h") {
+      result.options.help = true;
+      continue;
+    }
+    if (argument.compare(0, 2, "--") != 0) {
+      result.error = "unexpected argument '" + argument + "' (flags are --name=value)";
+      return result;
+    }
+    size_t const equals = argument.find('=');
+    std::string const name = argument.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    auto const flag = flag_table().find(name);
+    if (flag == flag_table().end()) {
+      result.error = "unknown flag '--" + name + "' (see --help)";
+      return result;
+    }
+    if (!seen.insert(name).second) {
+      result.error = "--" + name + " is given twice";
+      return result;
+    }
+    std::string value;
+    if (equals != std::string::npos) {
+      value = argument.substr(equals + 1);
+    } else if (is_boolean_flag(name)) {
+      value = "true";
+    } else {
+      result.error = "--" + name + " needs a value (--" + name + "=<value>)";
+      return result;
+    }
+    std::string error;
+    if (!flag->second(value, result.options, &error)) {
+      result.error = "--" + name + ": " + error;
+      return result;
+    }
+  }
+  return result;
+}
+
+std::string help_text() {
+  return R"(cutlass_profiler: runs GEMMs through cutlass_lib's kernels, its Handle and cuBLAS; verifies and times them.
+
+Usage: cutlass_profiler [--flag=value ...]
+With no flags: bf16 4096x4096x4096, A row-major, B and C column-major ("tn"), alpha 1, beta 0;
+every fitting kernel, the Handle's choice and cuBLAS, each verified and timed.
+
+Problem (every combination of the values forms the problem space):
+  --operation=gemm           the only kind (any other name, e.g. GEMM, is an error)
+  --m=, --n=, --k=           sizes: 4096 | 128,256,512 | start:end[:step] (inclusive) | mixed lists
+                             (default 4096 each)
+  --batch_count=             1 (default) | >1: strided batched GEMM; lists and ranges as for m
+  --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32, layout
+                             column (n) or row (t). A type alone means layout column; '*' for
+                             either part means "any": "*" alone = any type and layout. Wildcards
+                             expand to the type/layout combinations of the matching kernels.
+                             C's type is the output type (D has C's type and layout).
+                             Row-major C runs everywhere as D^T = B^T A^T (as the Handle does).
+                             Defaults: --A=bf16:row --B=bf16:column --C=bf16:column
+  --alpha=, --beta=          scalars, comma lists allowed (default 1 and 0). With beta 0, C is
+                             filled with NaN (integers: 0x5A bytes): a kernel that reads it fails.
+
+Kernels and providers:
+  --kernels=<patterns>       comma list; a pattern's '*'-separated pieces must occur in the kernel
+                             name in order (unanchored); "all" (any case) or empty = every kernel
+  --ignore-kernels=<patterns>  same syntax; always applied
+  --providers=<list>         cutlass,cublas,handle (default all three):
+                               cutlass: every compiled kernel whose types and layouts fit
+                               handle:  what Handle::gemm_universal selects (named in the output)
+                               cublas:  cublasGemmEx / cublasGemmStridedBatchedEx
+
+Verification (once per kernel, on outputs poisoned with NaN / 0x5A bytes first):
+  --verification-enabled=<bool>        true (default) | false
+  --verification-providers=<list>      device,cublas (default both): the reference GEMM and
+                                       cuBLAS. Passes when the relative error (Frobenius) is within
+                                       the bound for the types and K, integers exactly, and no
+                                       output element was left unwritten.
+
+Timing:
+  --warmup-iterations=<n>    launches before timing (default 10)
+  --profiling-iterations=<n> timed launches (default 50; 0 = verify only). Each kernel is timed
+                             interleaved with cuBLAS (ours, cuBLAS, ours, ...), one event pair per
+                             launch; the runtime is the median. Every launch reads the next copy of
+                             the operands, with enough copies to exceed twice the L2 cache.
+                             ratio = cuBLAS time / our time (> 1: faster than cuBLAS).
+
+Output:
+  --output=<path>            also write a CSV (one row per problem, provider and kernel) to <path>
+  --device=<index>           CUDA device (default 0)
+  --help                     this text
+
+Exit status: 0 everything that ran verified (or verification was off); 1 a verification or a
+run failed; 2 usage error; 3 nothing ran (no kernel matched and no other provider ran);
+4 no CUDA device.
+)";
+}
+
+}  // namespace profiler
+}  // namespace cutlass

@@ -1,0 +1,109 @@
+/// @file src/profiler/problem_space.cpp
+#include "problem_space.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernel_selection.h"
+
+namespace cutlass {
+namespace profiler {
+
+namespace {
+
+/// Most problems one command line may describe (a guard against typos in long ranges).
+constexpr double kMaxProblems = 1000000.0;
+
+/// Largest element count of one operand over all batches the profiler accepts (2^48).
+constexpr double kMaxElements = 281474976710656.0;
+
+std::vector<LayoutTypeID> layouts_of(TensorSpec const &spec) {
+  if (spec.layout) return {*spec.layout};
+  return {LayoutTypeID::kColumnMajor, LayoutTypeID::kRowMajor};
+}
+
+bool is_whole(double value) { return std::floor(value) == value; }
+
+}  // namespace
+
+std::vector<std::vector<Operand>> operand_combinations(Options const &options,
+                                                       std::vector<library::Operation const *> const &kernels) {
+  std::vector<std::vector<Operand>> combinations;
+  auto add = [&](std::vector<Operand> const &combination) {
+    if (std::find(combinations.begin(), combinations.end(), combination) == combinations.end()) {
+      combinations.push_back(combination);
+    }
+  };
+  bool const types_known = options.A.element && options.B.element && options.C.element;
+  for (LayoutTypeID layout_C : layouts_of(options.C)) {
+    if (types_known) {
+      for (LayoutTypeID layout_A : layouts_of(options.A)) {
+        for (LayoutTypeID layout_B : layouts_of(options.B)) {
+          add({{*options.A.element, layout_A}, {*options.B.element, layout_B}, {*options.C.element, layout_C}});
+        }
+      }
+      continue;
+    }
+    for (library::Operation const *kernel : kernels) {
+      KernelView const view = problem_view(gemm_description(*kernel), layout_C);
+      if (!spec_fits(options.A, view.A) || !spec_fits(options.B, view.B) || !spec_fits(options.C, view.C)) continue;
+      if (!profiler_supports(view.A.element) || !profiler_supports(view.B.element) ||
+          !profiler_supports(view.C.element)) {
+        continue;
+      }
+      add({view.A, view.B, view.C});
+    }
+  }
+  return combinations;
+}
+
+ProblemSpace enumerate_problems(Options const &options, std::vector<library::Operation const *> const &kernels) {
+  ProblemSpace space;
+  std::vector<std::vector<Operand>> const combinations = operand_combinations(options, kernels);
+  double const count = double(combinations.size()) * double(options.m.size()) * double(options.n.size()) *
+                       double(options.k.size()) * double(options.batch_count.size()) *
+                       double(options.alpha.size()) * double(options.beta.size());
+  if (count > kMaxProblems) {
+    space.error = "the flags describe " + std::to_string(int64_t(count)) + " problems (at most " +
+                  std::to_string(int64_t(kMaxProblems)) + ")";
+    return space;
+  }
+  for (std::vector<Operand> const &operands : combinations) {
+    for (int64_t m : options.m) {
+      for (int64_t n : options.n) {
+        for (int64_t k : options.k) {
+          for (int64_t batch_count : options.batch_count) {
+            for (double alpha : options.alpha) {
+              for (double beta : options.beta) {
+                GemmSpec spec;
+                spec.m = m;
+                spec.n = n;
+                spec.k = k;
+                spec.batch_count = batch_count;
+                spec.alpha = alpha;
+                spec.beta = beta;
+                spec.A = operands[0];
+                spec.B = operands[1];
+                spec.C = operands[2];
+                if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
+                  space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
+                  return space;
+                }
+                double const largest = double(std::max({m * k, k * n, m * n})) * double(batch_count);
+                if (largest > kMaxElements) {
+                  space.error = "problem " + describe(spec) + " is too large (an operand over 2^48 elements)";
+                  return space;
+                }
+                space.problems.push_back(spec);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return space;
+}
+
+}  // namespace profiler
+}  // namespace cutlass

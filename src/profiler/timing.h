@@ -1,0 +1,48 @@
+/// @file src/profiler/timing.h
+/// Timing by CUDA events, one pair per launch, interleaving two providers so both medians
+/// come from the same stretch of time (the H200's clock sags ~10% once it hits its power cap).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+#include <cuda_runtime_api.h>
+
+namespace cutlass {
+namespace profiler {
+
+/// Launches one GEMM on the timing stream (taking the next copy of the operands); false when
+/// the launch failed.
+using Launch = std::function<bool()>;
+
+/// Per-launch times in milliseconds.
+struct InterleavedTimes {
+  std::vector<float> first, second;
+};
+
+/// Median of `samples` (the mean of the middle two for an even count); NaN when empty.
+double median(std::vector<float> samples);
+
+/// Owns the events of the timed launches, reused from one measurement to the next.
+class EventTimer {
+ public:
+  explicit EventTimer(cudaStream_t stream) : stream_(stream) {}
+  ~EventTimer();
+  EventTimer(EventTimer const &) = delete;
+  EventTimer &operator=(EventTimer const &) = delete;
+
+  /// `warmup` launches of `first` (each followed by one of `second` when given), then
+  /// `iterations` rounds of: record, first, record, [record, second, record]. Waits for the
+  /// stream and reads every pair. False with `error` set when a launch or event fails.
+  bool time(Launch const &first, Launch const *second, int warmup, int iterations, InterleavedTimes *times,
+            std::string *error);
+
+ private:
+  bool reserve(size_t count);
+
+  cudaStream_t stream_;
+  std::vector<cudaEvent_t> events_;
+};
+
+}  // namespace profiler
+}  // namespace cutlass
