@@ -995,8 +995,8 @@ CUTE_HOST_DEVICE constexpr auto make_ordered_layout(S const& shape, Order const&
 /// @pre rank(block) <= rank(target_shape); each mode of the target is a multiple of the block's
 ///      (static_assert when static).
 /// @post product_each(shape(result)) == product_each(target_shape).
-/// Example: tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3)) is
-///          ((_8,_16),_64,_3):((_64,_512),_1,_8192).
+/// Example: tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3)) is (_128,_64,_3):(_64,_1,_8192)
+///          (16 row blocks of the 8x64 row-major block, merged by the per-mode coalesce).
 template <class S, class D, class Target, class Order = LayoutLeft>
 CUTE_HOST_DEVICE constexpr auto tile_to_shape(Layout<S, D> const& block, Target const& target_shape,
                                               Order const& order = {}) {
@@ -1006,8 +1006,8 @@ CUTE_HOST_DEVICE constexpr auto tile_to_shape(Layout<S, D> const& block, Target 
   auto block_shape = product_each(padded.shape());
   auto target = product_each(target_shape);
   if constexpr (is_static<decltype(block_shape)>::value && is_static<decltype(target)>::value) {
-    static_assert(decltype(detail::all_zero(
-                      transform(target, block_shape, [](auto t, auto b) { return t % b; })))::value,
+    auto remainders = transform(target, block_shape, [](auto const& t, auto const& b) { return t % b; });
+    static_assert(decltype(detail::all_zero(remainders))::value,
                   "tile_to_shape: each mode of the target shape must be a multiple of the block's");
   }
   auto repeats = ceil_div(target, block_shape);
