@@ -1,0 +1,179 @@
+/// @file cutlass/gemm/kernel/gemm_simt.h
+/// GemmSimt: the SIMT GEMM kernel family (FFMA for float, DFMA for double, IMAD for int32
+/// accumulators) for any GPU from sm_50 on, every A/B layout and any alignment (scalar loads).
+/// It meets the kernel contract of cutlass/gemm/gemm_arguments.h:
+///
+///     D[l] = alpha * A[l] * B[l] + beta * C[l]   (A M x K in LayoutA, B K x N in LayoutB,
+///                                                 C and D M x N column-major)
+///
+/// One CTA computes a ThreadblockShape::kM x ::kN tile of one batch entry:
+///   mainloop  threadblock/simt_mma_pipelined.h  (two smem stages, register prefetch,
+///                                                128-bit fragment loads, see simt_policy.h)
+///   epilogue  epilogue/threadblock/simt_epilogue.h  (EpilogueOutputOp per element, column-major
+///                                                    stores coalesced through smem)
+///   grid      threadblock/simt_threadblock_swizzle.h (x: M tiles grouped with N, y: N, z: batch)
+/// Operands of 16-bit or 8-bit types are converted to ElementAccumulator as they enter shared
+/// memory, so the FMAs always run in the accumulator type.
+///
+/// Tiles in the generated set: 128x128x8 / warp 32x64 (256 threads, 8x8 per thread),
+/// 128x64x8 / 32x32, 64x64x8 / 32x32 for float; 64x64x8 / 32x32 and 128x64x8 / 64x32 for double.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "cutlass/arch/arch.h"
+#include "cutlass/cutlass.h"
+#include "cutlass/epilogue/threadblock/simt_epilogue.h"
+#include "cutlass/gemm/gemm_arguments.h"
+#include "cutlass/gemm/threadblock/simt_mma_pipelined.h"
+#include "cutlass/gemm/threadblock/simt_policy.h"
+#include "cutlass/gemm/threadblock/simt_threadblock_swizzle.h"
+#include "cutlass/gemm_coord.h"
+
+namespace cutlass {
+namespace gemm {
+namespace kernel {
+
+/// The __global__ entry of GemmSimt<...>: one CTA per (M tile, N tile, batch entry) of the grid.
+template <typename Gemm>
+__global__ void __launch_bounds__(Gemm::kThreads, Gemm::kMinBlocksPerSm)
+    gemm_simt_kernel(typename Gemm::Params params) {
+  extern __shared__ __align__(16) unsigned char gemm_simt_shared_storage[];
+  Gemm::run_threadblock(params, *reinterpret_cast<typename Gemm::SharedStorage *>(gemm_simt_shared_storage));
+}
+
+template <typename ElementA_, typename LayoutA_, int AlignmentA,
+          typename ElementB_, typename LayoutB_, int AlignmentB,
+          typename ElementC_, int AlignmentC,
+          typename ElementAccumulator_,
+          typename ThreadblockShape_,
+          typename WarpShape_,
+          typename InstructionShape_,
+          typename EpilogueOutputOp_,
+          int Stages>
+struct GemmSimt {
+  using ElementA = ElementA_;
+  using LayoutA = LayoutA_;
+  using ElementB = ElementB_;
+  using LayoutB = LayoutB_;
+  using ElementC = ElementC_;
+  using ElementAccumulator = ElementAccumulator_;
+  using EpilogueOutputOp = EpilogueOutputOp_;
+  using ElementCompute = typename EpilogueOutputOp::ElementCompute;
+  using ThreadblockShape = ThreadblockShape_;
+  using WarpShape = WarpShape_;
+  using InstructionShape = InstructionShape_;
+  using OperatorClass = arch::OpClassSimt;
+  using MathOperator = arch::OpMultiplyAdd;
+
+  static constexpr int kStages = Stages;
+  static constexpr int kAlignmentA = AlignmentA;
+  static constexpr int kAlignmentB = AlignmentB;
+  static constexpr int kAlignmentC = AlignmentC;
+  static constexpr int kMinComputeCapability = 50;
+  static constexpr int kMaxComputeCapability = 1000;
+
+  using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
+
+  static_assert(Stages == 2, "GemmSimt: Stages must be 2 (double-buffered shared memory)");
+  static_assert(std::is_same<InstructionShape, GemmShape<1, 1, 1>>::value,
+                "GemmSimt: InstructionShape must be GemmShape<1, 1, 1>");
+  static_assert(AlignmentA >= 1 && AlignmentB >= 1 && AlignmentC >= 1,
+                "GemmSimt: alignments are element counts >= 1 (the kernel reads and writes scalars)");
+  static_assert(std::is_same<typename EpilogueOutputOp::ElementOutput, ElementC>::value,
+                "GemmSimt: EpilogueOutputOp::ElementOutput must be ElementC");
+  static_assert(std::is_same<typename EpilogueOutputOp::ElementAccumulator, ElementAccumulator>::value,
+                "GemmSimt: EpilogueOutputOp::ElementAccumulator must be ElementAccumulator");
+  static_assert(std::is_same<ElementAccumulator, float>::value || std::is_same<ElementAccumulator, double>::value ||
+                    std::is_same<ElementAccumulator, int32_t>::value,
+                "GemmSimt: ElementAccumulator must be float, double or int32_t");
+
+  using Policy = threadblock::SimtPolicy<ThreadblockShape, WarpShape, ElementAccumulator>;
+  using Mma = threadblock::SimtMmaPipelined<Policy, ElementA, LayoutA, ElementB, LayoutB>;
+  using Epilogue = epilogue::threadblock::SimtEpilogue<Policy, EpilogueOutputOp>;
+  using Swizzle = threadblock::SimtThreadblockSwizzle;
+
+  static constexpr int kThreads = Policy::kThreads;
+  static constexpr int kMinBlocksPerSm = Policy::kMinBlocksPerSm;
+
+  /// The mainloop's stages and the epilogue's staging reuse the same bytes (a barrier separates them).
+  union SharedStorage {
+    typename Mma::SharedStorage mainloop;
+    typename Epilogue::SharedStorage epilogue;
+  };
+
+  /// What the kernel receives by value.
+  struct Params {
+    Arguments args;
+    Swizzle swizzle;
+  };
+
+  static Status can_implement(Arguments const &args) {
+    Status status = can_implement_common<GemmSimt>(args);
+    if (status != Status::kSuccess) return status;
+    if (!make_swizzle(args).fits()) return Status::kErrorNotSupported;
+    return Status::kSuccess;
+  }
+
+  static size_t get_workspace_size(Arguments const &) { return 0; }
+
+  /// Launches the kernel on `stream`; assumes can_implement(args) == kSuccess.
+  static Status run(Arguments const &args, void * /*workspace*/, cudaStream_t stream) {
+    Params params{args, make_swizzle(args)};
+    int smem_bytes = int(sizeof(SharedStorage));
+    if (smem_bytes > 48 * 1024 &&
+        cudaFuncSetAttribute(gemm_simt_kernel<GemmSimt>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes) !=
+            cudaSuccess) {
+      return Status::kErrorInternal;
+    }
+    gemm_simt_kernel<GemmSimt><<<params.swizzle.grid_shape(), kThreads, smem_bytes, stream>>>(params);
+    return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+  }
+
+  /// One CTA: one output tile of one batch entry.
+  CUTLASS_DEVICE static void run_threadblock(Params const &params, SharedStorage &smem) {
+    Arguments const &args = params.args;
+    int tile_m, tile_n, batch;
+    if (!params.swizzle.get_tile(tile_m, tile_n, batch)) return;
+
+    int const thread_idx = int(threadIdx.x);
+    int const m_begin = tile_m * Policy::kTileM;
+    int const n_begin = tile_n * Policy::kTileN;
+    int64_t const l = batch;
+
+    typename Mma::LoaderA loader_a(args.ptr_A + l * args.batch_stride_A, args.lda, m_begin, args.problem_size.m(),
+                                   thread_idx);
+    typename Mma::LoaderB loader_b(args.ptr_B + l * args.batch_stride_B, args.ldb, n_begin, args.problem_size.n(),
+                                   thread_idx);
+    typename Mma::AccumulatorTile accumulators;
+    accumulators.clear();
+    Mma::run(accumulators, loader_a, loader_b, smem.mainloop, threadblock::SimtThreadCoord<Policy>(thread_idx),
+             args.problem_size.k());
+
+    // NOTE: built after the mainloop so alpha/beta (possibly device loads) hold no registers there.
+    EpilogueOutputOp const output_op(args.epilogue);
+    typename Epilogue::Output const output{args.ptr_C ? args.ptr_C + l * args.batch_stride_C : nullptr,
+                                           args.ldc,
+                                           args.ptr_D + l * args.batch_stride_D,
+                                           args.ldd,
+                                           m_begin,
+                                           n_begin,
+                                           args.problem_size.m(),
+                                           args.problem_size.n()};
+    __syncthreads();  // every warp is done reading the mainloop's stages before staging reuses them
+    Epilogue(smem.epilogue, thread_idx)(output_op, accumulators, output);
+  }
+
+ private:
+  static Swizzle make_swizzle(Arguments const &args) {
+    return Swizzle(int((int64_t(args.problem_size.m()) + Policy::kTileM - 1) / Policy::kTileM),
+                   int((int64_t(args.problem_size.n()) + Policy::kTileN - 1) / Policy::kTileN), args.batch_count);
+  }
+};
+
+}  // namespace kernel
+}  // namespace gemm
+}  // namespace cutlass

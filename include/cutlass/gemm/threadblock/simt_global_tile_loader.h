@@ -1,0 +1,117 @@
+/// @file cutlass/gemm/threadblock/simt_global_tile_loader.h
+/// Predicated scalar loads of one operand's CTA tile (kTileMN x kTileK, MN = M for A, N for B)
+/// from global memory into registers, and the store of those registers into the K-major shared
+/// tile [kTileK][kSmemStride] (element (mn, k) at k * kSmemStride + mn), converted to SmemElement.
+///
+/// Global layout: kMNContiguous means MN is the contiguous dimension (A column-major "n",
+/// B row-major "t"): element (mn, k) at mn + k * ld. Otherwise K is contiguous (A row-major,
+/// B column-major): element (mn, k) at mn * ld + k. ld in elements, any value (alignment 1).
+///
+/// Thread map: the tile's elements are numbered along the contiguous dimension first
+/// (e = contiguous + strided * kContiguous); thread t loads e = t + i * kThreads,
+/// i = 0 .. kIterations-1. Consecutive threads read consecutive global addresses (coalesced).
+///
+/// Predication: element (mn, k) is loaded only when mn < mn_extent and, for the one tile that
+/// holds the K residue, k < k_limit; every other register is zero, so the zero-filled rows and
+/// columns add nothing to the accumulators. No address outside the operand is ever read.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cutlass/numeric_conversion.h"
+
+namespace cutlass {
+namespace gemm {
+namespace threadblock {
+
+template <typename Element, bool kMNContiguous, int kTileMN, int kTileK, int kThreads, int kSmemStride>
+class SimtGlobalTileLoader {
+ public:
+  static constexpr int kContiguous = kMNContiguous ? kTileMN : kTileK;
+  static constexpr int kElements = kTileMN * kTileK;
+
+  static_assert(kElements % kThreads == 0,
+                "SIMT: each operand tile (tile M or N x tile K elements) must be a multiple of the thread count");
+  static_assert(kThreads % kContiguous == 0 || kContiguous % kThreads == 0,
+                "SIMT: the operand tile's contiguous extent (tile M/N or tile K) and the thread count must divide "
+                "one another");
+  static_assert(std::is_trivially_default_constructible<Element>::value,
+                "SIMT: operand element types must be trivially default constructible (Element{} is zero)");
+
+  static constexpr int kIterations = kElements / kThreads;
+
+  /// One tile's worth of a thread's elements, in global (storage) type.
+  struct Fragment {
+    Element data[kIterations];
+  };
+
+  /// @param ptr        the operand's element (0, 0) (batch offset applied)
+  /// @param ld         leading dimension, elements
+  /// @param mn_begin   first M (A) or N (B) index of this CTA's tile
+  /// @param mn_extent  M (A) or N (B) of the problem
+  CUTLASS_DEVICE SimtGlobalTileLoader(Element const *ptr, int64_t ld, int mn_begin, int mn_extent, int thread_idx)
+      : ld_(ld), strided_step_(kStridedStep * ld) {
+    int contiguous = thread_idx % kContiguous;
+    int strided = thread_idx / kContiguous;
+    int mn = kMNContiguous ? contiguous : strided;
+    k_ = kMNContiguous ? strided : contiguous;
+    int64_t const mn_global = int64_t(mn_begin) + mn;
+    ptr_ = ptr + (kMNContiguous ? (mn_global + int64_t(k_) * ld) : (mn_global * ld + k_));
+    smem_offset_ = k_ * kSmemStride + mn;
+    int const mn_left = mn_extent - mn_begin;  // no overflow for any mn_extent <= INT_MAX
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kIterations; ++i) mn_valid_[i] = mn + mn_delta(i) < mn_left;
+  }
+
+  /// Loads the current tile. With kCheckK, only the first k_limit (1 .. kTileK) K indices are read.
+  template <bool kCheckK>
+  CUTLASS_DEVICE void load(Fragment &frag, int k_limit) const {
+    // NOTE: one running pointer, moved by the single strided step, instead of a 64-bit product
+    // per iteration: keeps the loop-invariant offsets out of registers.
+    Element const *ptr = ptr_;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kIterations; ++i) {
+      if (i > 0 && strided_delta(i) != strided_delta(i - 1)) ptr += strided_step_;
+      bool valid = mn_valid_[i] && (!kCheckK || k_ + k_delta(i) < k_limit);
+      frag.data[i] = Element{};
+      if (valid) frag.data[i] = ptr[contiguous_delta(i)];
+    }
+  }
+
+  /// Moves the tile by k elements along K.
+  CUTLASS_DEVICE void advance(int k) { ptr_ += kMNContiguous ? int64_t(k) * ld_ : int64_t(k); }
+
+  /// Stores a fragment into one stage of the shared tile, [kTileK][kSmemStride] of SmemElement.
+  template <typename SmemElement>
+  CUTLASS_DEVICE void store(Fragment const &frag, SmemElement *smem_tile) const {
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kIterations; ++i) {
+      smem_tile[smem_offset_ + k_delta(i) * kSmemStride + mn_delta(i)] =
+          NumericConverter<SmemElement, Element>::convert(frag.data[i]);
+    }
+  }
+
+ private:
+  /// Offset of iteration i from iteration 0 along the contiguous and the strided dimension.
+  /// Exact because one of kThreads, kContiguous divides the other (static_assert above).
+  /// Strided distance between iterations whose strided index differs: kThreads / kContiguous
+  /// when the threads cover whole contiguous lines, else 1 (ds(i + 1) - ds(i) is 0 or this).
+  static constexpr int kStridedStep = kThreads >= kContiguous ? kThreads / kContiguous : 1;
+
+  CUTLASS_HOST_DEVICE static constexpr int contiguous_delta(int i) { return (i * kThreads) % kContiguous; }
+  CUTLASS_HOST_DEVICE static constexpr int strided_delta(int i) { return (i * kThreads) / kContiguous; }
+  CUTLASS_HOST_DEVICE static constexpr int mn_delta(int i) { return kMNContiguous ? contiguous_delta(i) : strided_delta(i); }
+  CUTLASS_HOST_DEVICE static constexpr int k_delta(int i) { return kMNContiguous ? strided_delta(i) : contiguous_delta(i); }
+
+  Element const *ptr_;            ///< this thread's iteration-0 element of the current tile
+  int64_t ld_;
+  int64_t strided_step_;          ///< kStridedStep * ld: global distance of one strided step
+  int k_;                         ///< this thread's iteration-0 K index within the tile
+  int smem_offset_;               ///< this thread's iteration-0 element of a shared stage
+  bool mn_valid_[kIterations];    ///< iteration i's M/N index lies inside the problem
+};
+
+}  // namespace threadblock
+}  // namespace gemm
+}  // namespace cutlass

@@ -1,0 +1,138 @@
+/// @file cutlass/gemm/threadblock/simt_mma_pipelined.h
+/// The SIMT mainloop: a CTA's kTileM x kTileN accumulators += A tile (kTileM x K) * B tile
+/// (K x kTileN), software-pipelined over K tiles of kTileK with two shared-memory stages.
+///
+/// Per K tile (one __syncthreads):
+///   1. issue the global loads of the next K tile into registers (SimtGlobalTileLoader);
+///   2. for each of the kTileK steps kk: load the fragments of step kk+1 from shared memory
+///      (128-bit LDS, register double buffer) while the FMAs of step kk run (simt_thread_mma);
+///   3. before the last step's fragment load: store the prefetched registers into the other
+///      stage, __syncthreads, switch stages. The stage written in tile t was last read in tile
+///      t-1, before tile t-1's barrier, so one barrier per tile suffices.
+/// The K residue (K % kTileK, or a full tile) is the first tile, loaded with K predicates;
+/// every later tile is full and is loaded with M/N predicates only.
+///
+/// Shared memory: two stages, each A as [kTileK][kTileM + pad] then B as [kTileK][kTileN + pad],
+/// in the accumulator type.
+#pragma once
+
+#include <type_traits>
+
+#include "cutlass/layout/matrix.h"
+#include "cutlass/gemm/threadblock/simt_global_tile_loader.h"
+#include "cutlass/gemm/threadblock/simt_policy.h"
+#include "cutlass/gemm/threadblock/simt_thread_mma.h"
+#include "cutlass/gemm/threadblock/simt_vector.h"
+
+namespace cutlass {
+namespace gemm {
+namespace threadblock {
+
+template <typename Policy, typename ElementA, typename LayoutA, typename ElementB, typename LayoutB>
+class SimtMmaPipelined {
+ public:
+  using ElementAccumulator = typename Policy::ElementAccumulator;
+  using AccumulatorTile = SimtAccumulatorTile<Policy>;
+
+  static_assert(std::is_same<LayoutA, layout::ColumnMajor>::value || std::is_same<LayoutA, layout::RowMajor>::value,
+                "SIMT: LayoutA must be layout::ColumnMajor or layout::RowMajor");
+  static_assert(std::is_same<LayoutB, layout::ColumnMajor>::value || std::is_same<LayoutB, layout::RowMajor>::value,
+                "SIMT: LayoutB must be layout::ColumnMajor or layout::RowMajor");
+
+  /// A (M x K) has M contiguous when column-major; B (K x N) has N contiguous when row-major.
+  using LoaderA = SimtGlobalTileLoader<ElementA, std::is_same<LayoutA, layout::ColumnMajor>::value, Policy::kTileM,
+                                       Policy::kTileK, Policy::kThreads, Policy::kSmemStrideA>;
+  using LoaderB = SimtGlobalTileLoader<ElementB, std::is_same<LayoutB, layout::RowMajor>::value, Policy::kTileN,
+                                       Policy::kTileK, Policy::kThreads, Policy::kSmemStrideB>;
+
+  /// One pipeline stage: A as [kTileK][kSmemStrideA] (element (m, k) at k * kSmemStrideA + m),
+  /// then B as [kTileK][kSmemStrideB], both in the accumulator type.
+  static constexpr int kStageOffsetB = Policy::kTileK * Policy::kSmemStrideA;
+  static constexpr int kStageElements = kStageOffsetB + Policy::kTileK * Policy::kSmemStrideB;
+
+  struct SharedStorage {
+    alignas(16) ElementAccumulator stages[2][kStageElements];
+  };
+
+  /// acc += A * B over k (>= 1) elements of K; the loaders point at the CTA's first K tile.
+  CUTLASS_DEVICE static void run(AccumulatorTile &acc, LoaderA &loader_a, LoaderB &loader_b, SharedStorage &smem,
+                                 SimtThreadCoord<Policy> const &coord, int k) {
+    int const k_tiles = (k - 1) / Policy::kTileK + 1;
+    int const k_residue = k - (k_tiles - 1) * Policy::kTileK;  // 1 .. kTileK
+
+    ElementAccumulator *const smem_base = smem.stages[0];
+    typename LoaderA::Fragment prefetch_a;
+    typename LoaderB::Fragment prefetch_b;
+    loader_a.template load<true>(prefetch_a, k_residue);
+    loader_b.template load<true>(prefetch_b, k_residue);
+    loader_a.advance(k_residue);
+    loader_b.advance(k_residue);
+    loader_a.store(prefetch_a, smem_base);
+    loader_b.store(prefetch_b, smem_base + kStageOffsetB);
+    __syncthreads();
+
+    // NOTE: stage offsets are 0 or kStageElements; XOR swaps them after every tile's barrier.
+    int read_stage = 0;
+    int write_stage = kStageElements;
+    ElementAccumulator const *const thread_a = smem_base + coord.warp_m * Policy::kWarpM + coord.lane_m * Policy::kVector;
+    ElementAccumulator const *const thread_b =
+        smem_base + kStageOffsetB + coord.warp_n * Policy::kWarpN + coord.lane_n * Policy::kVector;
+
+    ElementAccumulator frag_a[2][Policy::kThreadM];
+    ElementAccumulator frag_b[2][Policy::kThreadN];
+    load_fragments(frag_a[0], frag_b[0], thread_a + read_stage, thread_b + read_stage, 0);
+
+    CUTLASS_PRAGMA_NO_UNROLL
+    for (int tile = 0; tile < k_tiles; ++tile) {
+      bool const has_next = tile + 1 < k_tiles;
+      if (has_next) {
+        loader_a.template load<false>(prefetch_a, Policy::kTileK);
+        loader_b.template load<false>(prefetch_b, Policy::kTileK);
+        loader_a.advance(Policy::kTileK);
+        loader_b.advance(Policy::kTileK);
+      }
+
+      CUTLASS_PRAGMA_UNROLL
+      for (int kk = 0; kk < Policy::kTileK; ++kk) {
+        if (kk == Policy::kTileK - 1 && has_next) {
+          loader_a.store(prefetch_a, smem_base + write_stage);
+          loader_b.store(prefetch_b, smem_base + write_stage + kStageOffsetB);
+          __syncthreads();
+          read_stage ^= kStageElements;
+          write_stage ^= kStageElements;
+        }
+        // On the last tile's last step this reads an unused stage: harmless, in bounds.
+        load_fragments(frag_a[(kk + 1) % 2], frag_b[(kk + 1) % 2], thread_a + read_stage, thread_b + read_stage,
+                       (kk + 1) % Policy::kTileK);
+        simt_thread_mma<Policy>(acc, frag_a[kk % 2], frag_b[kk % 2]);
+      }
+    }
+  }
+
+ private:
+  using Vector = SimtVector<ElementAccumulator, Policy::kVector>;
+
+  /// The thread's A and B fragments of K step kk: chunk c of A is the kVector rows at
+  /// warp row c * kLanesM * kVector + lane_m * kVector (thread_a points at chunk 0 of step 0).
+  CUTLASS_DEVICE static void load_fragments(ElementAccumulator (&a)[Policy::kThreadM],
+                                            ElementAccumulator (&b)[Policy::kThreadN],
+                                            ElementAccumulator const *thread_a, ElementAccumulator const *thread_b,
+                                            int kk) {
+    CUTLASS_PRAGMA_UNROLL
+    for (int c = 0; c < Policy::kThreadM / Policy::kVector; ++c) {
+      Vector v = Vector::load(thread_a + kk * Policy::kSmemStrideA + c * Policy::kLanesM * Policy::kVector);
+      CUTLASS_PRAGMA_UNROLL
+      for (int e = 0; e < Policy::kVector; ++e) a[c * Policy::kVector + e] = v.data[e];
+    }
+    CUTLASS_PRAGMA_UNROLL
+    for (int c = 0; c < Policy::kThreadN / Policy::kVector; ++c) {
+      Vector v = Vector::load(thread_b + kk * Policy::kSmemStrideB + c * Policy::kLanesN * Policy::kVector);
+      CUTLASS_PRAGMA_UNROLL
+      for (int e = 0; e < Policy::kVector; ++e) b[c * Policy::kVector + e] = v.data[e];
+    }
+  }
+};
+
+}  // namespace threadblock
+}  // namespace gemm
+}  // namespace cutlass
