@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The full check on a GPU machine, in one go (device time is scarce): build the default kernel set
+# with every core, run the whole test suite (GPU tests included), the profiler's default problem,
+# and the ratio table against cuBLAS. Logs go to $OUT (default: ./gpu_check_out).
+#
+# Environment: OUT, BUILD_DIR (default build-gpu), CUTLASS_NVCC_ARCHS (default 90a: the H200's
+# own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, SKIP_BUILD=1 to reuse a build,
+# BENCH_SIZES (default "4096 8192").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu_check_out}
+build_dir=${BUILD_DIR:-build-gpu}
+mkdir -p "$out"
+export CUTLASS_NVCC_ARCHS=${CUTLASS_NVCC_ARCHS:-90a}
+
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv
+  nvcc --version | tail -1
+} > "$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  start=$(date +%s)
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS="$CUTLASS_NVCC_ARCHS" \
+        -DCUTLASS_LIBRARY_KERNELS="${CUTLASS_LIBRARY_KERNELS:-}" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+  grep "kernels selected" "$out/configure.log"
+  cmake --build "$build_dir" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+  echo "build: $(( $(date +%s) - start )) s"
+  grep -iE "spill|stack frame" "$out/build.log" | sort | uniq -c | head -20
+fi
+
+# Tests: everything ctest knows (GPU tests run here, nothing may be skipped on this machine).
+ctest --test-dir "$build_dir" --output-on-failure -j 4 > "$out/ctest.log" 2>&1
+tail -15 "$out/ctest.log"
+"$build_dir/test/cutlass_lib_gpu_tests" --gtest_brief=1 > "$out/gpu_tests.log" 2>&1
+grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/gpu_tests.log" | tail -8
+
+# The profiler's default problem (bf16 4096^3 TN), then the ratio table.
+profiler="$build_dir/src/profiler/cutlass_profiler"
+"$profiler" --output="$out/profile_default.csv" > "$out/profile_default.log" 2>&1
+tail -25 "$out/profile_default.log"
+for s in ${BENCH_SIZES:-4096 8192}; do
+  for types in "f32:column f32:column f32:column" "bf16:row bf16:column bf16:column" "f16:row f16:column f16:column" \
+               "tf32:row tf32:column f32:column" "s8:row s8:column s32:column"; do
+    set -- $types
+    "$profiler" --m=$s --n=$s --k=$s --A=$1 --B=$2 --C=$3 --providers=handle,cublas,cutlass \
+      --output="$out/bench_${s}_${1%%:*}.csv" >> "$out/bench.log" 2>&1
+    tail -3 "$out/bench.log"
+  done
+done
