@@ -42,9 +42,9 @@ struct is_static_int : std::false_type {};
 template <auto v>
 struct is_static_int<C<v>> : std::bool_constant<std::is_integral<decltype(v)>::value> {};
 template <auto n, class T>
-struct is_constant : std::false_type {};
+struct is_constant_impl : std::false_type {};
 template <auto n, auto v>
-struct is_constant<n, C<v>> : std::bool_constant<std::is_integral<decltype(v)>::value && v == n> {};
+struct is_constant_impl<n, C<v>> : std::bool_constant<std::is_integral<decltype(v)>::value && v == n> {};
 }  // namespace detail
 
 /// A dynamic integer: any std integral type (`int`, `int64_t`, ...).
@@ -60,7 +60,7 @@ template <class T>
 struct is_static : std::is_empty<remove_cvref_t<T>> {};
 /// A static integer whose value is `n`.
 template <auto n, class T>
-struct is_constant : detail::is_constant<n, remove_cvref_t<T>> {};
+struct is_constant : detail::is_constant_impl<n, remove_cvref_t<T>> {};
 
 // ---- static (op) static -> static ---------------------------------------------------------------
 
