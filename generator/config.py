@@ -5,7 +5,7 @@ expands into one ``KernelConfig`` per layout x tile x alignment (see enumeration
 read ``KernelConfig`` fields by name, so this module is the single description of a kernel.
 """
 from dataclasses import dataclass, field
-from typing import Tuple
+from typing import Callable, List, Tuple
 
 from .datatypes import COLUMN_MAJOR, DataType, Layout, Shape
 from .naming import kernel_name
@@ -48,7 +48,8 @@ class Family:
     A family is built when some target compute capability lies in [min_cc, max_cc]; an
     ``arch_specific`` family (sm90a features) additionally needs that target to carry the
     ``a`` suffix. ``sources_bucket`` names the CUTLASS_LIB_GENERATED_SOURCES_SM<bucket>
-    variable of sources.cmake that lists its files.
+    variable of sources.cmake that lists its files. ``kernel_rules`` returns the rules of
+    this family's kernel template that a configuration breaks (rules.py adds the common ones).
     """
 
     name: str
@@ -62,6 +63,7 @@ class Family:
     template: str
     sources_bucket: int
     rows: Tuple[MathRow, ...]
+    kernel_rules: Callable[["KernelConfig"], List[str]]
 
 
 @dataclass(frozen=True)

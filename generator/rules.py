@@ -1,5 +1,8 @@
 """The kernel templates' rules, held in Python so the generator never emits an instance that
 trips a static_assert (CUTLASS #3211). Each rule's message names the parameter and the limit.
+
+This module holds the rules every family shares; a family's own static_asserts are mirrored
+by its ``kernel_rules`` function, next to its table in generator/families/.
 """
 from typing import List
 
@@ -62,6 +65,8 @@ def violations(cfg: KernelConfig) -> List[str]:
                 f"alignment{operand_name.upper()} {alignment} x {operand.element.size_bytes} bytes exceeds the "
                 f"{MAX_VECTOR_BYTES}-byte vector access"
             )
+    if not problems:
+        problems.extend(cfg.family.kernel_rules(cfg))
     return problems
 
 

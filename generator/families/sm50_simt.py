@@ -3,7 +3,9 @@
 These instances take every layout with alignment 1, so selection always finds a kernel
 (STYLE.md 7.11). Tiles are a table the lead retunes; the first row of each is the default.
 """
-from ..config import Family, MathRow, TileRow
+from typing import List
+
+from ..config import Family, KernelConfig, MathRow, TileRow
 from ..datatypes import ALL_LAYOUTS, COLUMN_MAJOR, F32, F64, ROW_MAJOR, S8, S32, Shape
 
 SIMT_INSTRUCTION = Shape(1, 1, 1)
@@ -39,6 +41,25 @@ ROWS = (
             layouts=IGEMM_LAYOUTS, alignments=(1,), tiles=IGEMM_TILES),
 )
 
+def kernel_rules(cfg: KernelConfig) -> List[str]:
+    """GemmSimt's own rules (gemm_simt.h, threadblock/simt_policy.h), as sentences."""
+    tb, warp = cfg.tile.threadblock, cfg.tile.warp
+    problems = []
+    if cfg.tile.stages != 2:
+        problems.append(f"stages {cfg.tile.stages} must be 2 (double-buffered shared memory)")
+    if warp.k != tb.k:
+        problems.append(f"warp K {warp.k} must equal threadblock K {tb.k} (warps split only M and N)")
+    # A warp is a lanes_m x lanes_n grid of threads; each stores 16-byte accumulator vectors.
+    lanes_n = 8 if warp.n >= warp.m else 4
+    lanes_m = 32 // lanes_n
+    vector = 16 // cfg.accumulator.size_bytes
+    if warp.m % (lanes_m * vector) != 0:
+        problems.append(f"warp M {warp.m} must be a multiple of {lanes_m} lanes x {vector} accumulators")
+    if warp.n % (lanes_n * vector) != 0:
+        problems.append(f"warp N {warp.n} must be a multiple of {lanes_n} lanes x {vector} accumulators")
+    return problems
+
+
 FAMILY = Family(
     name="sm50_simt",
     opcode_class="simt",
@@ -51,4 +72,5 @@ FAMILY = Family(
     template="gemm_2x.cu.j2",
     sources_bucket=50,
     rows=ROWS,
+    kernel_rules=kernel_rules,
 )

@@ -3,7 +3,9 @@
 One row per (A, B, C, accumulator) combination. Tile tables list threadblock / warp / stages
 in preference order; the first row suits large problems and is the default set's.
 """
-from ..config import Family, MathRow, TileRow
+from typing import List
+
+from ..config import Family, KernelConfig, MathRow, TileRow
 from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, F16, F32, ROW_MAJOR, S8, S32, TF32, Shape
 
 TILES_16BIT = (
@@ -52,6 +54,25 @@ ROWS = (
             layouts=TN_ONLY,     alignments=ALIGNMENTS_S8,    tiles=TILES_S8),
 )
 
+def kernel_rules(cfg: KernelConfig) -> List[str]:
+    """GemmSm80's own rules (gemm_sm80.h, threadblock/sm80_mma_multistage.h, the epilogue), as sentences."""
+    tb, warp = cfg.tile.threadblock, cfg.tile.warp
+    problems = []
+    if cfg.tile.stages < 3:
+        problems.append(f"stages {cfg.tile.stages} must be at least 3 (Stages-1 tiles stay in flight)")
+    if warp.k != tb.k:
+        problems.append(f"warp K {warp.k} must equal threadblock K {tb.k}")
+    if warp.m % 16 != 0 or warp.n % 16 != 0:
+        problems.append(f"warp M {warp.m} and N {warp.n} must be multiples of 16")
+    if tb.k % (2 * cfg.instruction.k) != 0:
+        problems.append(f"threadblock K {tb.k} must be a multiple of twice the instruction K {cfg.instruction.k}")
+    if tb.m % 32 != 0:
+        problems.append(f"threadblock M {tb.m} must be a multiple of 32 (epilogue)")
+    if cfg.a.element.size_bytes == 1 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):
+        problems.append("8-bit operands must be K-major: A row-major and B column-major (tn)")
+    return problems
+
+
 FAMILY = Family(
     name="sm80_tensorop",
     opcode_class="tensorop",
@@ -64,4 +85,5 @@ FAMILY = Family(
     template="gemm_2x.cu.j2",
     sources_bucket=80,
     rows=ROWS,
+    kernel_rules=kernel_rules,
 )

@@ -4,7 +4,8 @@ import dataclasses
 import pytest
 
 from generator import rules
-from generator.datatypes import Shape
+from generator.config import TileRow
+from generator.datatypes import ALL_LAYOUTS, Shape
 from generator.enumeration import enumerate_kernels
 from generator.families import FAMILIES, sm50_simt, sm80_tensorop
 
@@ -96,11 +97,42 @@ def test_rule_violations_are_rejected_with_clear_messages(tile_fields, message):
         enumerate_kernels([_broken_family(**tile_fields)])
 
 
-def test_tensorop_warp_must_fit_the_instruction():
-    tile = dataclasses.replace(sm80_tensorop.TILES_16BIT[0], warp=Shape(40, 64, 32), threadblock=Shape(120, 256, 32))
-    row = dataclasses.replace(sm80_tensorop.ROWS[0], tiles=(tile,))
-    family = dataclasses.replace(sm80_tensorop.FAMILY, rows=(row,))
-    with pytest.raises(rules.ConfigError, match="warp M 40 must be a multiple of the instruction M 16"):
+@pytest.mark.parametrize("tile_fields, message", [
+    ({"stages": 3}, "stages 3 must be 2"),
+    ({"threadblock": Shape(64, 64, 8), "warp": Shape(32, 32, 4)}, "warp K 4 must equal threadblock K 8"),
+    ({"threadblock": Shape(64, 64, 8), "warp": Shape(8, 64, 8)}, "warp M 8 must be a multiple of 4 lanes x 4"),
+])
+def test_simt_kernel_rules(tile_fields, message):
+    with pytest.raises(rules.ConfigError, match=message):
+        enumerate_kernels([_broken_family(**tile_fields)])
+
+
+def _broken_sm80_family(row_index=0, **row_fields):
+    """The sm80 family with one row, changed by ``row_fields``, to trip a rule."""
+    row = dataclasses.replace(sm80_tensorop.ROWS[row_index], **row_fields)
+    return dataclasses.replace(sm80_tensorop.FAMILY, rows=(row,))
+
+
+def _tile(threadblock, warp, stages):
+    return (TileRow(threadblock=Shape(*threadblock), warp=Shape(*warp), stages=stages),)
+
+
+@pytest.mark.parametrize("tile, message", [
+    (_tile((120, 256, 32), (40, 64, 32), 3), "warp M 40 must be a multiple of the instruction M 16"),
+    (_tile((128, 256, 32), (64, 64, 32), 2), "stages 2 must be at least 3"),
+    (_tile((64, 128, 32), (64, 64, 16), 3), "warp K 16 must equal threadblock K 32"),
+    (_tile((64, 32, 32), (64, 8, 32), 3), "warp M 64 and N 8 must be multiples of 16"),
+    (_tile((128, 256, 16), (64, 64, 16), 3), "threadblock K 16 must be a multiple of twice the instruction K 16"),
+    (_tile((48, 64, 32), (16, 32, 32), 3), "threadblock M 48 must be a multiple of 32"),
+])
+def test_sm80_kernel_rules(tile, message):
+    with pytest.raises(rules.ConfigError, match=message):
+        enumerate_kernels([_broken_sm80_family(tiles=tile)])
+
+
+def test_sm80_8bit_operands_must_be_k_major():
+    family = _broken_sm80_family(row_index=-1, layouts=ALL_LAYOUTS)
+    with pytest.raises(rules.ConfigError, match="_nn_align16 .*8-bit operands must be K-major"):
         enumerate_kernels([family])
 
 
