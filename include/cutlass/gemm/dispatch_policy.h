@@ -1,0 +1,13 @@
+/// @file cutlass/gemm/dispatch_policy.h
+/// Tags that name a kernel's schedule (CUTLASS 3.x spellings, so names and habits carry over).
+#pragma once
+
+namespace cutlass {
+namespace gemm {
+
+/// sm90: one producer warpgroup (TMA) and two consumer warpgroups (wgmma) that split each CTA
+/// tile between them; persistent over output tiles.
+struct KernelTmaWarpSpecializedCooperative {};
+
+}  // namespace gemm
+}  // namespace cutlass
