@@ -1,0 +1,186 @@
+/// @file cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h
+/// The sm90 mainloop: TMA loads of A and B tiles into a ring of 128-byte-swizzled shared-memory
+/// stages (producer side) and warpgroup MMAs reading both operands from those stages
+/// (consumer side, `wgmma.mma_async` SS). The kernel owns the full/empty barrier ring; this
+/// collective knows the stage layout, the tensor maps and the descriptors.
+///
+/// Stage layout (per operand, 16-bit elements, tile K = 64 = one 128-byte swizzle row):
+///   K-major operand (A row-major "t", B column-major "n"): MN rows of 128 B, TMA box {64 (K), rows}.
+///   MN-major operand (A column-major "n", B row-major "t"): per 64-wide MN chunk, 64 k-rows of
+///   128 B (8 KB), TMA box {64 (MN), 64 (K)}; chunks follow each other.
+/// Consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of the CTA tile when the tile has 128 or
+/// more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
+#pragma once
+
+#include <type_traits>
+#include <cuda.h>
+
+#include "cutlass/arch/tma_sm90.h"
+#include "cutlass/arch/wgmma_sm90.h"
+#include "cutlass/gemm/gemm_arguments.h"
+#include "cutlass/layout/matrix.h"
+#include "cutlass/numeric_types.h"
+
+namespace cutlass {
+namespace gemm {
+namespace collective {
+
+template <typename T>
+struct TmaDataType;
+template <>
+struct TmaDataType<half_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+};
+template <>
+struct TmaDataType<bfloat16_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+};
+template <>
+struct TmaDataType<float> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+};
+
+/// Bytes between batches in a tensor map: the batch stride when there are several batches,
+/// otherwise any valid value (the extent of one matrix, rounded up to 16 bytes).
+inline uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, int64_t ld, int64_t columns,
+                                       int element_bytes) {
+  int64_t const elements = batch_count > 1 ? batch_stride : ld * columns;
+  return uint64_t((elements * element_bytes + 15) / 16 * 16);
+}
+
+template <typename ElementA, typename LayoutA, typename ElementB, typename LayoutB, typename TileShape, int Stages>
+struct Sm90MmaTmaGmmaSS {
+  static constexpr int kTileM = TileShape::kM;
+  static constexpr int kTileN = TileShape::kN;
+  static constexpr int kTileK = TileShape::kK;
+  static constexpr int kStages = Stages;
+  static constexpr int kConsumers = 2;
+
+  static_assert(std::is_same<ElementA, ElementB>::value, "sm90 mainloop: A and B must have the same type");
+  static_assert(sizeof(ElementA) == 2, "sm90 mainloop: 16-bit operands (f16, bf16) only");
+  static_assert(kTileK * sizeof(ElementA) == 128, "sm90 mainloop: tile K must span one 128-byte swizzle row (64)");
+  static_assert(Stages >= 2, "sm90 mainloop: at least 2 stages");
+
+  /// True when the operand's K dimension is contiguous in memory.
+  static constexpr bool kKMajorA = std::is_same<LayoutA, layout::RowMajor>::value;
+  static constexpr bool kKMajorB = std::is_same<LayoutB, layout::ColumnMajor>::value;
+
+  static constexpr bool kSplitM = kTileM >= 128;
+  static constexpr int kWgM = kSplitM ? kTileM / 2 : kTileM;
+  static constexpr int kWgN = kSplitM ? kTileN : kTileN / 2;
+  static_assert(kWgM % 64 == 0, "sm90 mainloop: each consumer warpgroup needs a multiple of 64 rows");
+  static_assert(kWgN == 64 || kWgN == 128 || kWgN == 256, "sm90 mainloop: consumer N must be 64, 128 or 256");
+  static_assert(kTileM <= 256 && kTileN <= 256, "sm90 mainloop: a TMA box dimension holds at most 256 rows");
+  static constexpr int kAtomsM = kWgM / 64;
+
+  using Wgmma = arch::WgmmaSS<kWgN, ElementA, !kKMajorA, !kKMajorB>;
+  static constexpr int kAccumulatorsPerAtom = Wgmma::kAccumulators;
+
+  static constexpr int kRowBytes = 128;                      // one swizzle row
+  static constexpr int kTileBytesA = kTileM * kTileK * int(sizeof(ElementA));
+  static constexpr int kTileBytesB = kTileN * kTileK * int(sizeof(ElementB));
+  static constexpr int kStageBytes = kTileBytesA + kTileBytesB;
+  static constexpr int kMnChunkBytes = kTileK * kRowBytes;   // one 64-wide chunk of an MN-major operand
+
+  struct SharedStorage {
+    alignas(1024) ElementA A[Stages][kTileM * kTileK];
+    alignas(1024) ElementB B[Stages][kTileN * kTileK];
+  };
+
+  struct Params {
+    CUtensorMap tma_A;
+    CUtensorMap tma_B;
+  };
+
+  // ---- host --------------------------------------------------------------------------------
+
+  /// Tensor maps of A and B; false when the driver rejects them (alignment, sizes).
+  template <typename Arguments>
+  static bool make_params(Arguments const &args, Params &params) {
+    uint64_t const m = args.problem_size.m(), n = args.problem_size.n(), k = args.problem_size.k();
+    auto const type = TmaDataType<ElementA>::kValue;
+    int const eb = int(sizeof(ElementA));
+    uint64_t const lda = uint64_t(args.lda) * eb, ldb = uint64_t(args.ldb) * eb;
+    bool ok = kKMajorA
+                  ? arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, k, m, args.batch_count, lda,
+                                             tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, m, eb),
+                                             kTileK, kTileM)
+                  : arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, m, k, args.batch_count, lda,
+                                             tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, k, eb),
+                                             64, kTileK);
+    ok = ok && (kKMajorB
+                    ? arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, k, n, args.batch_count, ldb,
+                                               tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, n, eb),
+                                               kTileK, kTileN)
+                    : arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, n, k, args.batch_count, ldb,
+                                               tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, k, eb),
+                                               64, kTileK));
+    return ok;
+  }
+
+#if defined(__CUDACC__)
+  // ---- producer ----------------------------------------------------------------------------
+
+  /// Issues the TMA loads of k-block `k_block` of tile (m_block, n_block, l) into `stage`; they
+  /// complete kStageBytes on `full` (out-of-bounds elements arrive as zeros).
+  CUTLASS_DEVICE static void load(SharedStorage &smem, Params const &params, int stage, uint64_t *full, int m_block,
+                                  int n_block, int k_block, int l) {
+    int const m0 = m_block * kTileM, n0 = n_block * kTileN, k0 = k_block * kTileK;
+    if (kKMajorA) {
+      arch::tma_load_3d(smem.A[stage], &params.tma_A, k0, m0, l, full);
+    } else {
+      CUTLASS_PRAGMA_UNROLL
+      for (int c = 0; c < kTileM / 64; ++c) {
+        arch::tma_load_3d(smem.A[stage] + c * 64 * kTileK, &params.tma_A, m0 + 64 * c, k0, l, full);
+      }
+    }
+    if (kKMajorB) {
+      arch::tma_load_3d(smem.B[stage], &params.tma_B, k0, n0, l, full);
+    } else {
+      CUTLASS_PRAGMA_UNROLL
+      for (int c = 0; c < kTileN / 64; ++c) {
+        arch::tma_load_3d(smem.B[stage] + c * 64 * kTileK, &params.tma_B, n0 + 64 * c, k0, l, full);
+      }
+    }
+  }
+
+  // ---- consumer ----------------------------------------------------------------------------
+
+  /// Descriptor of the slab starting at MN offset `mn` (a multiple of 64) and k-step `kk`
+  /// (16 elements) of one operand stage.
+  template <bool KMajor>
+  CUTLASS_DEVICE static uint64_t descriptor(void const *stage_base, int mn, int kk) {
+    uint32_t const base = arch::smem_address(stage_base);
+    if (KMajor) {
+      // rows of 128 B; 8-row atoms 1024 B apart; a k-step moves 32 B inside the row
+      return arch::make_smem_desc_sw128(base + mn * kRowBytes + kk * 32, 16, 1024);
+    } else {
+      // 64-wide MN chunks of kTileK rows; a k-step moves 16 rows of 128 B
+      return arch::make_smem_desc_sw128(base + (mn / 64) * kMnChunkBytes + kk * 16 * kRowBytes, kMnChunkBytes, 1024);
+    }
+  }
+
+  /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/16 k-steps of
+  /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
+  CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
+                                 float (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
+    int const row0 = kSplitM ? consumer * kWgM : 0;
+    int const col0 = kSplitM ? 0 : consumer * kWgN;
+    arch::wgmma_fence();
+    CUTLASS_PRAGMA_UNROLL
+    for (int kk = 0; kk < kTileK / 16; ++kk) {
+      uint64_t const desc_b = descriptor<kKMajorB>(smem.B[stage], col0, kk);
+      CUTLASS_PRAGMA_UNROLL
+      for (int a = 0; a < kAtomsM; ++a) {
+        uint64_t const desc_a = descriptor<kKMajorA>(smem.A[stage], row0 + 64 * a, kk);
+        Wgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
+      }
+    }
+    arch::wgmma_commit_group();
+  }
+#endif
+};
+
+}  // namespace collective
+}  // namespace gemm
+}  // namespace cutlass
