@@ -1,0 +1,149 @@
+/// @file cutlass/epilogue/collective/sm90_epilogue_tma.h
+/// The sm90 epilogue: each consumer warpgroup turns its accumulators into D through shared
+/// memory and TMA stores, one box at a time:
+///   [C box --TMA load--> smem, when beta != 0] -> D = op(acc, C) written to the same smem box by
+///   the threads that own the elements -> fence.proxy.async -> TMA store of the box.
+/// Boxes are kBoxM x kBoxN of column-major D (kBoxM = one 128-byte swizzle row: 64 16-bit or
+/// 32 f32 elements), double-buffered per warpgroup so a store drains while the next box fills.
+/// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
+/// stores of the last tile drain while the next tile's mainloop runs.
+/// D may alias C: each box of C is read into shared memory before the same box of D is written.
+#pragma once
+
+#include <cuda.h>
+
+#include "cutlass/arch/tma_sm90.h"
+#include "cutlass/cutlass.h"
+#include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
+
+namespace cutlass {
+namespace epilogue {
+namespace collective {
+
+template <typename ElementC, typename EpilogueOutputOp, int WgM, int WgN, int Consumers>
+struct Sm90EpilogueTma {
+  static constexpr int kBoxM = 128 / int(sizeof(ElementC));
+  static constexpr int kBoxN = 32;
+  static_assert(WgM % kBoxM == 0 && WgN % kBoxN == 0, "sm90 epilogue: the warpgroup tile must be whole boxes");
+  static constexpr int kBoxesM = WgM / kBoxM;
+  static constexpr int kBoxesN = WgN / kBoxN;
+  static constexpr int kBoxBytes = kBoxM * kBoxN * int(sizeof(ElementC));
+  static constexpr int kAtomsM = WgM / 64;
+  static constexpr int kAccumulatorsPerAtom = WgN / 2;
+
+  struct SharedStorage {
+    alignas(1024) ElementC buffer[Consumers][2][kBoxM * kBoxN];
+    uint64_t source_full[Consumers];
+  };
+
+  struct Params {
+    CUtensorMap tma_C;
+    CUtensorMap tma_D;
+    typename EpilogueOutputOp::Params output_op;
+    bool has_source_pointer;
+  };
+
+  /// Per-warpgroup progress kept across tiles by the consumer.
+  struct State {
+    int box = 0;              ///< boxes stored so far (selects the buffer)
+    uint32_t source_phase = 0;
+  };
+
+  // ---- host --------------------------------------------------------------------------------
+
+  template <typename Arguments>
+  static bool make_params(Arguments const &args, Params &params) {
+    uint64_t const m = args.problem_size.m(), n = args.problem_size.n();
+    auto const type = gemm::collective::TmaDataType<ElementC>::kValue;
+    int const eb = int(sizeof(ElementC));
+    params.output_op = args.epilogue;
+    params.has_source_pointer = args.ptr_C != nullptr;
+    bool ok = arch::make_tensor_map_3d(&params.tma_D, type, args.ptr_D, m, n, args.batch_count,
+                                       uint64_t(args.ldd) * eb,
+                                       gemm::collective::tma_batch_stride_bytes(args.batch_count, args.batch_stride_D,
+                                                                                args.ldd, n, eb),
+                                       kBoxM, kBoxN);
+    if (ok && params.has_source_pointer) {
+      ok = arch::make_tensor_map_3d(&params.tma_C, type, args.ptr_C, m, n, args.batch_count, uint64_t(args.ldc) * eb,
+                                    gemm::collective::tma_batch_stride_bytes(args.batch_count, args.batch_stride_C,
+                                                                             args.ldc, n, eb),
+                                    kBoxM, kBoxN);
+    }
+    return ok;
+  }
+
+#if defined(__CUDACC__)
+  /// Byte offset of element (r, c) of a box: column c is one 128-byte row; the 16-byte chunk
+  /// index is XORed with c mod 8 (the TMA 128B swizzle, Swizzle<3,4,3> on byte offsets).
+  CUTLASS_DEVICE static int swizzled_offset(int r, int c) {
+    int const byte = r * int(sizeof(ElementC));
+    return c * 128 + (((byte >> 4) ^ (c & 7)) << 4) + (byte & 15);
+  }
+
+  /// Writes warpgroup `consumer`'s accumulators (rows [row0, row0 + WgM), columns
+  /// [col0, col0 + WgN) of D in batch l) through the box buffers. Called by all 128 threads.
+  CUTLASS_DEVICE static void store(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
+                                   float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0, int l,
+                                   State &state) {
+    EpilogueOutputOp const output_op(params.output_op);
+    bool const source = params.has_source_pointer && output_op.is_source_needed();
+    int const warp = thread_in_wg / 32, lane = thread_in_wg % 32;
+    int const barrier_id = 1 + consumer;
+    bool const leader = thread_in_wg == 0;
+
+    CUTLASS_PRAGMA_UNROLL
+    for (int bm = 0; bm < kBoxesM; ++bm) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int bn = 0; bn < kBoxesN; ++bn) {
+        ElementC *buffer = smem.buffer[consumer][state.box & 1];
+        char *bytes = reinterpret_cast<char *>(buffer);
+        if (leader) arch::tma_store_wait_read<1>();   // the store that last used this buffer is done reading
+        arch::named_barrier_sync(barrier_id, 128);
+        if (source) {
+          if (leader) {
+            arch::mbarrier_arrive_expect_tx(&smem.source_full[consumer], kBoxBytes);
+            arch::tma_load_3d(buffer, &params.tma_C, row0 + bm * kBoxM, col0 + bn * kBoxN, l,
+                              &smem.source_full[consumer]);
+          }
+          arch::mbarrier_wait(&smem.source_full[consumer], state.source_phase);
+          state.source_phase ^= 1;
+        }
+        // This thread's elements of the box: atom a, 8-column group i, row half h, column c.
+        CUTLASS_PRAGMA_UNROLL
+        for (int a = 0; a < kAtomsM; ++a) {
+          CUTLASS_PRAGMA_UNROLL
+          for (int h = 0; h < 2; ++h) {
+            int const row = 64 * a + 16 * warp + lane / 4 + 8 * h;   // in the warpgroup tile
+            if (row / kBoxM != bm) continue;
+            int const r = row % kBoxM;
+            CUTLASS_PRAGMA_UNROLL
+            for (int i = bn * (kBoxN / 8); i < (bn + 1) * (kBoxN / 8); ++i) {
+              CUTLASS_PRAGMA_UNROLL
+              for (int c = 0; c < 2; ++c) {
+                int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;
+                ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
+                float const value = acc[a][4 * i + 2 * h + c];
+                *out = source ? output_op(value, *out) : output_op(value);
+              }
+            }
+          }
+        }
+        arch::fence_view_async_shared();
+        arch::named_barrier_sync(barrier_id, 128);
+        if (leader) {
+          arch::tma_store_3d(&params.tma_D, row0 + bm * kBoxM, col0 + bn * kBoxN, l, buffer);
+          arch::tma_store_commit();
+        }
+        ++state.box;
+      }
+    }
+  }
+
+  /// Called once by each consumer's leader before the kernel exits: stores must complete.
+  CUTLASS_DEVICE static void drain() { arch::tma_store_wait<0>(); }
+#endif
+};
+
+}  // namespace collective
+}  // namespace epilogue
+}  // namespace cutlass
