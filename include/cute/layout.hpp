@@ -553,6 +553,9 @@ CUTE_HOST_DEVICE constexpr auto compose_modes(L const& a, B const& b, std::index
 /// `_` keeps the mode) or a Shape (each integer n means n:_1).
 /// @pre For each integral mode s:d of B, d and s satisfy the stride and shape divisibility
 ///      conditions on A's modes (static_assert when static); dynamic strides of B are nonzero.
+///      When coalesce(A) has several modes, B's modes sorted by stride do not overlap (each
+///      stride >= shape*stride of the one before), so that the offsets of B's modes add
+///      without carrying from one mode of A into the next (A o B is then A o B_0, A o B_1, ...).
 /// @post compatible(B, R) (for a Layout B); R(i) == A(B(i)) for 0 <= i < size(B).
 /// Example: composition((_10,_2):(_16,_4), (_5,_4):(_1,_5)) is (_5,(_2,_2)):(_16,(_80,_4)).
 template <class AS, class AD, class B>

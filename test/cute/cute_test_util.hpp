@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cute/tensor.hpp"
@@ -136,9 +137,11 @@ auto random_injective_layout(Rng& rng, std::vector<int> const& shapes, bool comp
   return cute::make_layout(from_leaves<P>(s), from_leaves<P>(d));
 }
 
-/// True when composition(a, b) meets the divisibility conditions (02_layout_algebra.md,
-/// "Computing Composition") for every leaf mode s:d of b, on the modes of coalesce(a) — for
-/// dynamic layouts, flatten(a) — as the library walks them.
+/// True when composition(a, b) meets its preconditions: the divisibility conditions
+/// (02_layout_algebra.md, "Computing Composition") for every leaf mode s:d of b, on the modes of
+/// coalesce(a) (for dynamic layouts, flatten(a)) as the library walks them; and, when a has
+/// several modes, b's leaf modes sorted by stride do not overlap (each stride >= the extent s*d
+/// of the one before), so the offsets of b's modes add without carries between a's modes.
 template <class A, class B>
 bool composition_admissible(A const& a, B const& b) {
   auto ca = cute::coalesce(a);
@@ -148,6 +151,16 @@ bool composition_admissible(A const& a, B const& b) {
   cute::for_each(cute::flatten_to_tuple(b.shape()), [&](auto x) { bs.push_back(static_cast<long long>(x)); });
   cute::for_each(cute::flatten_to_tuple(b.stride()), [&](auto x) { bd.push_back(static_cast<long long>(x)); });
   auto divides_either = [](long long x, long long y) { return x % y == 0 || y % x == 0; };
+  if (as.size() > 1) {
+    std::vector<std::pair<long long, long long>> modes;  // (stride, shape) of the non-trivial modes
+    for (std::size_t m = 0; m < bs.size(); ++m) {
+      if (bs[m] != 1) modes.emplace_back(bd[m], bs[m]);
+    }
+    std::sort(modes.begin(), modes.end());
+    for (std::size_t m = 1; m < modes.size(); ++m) {
+      if (modes[m].first < modes[m - 1].first * modes[m - 1].second) return false;
+    }
+  }
   for (std::size_t m = 0; m < bs.size(); ++m) {
     if (bd[m] == 0) return false;  // dynamic zero strides are outside the precondition
     if (as.size() <= 1) continue;
