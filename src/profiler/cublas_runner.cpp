@@ -5,7 +5,7 @@
 #if CUTLASS_ENABLE_CUBLAS
 #include <cublas_v2.h>
 
-#include "reference/cublas_gemm.h"
+#include "cublas_gemm.h"
 #endif
 
 namespace cutlass {
@@ -36,7 +36,7 @@ std::string CublasRunner::run(reference::GemmProblem const &problem) const {
 
 #else
 
-CublasRunner::CublasRunner(cudaStream_t) : reason_("built without cuBLAS (CUTLASS_ENABLE_CUBLAS=OFF)") {}
+CublasRunner::CublasRunner(cudaStream_t) : reason_("built without cuBLAS") {}
 
 CublasRunner::~CublasRunner() = default;
 

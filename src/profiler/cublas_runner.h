@@ -6,7 +6,7 @@
 #include <string>
 #include <cuda_runtime_api.h>
 
-#include "reference/gemm_reference.h"
+#include "gemm_reference.h"
 
 namespace cutlass {
 namespace profiler {
@@ -21,7 +21,7 @@ class CublasRunner {
 
   /// True when cuBLAS was built in and its handle was created.
   bool available() const { return handle_ != nullptr; }
-  /// Why available() is false ("built without cuBLAS (CUTLASS_ENABLE_CUBLAS=OFF)", ...).
+  /// Why available() is false ("built without cuBLAS", "cublasCreate failed: ...").
   std::string const &unavailable_reason() const { return reason_; }
 
   /// Launches the problem (asynchronously). Returns "" on success, else the cuBLAS status

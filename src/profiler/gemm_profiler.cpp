@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "cutlass/library/util.h"
-#include "reference/gemm_reference.h"
+#include "gemm_reference.h"
 #include "kernel_call.h"
 #include "kernel_selection.h"
 #include "scalar.h"
@@ -27,7 +27,7 @@ struct GemmProfiler::Problem {
   GemmSpec spec;
   OperandBuffers buffers;
   References references;
-  std::string cublas_status;          ///< "" when cuBLAS ran the problem, else why not
+  std::string cublas_status;          ///< "" when cuBLAS ran the problem (on copy 0), else why not
   Verification cublas_verification;   ///< cuBLAS's own result against the reference GEMM
   std::vector<float> cublas_samples;  ///< every cuBLAS launch timed while pairing with others
   std::vector<ResultRow> rows;
@@ -138,16 +138,21 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
       table_.note("the reference GEMM failed" + (status.empty() ? std::string() : ": " + status));
     }
   }
-  problem.cublas_status = cublas_.unavailable_reason();
-  if (cublas_.available() && (options_.providers.cublas || (verifying && options_.verifiers.cublas))) {
+  if (!cublas_.available()) {
+    problem.cublas_status = cublas_.unavailable_reason();
+  } else if (!options_.providers.cublas && !(verifying && options_.verifiers.cublas)) {
+    problem.cublas_status = "not requested";
+  } else {
     OperandPointers p = problem.buffers.copy(0);
     p.D = problem.buffers.cublas_D();
-    poison_output(spec, p.D, stream);
-    problem.cublas_status = cublas_.run(reference_problem(spec, p));
+    problem.cublas_status = poison_output(spec, p.D, stream) ? cublas_.run(reference_problem(spec, p))
+                                                              : std::string("poisoning D failed");
     if (problem.cublas_status.empty()) problem.cublas_status = synchronize(stream);
     if (problem.cublas_status.empty() && verifying) {
       problem.cublas_verification = verify(spec, p.D, References{problem.references.device, nullptr});
-      if (options_.verifiers.cublas && problem.cublas_verification.disposition != Disposition::kFailed) {
+      if (problem.cublas_verification.disposition == Disposition::kFailed) {
+        table_.note("cuBLAS's result fails the reference GEMM check; it verifies nothing in this problem");
+      } else if (options_.verifiers.cublas) {
         problem.references.cublas = p.D;
       }
     }
@@ -203,7 +208,11 @@ ResultRow GemmProfiler::profile_kernel(Problem &problem, Operation const &kernel
   }
 
   // Verification on copy 0, output poisoned first.
-  if (options_.verification_enabled) poison_output(spec, call.arguments.D, stream);
+  if (options_.verification_enabled && !poison_output(spec, call.arguments.D, stream)) {
+    row.status = "poisoning D failed";
+    row.disposition = Disposition::kFailed;
+    return row;
+  }
   status = kernel.run(call.arguments, host_workspace.data(), workspace_.data(), stream);
   std::string const sync_error = synchronize(stream);
   if (status != Status::kSuccess || !sync_error.empty()) {
@@ -246,7 +255,11 @@ ResultRow GemmProfiler::profile_handle(Problem &problem) {
   };
 
   OperandPointers const first = problem.buffers.copy(0);
-  if (options_.verification_enabled) poison_output(spec, first.D, stream);
+  if (options_.verification_enabled && !poison_output(spec, first.D, stream)) {
+    row.status = "poisoning D failed";
+    row.disposition = Disposition::kFailed;
+    return row;
+  }
   Status const status = run(first);
   std::string const sync_error = synchronize(stream);
   if (Operation const *chosen = handle_.get_last_operation()) {

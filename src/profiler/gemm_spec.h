@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cutlass/library/types.h"
-#include "reference/gemm_reference.h"
+#include "gemm_reference.h"
 
 namespace cutlass {
 namespace profiler {

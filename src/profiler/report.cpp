@@ -9,11 +9,20 @@ namespace profiler {
 
 namespace {
 
-/// A number with `precision` significant digits, or "-" (table) / "" (CSV) when NaN.
+/// A number with `precision` significant digits, or `missing` ("-" in the table, "" in the CSV)
+/// when NaN.
 std::string number(double value, int precision, char const *missing) {
   if (std::isnan(value)) return missing;
   char text[64];
   std::snprintf(text, sizeof(text), "%.*g", precision, value);
+  return text;
+}
+
+/// A relative error: "3.10e-03".
+std::string scientific(double value, char const *missing) {
+  if (std::isnan(value)) return missing;
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.2e", value);
   return text;
 }
 
@@ -56,7 +65,7 @@ void TableReport::row(ResultRow const &row, GemmSpec const &spec) {
   std::fprintf(out_, "  %-8s %-27s %-13s %11s %10s %11s %6s %10s  %s\n", row.provider.c_str(), row.status.c_str(),
                to_string(row.disposition), fixed(row.runtime_ms, 4, "-").c_str(),
                fixed(row.gflops(spec), 1, "-").c_str(), fixed(row.cublas_ms, 4, "-").c_str(),
-               fixed(row.ratio_to_cublas(), 3, "-").c_str(), number(row.relative_error, 3, "-").c_str(),
+               fixed(row.ratio_to_cublas(), 3, "-").c_str(), scientific(row.relative_error, "-").c_str(),
                row.operation.c_str());
   if (row.disposition == Disposition::kFailed && !row.detail.empty()) {
     std::istringstream lines(row.detail);
@@ -122,7 +131,7 @@ void CsvReport::row(ResultRow const &row, GemmSpec const &spec) {
     line << ",,,,,,,,,,,,";
   }
   line << ',' << number(row.runtime_ms, 6, "") << ',' << number(row.gflops(spec), 6, "") << ','
-       << number(row.ratio_to_cublas(), 4, "") << ',' << number(row.relative_error, 4, "") << '\n';
+       << number(row.ratio_to_cublas(), 4, "") << ',' << scientific(row.relative_error, "") << '\n';
   file_ << line.str();
   file_.flush();
 }

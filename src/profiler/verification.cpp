@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "reference/gemm_reference.h"
+#include "gemm_reference.h"
 
 namespace cutlass {
 namespace profiler {
