@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "cutlass/library/util.h"
 #include "gemm_reference.h"
 
 namespace cutlass {
@@ -11,15 +12,20 @@ namespace profiler {
 
 namespace {
 
-/// Every operand starts on this boundary (TMA and vector loads need at most 128 bytes).
+/// Every matrix starts on this boundary (TMA and vector loads need at most 128 bytes).
 constexpr size_t kAlignment = 256;
 
-/// Share of the free device memory the copies may take.
+/// Share of the free device memory the buffers may take.
 constexpr double kMemoryShare = 0.85;
 
 size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
 std::string mib(double bytes) { return std::to_string(int64_t(bytes / (1 << 20))) + " MiB"; }
+
+/// Elements of `type` in `bytes` (a multiple of kAlignment, so of every element size).
+int64_t elements_in(NumericTypeID type, size_t bytes) {
+  return int64_t(bytes / size_t(library::sizeof_bits(type) / 8));
+}
 
 }  // namespace
 
@@ -42,51 +48,49 @@ bool DeviceAllocation::reset(size_t bytes) {
 }
 
 bool OperandBuffers::initialize(GemmSpec const &spec, size_t l2_bytes, cudaStream_t stream, std::string *error) {
-  spec_ = spec;
   rotation_ = 0;
-  reference_bytes_ = round_up(spec.bytes_C());
-  offset_B_ = round_up(spec.bytes_A());
-  offset_C_ = offset_B_ + round_up(spec.bytes_B());
-  offset_D_ = offset_C_ + round_up(spec.bytes_C());
-  copy_bytes_ = offset_D_ + round_up(spec.bytes_C());
+  stride_A_ = round_up(spec.bytes_A());
+  stride_B_ = round_up(spec.bytes_B());
+  stride_C_ = round_up(spec.bytes_C());
+  copy_bytes_ = stride_A_ + stride_B_ + 2 * stride_C_;
+  size_t const reference_bytes = 2 * stride_C_;
 
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
     *error = "cudaMemGetInfo failed";
     return false;
   }
-  double const budget = kMemoryShare * double(free_bytes) - 2.0 * double(reference_bytes_);
+  double const budget = kMemoryShare * double(free_bytes) - double(reference_bytes);
   int64_t const fitting = budget > 0 ? int64_t(budget / double(copy_bytes_)) : 0;
   if (fitting < 1) {
-    *error = "the operands need " + mib(double(copy_bytes_) + 2.0 * double(reference_bytes_)) + ", " +
-             mib(double(free_bytes)) + " of device memory are free";
+    *error = "the operands need " + mib(double(copy_bytes_ + reference_bytes)) + ", " + mib(double(free_bytes)) +
+             " of device memory are free";
     return false;
   }
   int64_t const wanted = std::max<int64_t>(2, int64_t(2 * l2_bytes / copy_bytes_) + 1);
   copies_ = int(std::min(wanted, fitting));
-  if (!memory_.reset(2 * reference_bytes_ + size_t(copies_) * copy_bytes_)) {
-    *error = "cudaMalloc of " + mib(double(2 * reference_bytes_ + size_t(copies_) * copy_bytes_)) + " failed";
+  size_t const total = reference_bytes + size_t(copies_) * copy_bytes_;
+  if (!memory_.reset(total)) {
+    *error = "cudaMalloc of " + mib(double(total)) + " failed";
     return false;
   }
 
+  // One fill per operand over all its copies: the counter-based fill gives every element (and
+  // so every copy) its own value.
+  OperandPointers const first = copy(0);
   bool const integer = spec.is_integer();
   double const lo = integer ? -2 : -1, hi = integer ? 2 : 1;
-  bool ok = true;
-  for (int i = 0; i < copies_; ++i) {
-    OperandPointers p = copy(i);
-    uint64_t const seed = 4 * uint64_t(i);
-    ok = ok && reference::fill_uniform(spec.A.element, const_cast<void *>(p.A), spec.elements_A() * spec.batch_count,
-                                       seed + 1, lo, hi, stream);
-    ok = ok && reference::fill_uniform(spec.B.element, const_cast<void *>(p.B), spec.elements_B() * spec.batch_count,
-                                       seed + 2, lo, hi, stream);
-    int64_t const count_C = spec.elements_C() * spec.batch_count;
-    if (spec.beta != 0) {
-      ok = ok && reference::fill_uniform(spec.C.element, const_cast<void *>(p.C), count_C, seed + 3, lo, hi, stream);
-    } else {
-      ok = ok && reference::fill_poison(spec.C.element, const_cast<void *>(p.C), count_C, stream);
-    }
-    ok = ok && reference::fill_uniform(spec.C.element, p.D, count_C, seed + 4, lo, hi, stream);
-  }
+  size_t const copies = size_t(copies_);
+  bool ok = reference::fill_uniform(spec.A.element, const_cast<void *>(first.A),
+                                    elements_in(spec.A.element, copies * stride_A_), 1, lo, hi, stream) &&
+            reference::fill_uniform(spec.B.element, const_cast<void *>(first.B),
+                                    elements_in(spec.B.element, copies * stride_B_), 2, lo, hi, stream) &&
+            reference::fill_uniform(spec.C.element, first.D, elements_in(spec.C.element, copies * stride_C_), 4, lo,
+                                    hi, stream);
+  int64_t const count_C = elements_in(spec.C.element, copies * stride_C_);
+  ok = ok && (spec.beta != 0
+                  ? reference::fill_uniform(spec.C.element, const_cast<void *>(first.C), count_C, 3, lo, hi, stream)
+                  : reference::fill_poison(spec.C.element, const_cast<void *>(first.C), count_C, stream));
   if (!ok || cudaStreamSynchronize(stream) != cudaSuccess) {
     *error = std::string("filling the operands failed: ") + cudaGetErrorString(cudaGetLastError());
     return false;
@@ -95,8 +99,12 @@ bool OperandBuffers::initialize(GemmSpec const &spec, size_t l2_bytes, cudaStrea
 }
 
 OperandPointers OperandBuffers::copy(int index) const {
-  char *base = memory_.data() + 2 * reference_bytes_ + size_t(index) * copy_bytes_;
-  return {base, base + offset_B_, base + offset_C_, base + offset_D_};
+  size_t const i = size_t(index), copies = size_t(copies_);
+  char *A = memory_.data() + 2 * stride_C_;
+  char *B = A + copies * stride_A_;
+  char *C = B + copies * stride_B_;
+  char *D = C + copies * stride_C_;
+  return {A + i * stride_A_, B + i * stride_B_, C + i * stride_C_, D + i * stride_C_};
 }
 
 OperandPointers OperandBuffers::next() {

@@ -33,30 +33,33 @@ class DeviceAllocation {
 class OperandBuffers {
  public:
   /// Allocates max(2, floor(2 * l2_bytes / bytes per copy) + 1) copies of A, B, C, D (fewer,
-  /// at least one, when device memory is short) and fills copy i with uniform values from
-  /// seeds derived from i: [-1, 1], integers [-2, 2]. With beta == 0, C is poisoned (NaN /
-  /// 0x5A bytes) instead, so a kernel that reads C when it must not fails verification. D holds
-  /// finite values (in-place cuBLAS timing with beta != 0 reads it as C). Synchronizes.
+  /// at least one, when device memory is short) and fills them with uniform values: [-1, 1],
+  /// integers [-2, 2], each operand from its own seed, each copy different. With beta == 0, C
+  /// is poisoned (NaN / 0x5A bytes) instead, so a kernel that reads C when it must not fails
+  /// verification. D holds finite values (in-place cuBLAS timing with beta != 0 reads it as C).
+  /// Synchronizes.
   bool initialize(GemmSpec const &spec, size_t l2_bytes, cudaStream_t stream, std::string *error);
 
   int copies() const { return copies_; }
   /// Pointers of copy `index` (0 <= index < copies()).
   OperandPointers copy(int index) const;
-  /// The copy after the one last returned: every launch, whatever its provider, takes the next.
+  /// The next copy in rotation (0, 1, ..., copies() - 1, 0, ...): every timed launch, whatever
+  /// its provider, takes the next one, so no launch finds its inputs in L2.
   OperandPointers next();
   /// Output buffers of the reference GEMM and of cuBLAS's verification run (D's size and layout).
   void *reference_D() const { return memory_.data(); }
-  void *cublas_D() const { return memory_.data() + reference_bytes_; }
+  void *cublas_D() const { return memory_.data() + stride_C_; }
   /// Bytes of one copy of A, B, C and D.
   size_t bytes_per_copy() const { return copy_bytes_; }
 
  private:
+  /// Memory: [reference D][cuBLAS D][copies of A][copies of B][copies of C][copies of D], every
+  /// matrix starting on a 256-byte boundary; copy i of X is at X's region + i * stride_X.
   DeviceAllocation memory_;
-  GemmSpec spec_;
   int copies_ = 0;
   int rotation_ = 0;
-  size_t reference_bytes_ = 0;   ///< one D, rounded up; two of them open the allocation
-  size_t offset_B_ = 0, offset_C_ = 0, offset_D_ = 0, copy_bytes_ = 0;
+  size_t stride_A_ = 0, stride_B_ = 0, stride_C_ = 0;   ///< bytes from one copy to the next (D: stride_C_)
+  size_t copy_bytes_ = 0;
 };
 
 }  // namespace profiler
