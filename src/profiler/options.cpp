@@ -342,7 +342,9 @@ Problem (every combination of the values forms the problem space):
                              either part means "any": "*" alone = any type and layout. Wildcards
                              expand to the type/layout combinations of the matching kernels.
                              C's type is the output type (D has C's type and layout).
-                             Row-major C runs everywhere as D^T = B^T A^T (as the Handle does).
+                             Row-major C is supported by every provider: the kernels (all
+                             column-major C) run it as D^T = B^T A^T, as the Handle does, so a
+                             kernel with A=a:la, B=b:lb serves A=b:(lb flipped), B=a:(la flipped).
                              Defaults: --A=bf16:row --B=bf16:column --C=bf16:column
   --alpha=, --beta=          scalars, comma lists allowed (default 1 and 0). With beta 0, C is
                              filled with NaN (integers: 0x5A bytes): a kernel that reads it fails.
@@ -350,7 +352,8 @@ Problem (every combination of the values forms the problem space):
 Kernels and providers:
   --kernels=<patterns>       comma list; a pattern's '*'-separated pieces must occur in the kernel
                              name in order (unanchored); "all" (any case) or empty = every kernel
-  --ignore-kernels=<patterns>  same syntax; always applied
+  --ignore-kernels=<patterns>  same syntax; always applied. Both filter the cutlass provider
+                             only: the Handle chooses among every kernel of the build.
   --providers=<list>         cutlass,cublas,handle (default all three):
                                cutlass: every compiled kernel whose types and layouts fit
                                handle:  what Handle::gemm_universal selects (named in the output)
