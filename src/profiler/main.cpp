@@ -51,7 +51,9 @@ int main(int argc, char **argv) {
   }
   std::printf("cutlass_profiler: %s\n", describe(device.facts).c_str());
   std::printf("kernels: %zu in this build, %zu pass --kernels/--ignore-kernels\n", manifest.size(), kernels.size());
-  if (options.providers.cutlass && kernels.empty()) {
+  if (options.providers.cutlass && manifest.size() == 0) {
+    std::printf("no kernel matches: this build of cutlass_lib has no kernels\n");
+  } else if (options.providers.cutlass && kernels.empty()) {
     std::printf("no kernel matches --kernels='%s' --ignore-kernels='%s'\n", options.kernels.c_str(),
                 options.ignore_kernels.c_str());
   }
