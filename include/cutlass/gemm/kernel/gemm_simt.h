@@ -139,32 +139,40 @@ struct GemmSimt {
     int tile_m, tile_n, batch;
     if (!params.swizzle.get_tile(tile_m, tile_n, batch)) return;
 
-    int const thread_idx = int(threadIdx.x);
-    int const m_begin = tile_m * Policy::kTileM;
-    int const n_begin = tile_n * Policy::kTileN;
+    int const thread_idx = int(threadblock::simt_thread_idx_x());
     int64_t const l = batch;
-
-    typename Mma::LoaderA loader_a(args.ptr_A + l * args.batch_stride_A, args.lda, m_begin, args.problem_size.m(),
-                                   thread_idx);
-    typename Mma::LoaderB loader_b(args.ptr_B + l * args.batch_stride_B, args.ldb, n_begin, args.problem_size.n(),
-                                   thread_idx);
+    typename Mma::LoaderA loader_a(args.ptr_A + l * args.batch_stride_A, args.lda, tile_m * Policy::kTileM,
+                                   args.problem_size.m(), thread_idx);
+    typename Mma::LoaderB loader_b(args.ptr_B + l * args.batch_stride_B, args.ldb, tile_n * Policy::kTileN,
+                                   args.problem_size.n(), thread_idx);
     typename Mma::AccumulatorTile accumulators;
     accumulators.clear();
     Mma::run(accumulators, loader_a, loader_b, smem.mainloop, threadblock::SimtThreadCoord<Policy>(thread_idx),
              args.problem_size.k());
 
-    // NOTE: built after the mainloop so alpha/beta (possibly device loads) hold no registers there.
+    __syncthreads();  // every warp is done reading the mainloop's stages before staging reuses them
+    run_epilogue(params, smem, accumulators);
+  }
+
+  /// Writes the CTA's tile. NOTE: every index is derived afresh here, after the mainloop, and the
+  /// output operator is built here too (alpha/beta may be device loads), so nothing but the
+  /// accumulators stays live across the mainloop.
+  CUTLASS_DEVICE static void run_epilogue(Params const &params, SharedStorage &smem,
+                                          typename Mma::AccumulatorTile const &accumulators) {
+    Arguments const &args = params.args;
+    int tile_m, tile_n, batch;
+    params.swizzle.get_tile(tile_m, tile_n, batch);
+    int64_t const l = batch;
     EpilogueOutputOp const output_op(args.epilogue);
     typename Epilogue::Output const output{args.ptr_C ? args.ptr_C + l * args.batch_stride_C : nullptr,
                                            args.ldc,
                                            args.ptr_D + l * args.batch_stride_D,
                                            args.ldd,
-                                           m_begin,
-                                           n_begin,
+                                           tile_m * Policy::kTileM,
+                                           tile_n * Policy::kTileN,
                                            args.problem_size.m(),
                                            args.problem_size.n()};
-    __syncthreads();  // every warp is done reading the mainloop's stages before staging reuses them
-    Epilogue(smem.epilogue, thread_idx)(output_op, accumulators, output);
+    Epilogue(smem.epilogue, int(threadblock::simt_thread_idx_x()))(output_op, accumulators, output);
   }
 
  private:

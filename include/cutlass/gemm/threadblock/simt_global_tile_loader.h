@@ -11,14 +11,21 @@
 /// (e = contiguous + strided * kContiguous); thread t loads e = t + i * kThreads,
 /// i = 0 .. kIterations-1. Consecutive threads read consecutive global addresses (coalesced).
 ///
-/// Predication: element (mn, k) is loaded only when mn < mn_extent and, for the one tile that
-/// holds the K residue, k < k_limit; every other register is zero, so the zero-filled rows and
-/// columns add nothing to the accumulators. No address outside the operand is ever read.
+/// Two ways into shared memory:
+///   load() + store()  through registers, converting to the shared element type (any arch, any type);
+///   copy_async()      cp.async straight into the stage (sm_80 on, 4- or 8-byte elements stored
+///                     unconverted), which frees the prefetch registers and the shared stores.
+///
+/// Predication: element (mn, k) is read only when mn < mn_extent and k < k_limit (k_limit is
+/// the K residue for the first tile, kTileK for full tiles, 0 when there is no next tile);
+/// every other element becomes zero, so the zero-filled rows and columns add nothing to the
+/// accumulators. No address outside the operand is ever read.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "cutlass/arch/memory_sm80.h"
 #include "cutlass/numeric_conversion.h"
 
 namespace cutlass {
@@ -64,8 +71,7 @@ class SimtGlobalTileLoader {
     for (int i = 0; i < kIterations; ++i) mn_valid_[i] = mn + mn_delta(i) < mn_left;
   }
 
-  /// Loads the current tile. With kCheckK, only the first k_limit (1 .. kTileK) K indices are read.
-  template <bool kCheckK>
+  /// Loads the current tile's first k_limit (0 .. kTileK) K indices into registers.
   CUTLASS_DEVICE void load(Fragment &frag, int k_limit) const {
     // NOTE: one running pointer, moved by the single strided step, instead of a 64-bit product
     // per iteration: keeps the loop-invariant offsets out of registers.
@@ -73,11 +79,28 @@ class SimtGlobalTileLoader {
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < kIterations; ++i) {
       if (i > 0 && strided_delta(i) != strided_delta(i - 1)) ptr += strided_step_;
-      bool valid = mn_valid_[i] && (!kCheckK || k_ + k_delta(i) < k_limit);
       frag.data[i] = Element{};
-      if (valid) frag.data[i] = ptr[contiguous_delta(i)];
+      if (valid(i, k_limit)) frag.data[i] = ptr[contiguous_delta(i)];
     }
   }
+
+#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
+  /// Copies the current tile's first k_limit (0 .. kTileK) K indices into one stage of the
+  /// shared tile with cp.async, unconverted; the rest of the thread's elements become zero.
+  /// The caller commits the group and waits for it before the barrier that publishes the stage.
+  CUTLASS_DEVICE void copy_async(Element *smem_tile, int k_limit) const {
+    static_assert(sizeof(Element) == 4 || sizeof(Element) == 8, "cp.async copies 4- or 8-byte elements");
+    uint32_t const smem = arch::shared_address(smem_tile + smem_offset_);
+    Element const *ptr = ptr_;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kIterations; ++i) {
+      if (i > 0 && strided_delta(i) != strided_delta(i - 1)) ptr += strided_step_;
+      arch::cp_async_zfill<int(sizeof(Element))>(
+          smem + uint32_t((k_delta(i) * kSmemStride + mn_delta(i)) * int(sizeof(Element))), ptr + contiguous_delta(i),
+          valid(i, k_limit));
+    }
+  }
+#endif
 
   /// Moves the tile by k elements along K.
   CUTLASS_DEVICE void advance(int k) { ptr_ += kMNContiguous ? int64_t(k) * ld_ : int64_t(k); }
@@ -95,6 +118,8 @@ class SimtGlobalTileLoader {
  private:
   /// Offset of iteration i from iteration 0 along the contiguous and the strided dimension.
   /// Exact because one of kThreads, kContiguous divides the other (static_assert above).
+  CUTLASS_DEVICE bool valid(int i, int k_limit) const { return mn_valid_[i] && k_ + k_delta(i) < k_limit; }
+
   /// Strided distance between iterations whose strided index differs: kThreads / kContiguous
   /// when the threads cover whole contiguous lines, else 1 (ds(i + 1) - ds(i) is 0 or this).
   static constexpr int kStridedStep = kThreads >= kContiguous ? kThreads / kContiguous : 1;

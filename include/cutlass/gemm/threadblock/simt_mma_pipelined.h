@@ -3,21 +3,26 @@
 /// (K x kTileN), software-pipelined over K tiles of kTileK with two shared-memory stages.
 ///
 /// Per K tile (one __syncthreads):
-///   1. issue the global loads of the next K tile into registers (SimtGlobalTileLoader);
+///   1. start the next K tile's global reads (SimtGlobalTileLoader): cp.async straight into the
+///      write stage, or loads into registers for operands that need a conversion or run below
+///      sm_80;
 ///   2. for each of the kTileK steps kk: load the fragments of step kk+1 from shared memory
 ///      (128-bit LDS, register double buffer) while the FMAs of step kk run (simt_thread_mma);
-///   3. before the last step's fragment load: store the prefetched registers into the other
-///      stage, __syncthreads, switch stages. The stage written in tile t was last read in tile
-///      t-1, before tile t-1's barrier, so one barrier per tile suffices.
-/// The K residue (K % kTileK, or a full tile) is the first tile, loaded with K predicates;
-/// every later tile is full and is loaded with M/N predicates only.
+///   3. before the last step's fragment load: store the prefetched registers into the write
+///      stage, wait for this thread's cp.async group, __syncthreads, swap the stages. The write
+///      stage of tile t was last read in tile t-1, before tile t-1's barrier, so one barrier per
+///      tile suffices.
+/// The K residue (K % kTileK, or a full tile) is the first tile. Every tile runs the same code:
+/// on the last one the reads are predicated off and the store and barrier are idle work, so the
+/// loop body has no branch (a branch there costs ptxas registers it does not have to spare).
 ///
 /// Shared memory: two stages, each A as [kTileK][kTileM + pad] then B as [kTileK][kTileN + pad],
-/// in the accumulator type.
+/// in the accumulator type (see simt_policy.h).
 #pragma once
 
 #include <type_traits>
 
+#include "cutlass/arch/memory_sm80.h"
 #include "cutlass/layout/matrix.h"
 #include "cutlass/gemm/threadblock/simt_global_tile_loader.h"
 #include "cutlass/gemm/threadblock/simt_policy.h"
@@ -61,14 +66,11 @@ class SimtMmaPipelined {
     int const k_residue = k - (k_tiles - 1) * Policy::kTileK;  // 1 .. kTileK
 
     ElementAccumulator *const smem_base = smem.stages[0];
-    typename LoaderA::Fragment prefetch_a;
-    typename LoaderB::Fragment prefetch_b;
-    loader_a.template load<true>(prefetch_a, k_residue);
-    loader_b.template load<true>(prefetch_b, k_residue);
+    Prefetch prefetch;
+    prefetch.start(loader_a, loader_b, smem_base, k_residue);
     loader_a.advance(k_residue);
     loader_b.advance(k_residue);
-    loader_a.store(prefetch_a, smem_base);
-    loader_b.store(prefetch_b, smem_base + kStageOffsetB);
+    prefetch.finish(loader_a, loader_b, smem_base);
     __syncthreads();
 
     // NOTE: stage offsets are 0 or kStageElements; XOR swaps them after every tile's barrier.
@@ -78,39 +80,65 @@ class SimtMmaPipelined {
     ElementAccumulator const *const thread_b =
         smem_base + kStageOffsetB + coord.warp_n * Policy::kWarpN + coord.lane_n * Policy::kVector;
 
-    ElementAccumulator frag_a[2][Policy::kThreadM];
-    ElementAccumulator frag_b[2][Policy::kThreadN];
-    load_fragments(frag_a[0], frag_b[0], thread_a + read_stage, thread_b + read_stage, 0);
+    ElementAccumulator frag_a[Policy::kThreadM];
+    ElementAccumulator frag_b[Policy::kThreadN];
 
     CUTLASS_PRAGMA_NO_UNROLL
     for (int tile = 0; tile < k_tiles; ++tile) {
-      bool const has_next = tile + 1 < k_tiles;
-      if (has_next) {
-        loader_a.template load<false>(prefetch_a, Policy::kTileK);
-        loader_b.template load<false>(prefetch_b, Policy::kTileK);
-        loader_a.advance(Policy::kTileK);
-        loader_b.advance(Policy::kTileK);
-      }
+      prefetch.start(loader_a, loader_b, smem_base + write_stage, tile + 1 < k_tiles ? Policy::kTileK : 0);
+      loader_a.advance(Policy::kTileK);
+      loader_b.advance(Policy::kTileK);
 
       CUTLASS_PRAGMA_UNROLL
       for (int kk = 0; kk < Policy::kTileK; ++kk) {
-        if (kk == Policy::kTileK - 1 && has_next) {
-          loader_a.store(prefetch_a, smem_base + write_stage);
-          loader_b.store(prefetch_b, smem_base + write_stage + kStageOffsetB);
-          __syncthreads();
-          read_stage ^= kStageElements;
-          write_stage ^= kStageElements;
-        }
-        // On the last tile's last step this reads an unused stage: harmless, in bounds.
-        load_fragments(frag_a[(kk + 1) % 2], frag_b[(kk + 1) % 2], thread_a + read_stage, thread_b + read_stage,
-                       (kk + 1) % Policy::kTileK);
-        simt_thread_mma<Policy>(acc, frag_a[kk % 2], frag_b[kk % 2]);
+        load_fragments(frag_a, frag_b, thread_a + read_stage, thread_b + read_stage, kk);
+        simt_thread_mma<Policy>(acc, frag_a, frag_b);
       }
+      prefetch.finish(loader_a, loader_b, smem_base + write_stage);
+      __syncthreads();
+      read_stage ^= kStageElements;
+      write_stage ^= kStageElements;
     }
   }
 
  private:
   using Vector = SimtVector<ElementAccumulator, Policy::kVector>;
+
+#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
+  static constexpr bool kArchHasCpAsync = true;
+#else
+  static constexpr bool kArchHasCpAsync = false;
+#endif
+  /// An operand goes by cp.async when the device pass targets sm_80 or later and it is stored
+  /// in shared memory unconverted (its type is the accumulator type: float, double, int32_t).
+  static constexpr bool kAsyncA = kArchHasCpAsync && std::is_same<ElementA, ElementAccumulator>::value;
+  static constexpr bool kAsyncB = kArchHasCpAsync && std::is_same<ElementB, ElementAccumulator>::value;
+
+  /// The next tile on its way to a shared stage: start() issues the global reads, finish() lands
+  /// them (register stores, then the wait for this thread's cp.async group); a barrier follows.
+  struct Prefetch {
+    typename LoaderA::Fragment a;  ///< unused (and removed by the compiler) when kAsyncA
+    typename LoaderB::Fragment b;  ///< unused (and removed by the compiler) when kAsyncB
+
+    CUTLASS_DEVICE void start(LoaderA const &loader_a, LoaderB const &loader_b, ElementAccumulator *stage,
+                              int k_limit) {
+#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
+      if constexpr (kAsyncA) loader_a.copy_async(stage, k_limit);
+      if constexpr (kAsyncB) loader_b.copy_async(stage + kStageOffsetB, k_limit);
+      if constexpr (kAsyncA || kAsyncB) arch::cp_async_commit();
+#endif
+      if constexpr (!kAsyncA) loader_a.load(a, k_limit);
+      if constexpr (!kAsyncB) loader_b.load(b, k_limit);
+    }
+
+    CUTLASS_DEVICE void finish(LoaderA const &loader_a, LoaderB const &loader_b, ElementAccumulator *stage) {
+      if constexpr (!kAsyncA) loader_a.store(a, stage);
+      if constexpr (!kAsyncB) loader_b.store(b, stage + kStageOffsetB);
+#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
+      if constexpr (kAsyncA || kAsyncB) arch::cp_async_wait_all();
+#endif
+    }
+  };
 
   /// The thread's A and B fragments of K step kk: chunk c of A is the kVector rows at
   /// warp row c * kLanesM * kVector + lane_m * kVector (thread_a points at chunk 0 of step 0).
