@@ -6,15 +6,6 @@
 
 #if defined(__CUDACC__)
 #define CUTE_HOST_DEVICE __forceinline__ __host__ __device__
-#define CUTE_DEVICE __forceinline__ __device__
 #else
 #define CUTE_HOST_DEVICE inline
-#define CUTE_DEVICE inline
-#endif
-#define CUTE_HOST inline
-
-#if defined(__CUDA_ARCH__)
-#define CUTE_UNROLL _Pragma("unroll")
-#else
-#define CUTE_UNROLL
 #endif

@@ -55,11 +55,6 @@ struct Swizzle {
   }
 };
 
-template <class T>
-struct is_swizzle : std::false_type {};
-template <int B, int M, int S>
-struct is_swizzle<Swizzle<B, M, S>> : std::true_type {};
-
 /// Prints `Sw<B,M,S>`.
 template <int B, int M, int S>
 CUTE_HOST_DEVICE void print(Swizzle<B, M, S>) {

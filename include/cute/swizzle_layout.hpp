@@ -55,11 +55,6 @@ struct ComposedLayout : private tuple<LayoutA, Offset, LayoutB> {
   }
 };
 
-template <class T>
-struct is_composed_layout : std::false_type {};
-template <class A, class O, class B>
-struct is_composed_layout<ComposedLayout<A, O, B>> : std::true_type {};
-
 template <class A, class O, class B>
 CUTE_HOST_DEVICE constexpr auto make_composed_layout(A const& a, O const& offset, B const& b) {
   return ComposedLayout<A, O, B>(a, offset, b);

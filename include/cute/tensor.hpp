@@ -58,24 +58,20 @@ struct Tensor : private tuple<Iterator, L> {
   }
 };
 
-template <class T>
-struct is_tensor : std::false_type {};
-template <class I, class L>
-struct is_tensor<Tensor<I, L>> : std::true_type {};
-
-/// A tensor over `data` with the given layout (a Layout or ComposedLayout).
+/// A tensor over `data` (a pointer, or an array, which decays to one) with the given layout (a
+/// Layout or ComposedLayout).
 template <class Iterator, class L, std::enable_if_t<!is_int_tuple<L>::value, int> = 0>
-CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator const& data, L const& l) {
+CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator data, L const& l) {
   return Tensor<Iterator, L>(data, l);
 }
 /// A tensor over `data` of the given shape, column-major.
 template <class Iterator, class S, std::enable_if_t<is_int_tuple<S>::value, int> = 0>
-CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator const& data, S const& shape) {
+CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator data, S const& shape) {
   return make_tensor(data, make_layout(shape));
 }
 /// A tensor over `data` of the given shape and stride.
 template <class Iterator, class S, class D>
-CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator const& data, S const& shape, D const& stride) {
+CUTE_HOST_DEVICE constexpr auto make_tensor(Iterator data, S const& shape, D const& stride) {
   return make_tensor(data, make_layout(shape, stride));
 }
 

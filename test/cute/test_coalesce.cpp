@@ -35,7 +35,7 @@ TEST(CuteCoalesce, MergeRules) {
 
 TEST(CuteCoalesce, ByMode) {
   auto a = Layout<Shape<Shape<_2, _2>, Shape<_1, _6>, _3>, Stride<Stride<_1, _2>, Stride<_6, _4>, _24>>{};
-  auto r = coalesce(a, Step<_1, _1>{});
+  auto r = coalesce(a, make_step(_1{}, _1{}));
   EXPECT_EQ(printed(r), "(_4,_6,_3):(_1,_4,_24)");
   for (int m = 0; m < 4; ++m)
     for (int n = 0; n < 6; ++n)

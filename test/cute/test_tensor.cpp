@@ -4,6 +4,7 @@
 // a Tensor": inner / outer partitioning) (NVIDIA/cutlass).
 #include <gtest/gtest.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "cute_test_util.hpp"
@@ -26,6 +27,12 @@ TEST(CuteTensor, AccessAndSlicing) {
   EXPECT_EQ(&row(7), &t(2, 7));
   EXPECT_EQ(int(size(t)), 60);
   EXPECT_EQ(int(size<1>(t)), 10);
+  float array[3][4] = {};  // an array decays to a pointer, as for a __shared__ buffer
+  auto ta = make_tensor(&array[0][0] + 0, Layout<Shape<_4, _3>>{});
+  auto tb = make_tensor(array[1], make_shape(_4{}));
+  static_assert(std::is_same<decltype(tb.data()), float* const&>::value, "");
+  EXPECT_EQ(&ta(1, 2), &array[2][1]);
+  EXPECT_EQ(&tb(3), &array[1][3]);
 }
 
 // Each tile of local_tile addresses the same elements as the whole tensor at the tile's offset.

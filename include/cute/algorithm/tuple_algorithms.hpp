@@ -1,7 +1,7 @@
 /// @file cute/algorithm/tuple_algorithms.hpp
 /// Structural operations on tuples (and on integers, which act as rank-1 leaves): transform,
 /// for_each, fold, concatenation (tuple_cat, append, prepend), mode selection (take, select,
-/// replace, group), flatten, wrap/unwrap and repetition. All constexpr, host and device.
+/// replace, group), flatten, wrap/unwrap and repetition (tuple_repeat). All constexpr, host and device.
 #pragma once
 
 #include <cstddef>
@@ -198,16 +198,6 @@ CUTE_HOST_DEVICE constexpr auto group(T const& t) {
 template <std::size_t N, class X>
 CUTE_HOST_DEVICE constexpr auto tuple_repeat(X const& x) {
   return detail::repeat_impl<N>(x, std::make_index_sequence<N>{});
-}
-
-/// A tuple of t's profile with x at every leaf: repeat_like((a,(b,c)), x) == (x,(x,x)).
-template <class T, class X>
-CUTE_HOST_DEVICE constexpr auto repeat_like(T const& t, X const& x) {
-  if constexpr (is_tuple<T>::value) {
-    return transform(t, [&](auto const& e) { return repeat_like(e, x); });
-  } else {
-    return x;
-  }
 }
 
 /// All leaves of t in a flat tuple; a leaf becomes (leaf).

@@ -1,6 +1,6 @@
 /// @file cute/numeric/math.hpp
-/// Integer math that keeps static integers static: min, max, abs, gcd, ceil_div, shape_div and
-/// the compile-time helpers log_2 and is_pow2. Each takes static (`C<v>`) or dynamic integers.
+/// Integer math that keeps static integers static: min, max, ceil_div, shape_div, and the
+/// compile-time helpers log_2 and is_pow2. Each takes static (`C<v>`) or dynamic integers.
 #pragma once
 
 #include <type_traits>
@@ -46,27 +46,6 @@ CUTE_HOST_DEVICE constexpr auto max(A const& a, B const& b) {
     using T = std::common_type_t<dynamic_type_t<A>, dynamic_type_t<B>>;
     return T(a) < T(b) ? T(b) : T(a);
   }
-}
-
-/// Absolute value; static when the argument is.
-template <class A>
-CUTE_HOST_DEVICE constexpr auto abs(A const& a) {
-  if constexpr (is_static<A>::value) {
-    return C<(A::value < 0 ? -A::value : A::value)>{};
-  } else {
-    return a < 0 ? -a : a;
-  }
-}
-
-/// Greatest common divisor of two constants (gcd(0, b) == b).
-template <class T>
-CUTE_HOST_DEVICE constexpr T gcd(T a, T b) {
-  while (b != 0) {
-    T t = a % b;
-    a = b;
-    b = t;
-  }
-  return a < 0 ? -a : a;
 }
 
 /// Floor of log2(n) for n >= 1; log_2(1) == 0, log_2(64) == 6.
