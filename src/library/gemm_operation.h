@@ -17,6 +17,19 @@
 namespace cutlass {
 namespace library {
 
+/// The kernel's cluster shape (Kernel::ClusterShape, a GemmShape) or 1x1x1 for kernels without one.
+template <typename Kernel, typename = void>
+struct KernelClusterShape {
+  static gemm::GemmCoord value() { return gemm::GemmCoord(1, 1, 1); }
+};
+template <typename Kernel>
+struct KernelClusterShape<Kernel, std::void_t<typename Kernel::ClusterShape>> {
+  static gemm::GemmCoord value() {
+    using C = typename Kernel::ClusterShape;
+    return gemm::GemmCoord(C::kM, C::kN, C::kK);
+  }
+};
+
 template <typename Kernel>
 class GemmUniversalOperation : public Operation {
  public:
@@ -41,6 +54,7 @@ class GemmUniversalOperation : public Operation {
     tile.math_instruction.math_operation = MathOperationMap<typename Kernel::MathOperator>::kId;
     tile.minimum_compute_capability = Kernel::kMinComputeCapability;
     tile.maximum_compute_capability = Kernel::kMaxComputeCapability;
+    tile.cluster_shape = KernelClusterShape<Kernel>::value();
     desc_.A = {NumericTypeMap<typename Kernel::ElementA>::kId, LayoutMap<typename Kernel::LayoutA>::kId,
                Kernel::kAlignmentA};
     desc_.B = {NumericTypeMap<typename Kernel::ElementB>::kId, LayoutMap<typename Kernel::LayoutB>::kId,
