@@ -155,4 +155,8 @@ struct LayoutRight {
   using Apply = decltype(compact_row_major(std::declval<S>()));
 };
 
+/// CuTe's other names for the two tags.
+using GenColMajor = LayoutLeft;
+using GenRowMajor = LayoutRight;
+
 }  // namespace cute

@@ -25,6 +25,8 @@ TEST(CuteLayout, StaticLayoutsAreEmptyConstexprFunctions) {
   static_assert(sizeof(d) == 4 * sizeof(int), "dynamic layouts store their integers");
   EXPECT_EQ(printed(l), "(_4,(_3,_6)):(_1,(_4,_12))");
   EXPECT_EQ(printed(make_layout(make_shape(2, 3), LayoutRight{})), "(2,3):(3,_1)");
+  EXPECT_TRUE(make_layout(make_shape(2, 3), GenRowMajor{}) == make_layout(make_shape(2, 3), LayoutRight{}));
+  EXPECT_TRUE(make_layout(make_shape(2, 3), GenColMajor{}) == make_layout(make_shape(2, 3)));
 }
 
 TEST(CuteLayout, CosizeAndEquality) {

@@ -59,15 +59,17 @@ CUTE_HOST_DEVICE constexpr auto replace_impl(T const& t, X const& x, std::index_
 }
 }  // namespace detail
 
-/// The rank of a tuple as a std::size_t constant expression (1 for an integer).
+namespace detail {
+// The number of top-level modes of a tuple type (1 for a leaf), as a std::size_t.
 template <class T>
-CUTE_HOST_DEVICE constexpr std::size_t rank_v() {
+CUTE_HOST_DEVICE constexpr std::size_t modes_of() {
   if constexpr (is_tuple<T>::value) {
     return tuple_size<remove_cvref_t<T>>::value;
   } else {
     return 1;
   }
 }
+}  // namespace detail
 
 /// (f(t0), f(t1), ...) for a tuple, f(t) for a leaf.
 template <class T, class F>
@@ -156,7 +158,7 @@ CUTE_HOST_DEVICE constexpr auto append(T const& t, X const& x) {
 /// Pads t with copies of x up to rank N: append<3>((a), x) == (a,x,x).
 template <std::size_t N, class T, class X>
 CUTE_HOST_DEVICE constexpr auto append(T const& t, X const& x) {
-  constexpr std::size_t R = rank_v<T>();
+  constexpr std::size_t R = detail::modes_of<T>();
   static_assert(R <= N, "append<N>: the tuple already has more than N modes");
   return tuple_cat(wrap(t), detail::repeat_impl<N - R>(x, std::make_index_sequence<N - R>{}));
 }
@@ -170,7 +172,7 @@ CUTE_HOST_DEVICE constexpr auto prepend(T const& t, X const& x) {
 /// Modes [Begin, End): take<1,3>((a,b,c,d)) == (b,c).
 template <std::size_t Begin, std::size_t End, class T>
 CUTE_HOST_DEVICE constexpr auto take(T const& t) {
-  static_assert(Begin <= End && End <= rank_v<T>(), "take<Begin,End>: modes out of range");
+  static_assert(Begin <= End && End <= detail::modes_of<T>(), "take<Begin,End>: modes out of range");
   return detail::take_impl<Begin>(wrap(t), std::make_index_sequence<End - Begin>{});
 }
 
@@ -183,14 +185,14 @@ CUTE_HOST_DEVICE constexpr auto select(T const& t) {
 /// t with mode K replaced by x.
 template <std::size_t K, class T, class X>
 CUTE_HOST_DEVICE constexpr auto replace(T const& t, X const& x) {
-  static_assert(K < rank_v<T>(), "replace<K>: mode out of range");
-  return detail::replace_impl<K>(wrap(t), x, std::make_index_sequence<rank_v<T>()>{});
+  static_assert(K < detail::modes_of<T>(), "replace<K>: mode out of range");
+  return detail::replace_impl<K>(wrap(t), x, std::make_index_sequence<detail::modes_of<T>()>{});
 }
 
 /// Modes [Begin, End) gathered into one mode: group<0,2>((a,b,c)) == ((a,b),c).
 template <std::size_t Begin, std::size_t End, class T>
 CUTE_HOST_DEVICE constexpr auto group(T const& t) {
-  constexpr std::size_t R = rank_v<T>();
+  constexpr std::size_t R = detail::modes_of<T>();
   return tuple_cat(take<0, Begin>(t), make_tuple(take<Begin, End>(t)), take<End, R>(t));
 }
 
