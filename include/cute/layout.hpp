@@ -829,7 +829,7 @@ CUTE_HOST_DEVICE constexpr auto unpack_both(L const& l, std::index_sequence<I...
 /// A / B = A o (B, B*), B* = complement(B, size(A)): mode 0 holds the elements B selects (the
 /// tile), mode 1 the repetitions of the tile. A tuple tiler divides mode by mode (an integer n
 /// means n:_1, `_` keeps the mode).
-/// @pre B is injective and (B, B*) satisfies composition's divisibility conditions on A.
+/// @pre B is injective and A o (B, B*) meets composition's preconditions.
 /// @post result == composition(A, make_layout(B, complement(B, size(A)))) (for a Layout B).
 /// Example: logical_divide((4,2,3):(2,1,8), 4:2) is ((2,2),(2,3)):((4,1),(2,8)).
 template <class S, class D, class Tiler>
@@ -882,7 +882,7 @@ CUTE_HOST_DEVICE constexpr auto flat_divide(Layout<S, D> const& a, Tiler const& 
 
 /// A (x) B = (A, A* o B), A* = complement(A, size(A) * cosize(B)): mode 0 is A, mode 1 places
 /// one copy of A for each element of B, in B's order. A tuple tiler multiplies mode by mode.
-/// @pre A is injective; A* and B satisfy composition's divisibility conditions.
+/// @pre A is injective; A* o B meets composition's preconditions.
 /// @post rank(result) == 2; compatible(A, layout<0>(result)); compatible(B, layout<1>(result)).
 /// Example: logical_product((2,2):(4,1), 6:1) is ((2,2),(2,3)):((4,1),(2,8)).
 template <class S, class D, class Tiler>
