@@ -1,7 +1,7 @@
 /// @file test/kernel_compile/simt_instances.cu
-/// Compile-only check of the SIMT kernel family (nothing runs): instantiates GemmSimt for every
-/// tile of the generator's sm50_simt table (sgemm, dgemm, s8 -> s32), for 16-bit inputs with
-/// float accumulation and half/bf16/float output, each in all four A/B layouts. Build with
+/// Compile-only check of the SIMT kernel family (nothing runs): instantiates GemmSimt for the
+/// sgemm and dgemm tiles of the generator's sm50_simt table, and for s8 -> s32 and 16-bit inputs
+/// (float accumulation, half/bf16/float output) at 64x64x16, each in all four A/B layouts. Build with
 ///   nvcc -std=c++17 -I include -Xptxas -v -gencode=arch=compute_80,code=sm_80 \
 ///        -gencode=arch=compute_90a,code=sm_90a -c test/kernel_compile/simt_instances.cu
 /// and expect "0 bytes spill stores, 0 bytes spill loads" for every gemm_simt_kernel.
@@ -42,9 +42,9 @@ template void simt_instantiate_all_layouts<float, float, float, float, float, Ge
 template void simt_instantiate_all_layouts<double, double, double, double, double, GemmShape<64, 64, 8>, GemmShape<32, 32, 8>>();
 template void simt_instantiate_all_layouts<double, double, double, double, double, GemmShape<128, 64, 8>, GemmShape<64, 32, 8>>();
 // s8 x s8 -> s32
-template void simt_instantiate_all_layouts<int8_t, int8_t, int32_t, int32_t, int32_t, GemmShape<128, 128, 8>, GemmShape<32, 64, 8>>();
+template void simt_instantiate_all_layouts<int8_t, int8_t, int32_t, int32_t, int32_t, GemmShape<64, 64, 16>, GemmShape<32, 32, 16>>();
 // 16-bit inputs, float accumulation
-template void simt_instantiate_all_layouts<half, half, half, float, float, GemmShape<128, 128, 8>, GemmShape<32, 64, 8>>();
-template void simt_instantiate_all_layouts<half, half, float, float, float, GemmShape<128, 128, 8>, GemmShape<32, 64, 8>>();
-template void simt_instantiate_all_layouts<bf16, bf16, bf16, float, float, GemmShape<128, 128, 8>, GemmShape<32, 64, 8>>();
-template void simt_instantiate_all_layouts<bf16, bf16, float, float, float, GemmShape<128, 128, 8>, GemmShape<32, 64, 8>>();
+template void simt_instantiate_all_layouts<half, half, half, float, float, GemmShape<64, 64, 16>, GemmShape<32, 32, 16>>();
+template void simt_instantiate_all_layouts<half, half, float, float, float, GemmShape<64, 64, 16>, GemmShape<32, 32, 16>>();
+template void simt_instantiate_all_layouts<bf16, bf16, bf16, float, float, GemmShape<64, 64, 16>, GemmShape<32, 32, 16>>();
+template void simt_instantiate_all_layouts<bf16, bf16, float, float, float, GemmShape<64, 64, 16>, GemmShape<32, 32, 16>>();

@@ -99,10 +99,14 @@ struct GemmSimt {
   static constexpr int kThreads = Policy::kThreads;
   static constexpr int kMinBlocksPerSm = Policy::kMinBlocksPerSm;
 
-  /// The mainloop's stages and the epilogue's staging reuse the same bytes (a barrier separates them).
-  union SharedStorage {
-    typename Mma::SharedStorage mainloop;
-    typename Epilogue::SharedStorage epilogue;
+  struct SharedStorage {
+    /// The mainloop's stages and the epilogue's staging reuse the same bytes (a barrier separates them).
+    union {
+      typename Mma::SharedStorage mainloop;
+      typename Epilogue::SharedStorage epilogue;
+    };
+    /// Where the epilogue writes, set by thread 0 before the mainloop (see run_threadblock).
+    typename Epilogue::Output output;
   };
 
   /// What the kernel receives by value.
@@ -139,43 +143,47 @@ struct GemmSimt {
     int tile_m, tile_n, batch;
     if (!params.swizzle.get_tile(tile_m, tile_n, batch)) return;
 
-    int const thread_idx = int(threadblock::simt_thread_idx_x());
+    int const thread_idx = int(threadIdx.x);
+    int const m_begin = tile_m * Policy::kTileM;
+    int const n_begin = tile_n * Policy::kTileN;
     int64_t const l = batch;
-    typename Mma::LoaderA loader_a(args.ptr_A + l * args.batch_stride_A, args.lda, tile_m * Policy::kTileM,
-                                   args.problem_size.m(), thread_idx);
-    typename Mma::LoaderB loader_b(args.ptr_B + l * args.batch_stride_B, args.ldb, tile_n * Policy::kTileN,
-                                   args.problem_size.n(), thread_idx);
+    // NOTE: the epilogue's CTA-wide scalars go through shared memory, so ptxas keeps nothing but
+    // the accumulators live across the mainloop, whose 8x8 thread tile needs every register.
+    if (thread_idx == 0) {
+      smem.output = typename Epilogue::Output{args.ptr_C ? args.ptr_C + l * args.batch_stride_C : nullptr,
+                                              args.ldc,
+                                              args.ptr_D + l * args.batch_stride_D,
+                                              args.ldd,
+                                              m_begin,
+                                              n_begin,
+                                              args.problem_size.m(),
+                                              args.problem_size.n()};
+    }
+    typename Mma::LoaderA loader_a(args.ptr_A + l * args.batch_stride_A, args.lda, m_begin, args.problem_size.m(),
+                                   thread_idx);
+    typename Mma::LoaderB loader_b(args.ptr_B + l * args.batch_stride_B, args.ldb, n_begin, args.problem_size.n(),
+                                   thread_idx);
     typename Mma::AccumulatorTile accumulators;
     accumulators.clear();
     Mma::run(accumulators, loader_a, loader_b, smem.mainloop, threadblock::SimtThreadCoord<Policy>(thread_idx),
              args.problem_size.k());
 
-    __syncthreads();  // every warp is done reading the mainloop's stages before staging reuses them
-    run_epilogue(params, smem, accumulators);
-  }
-
-  /// Writes the CTA's tile. NOTE: every index is derived afresh here, after the mainloop, and the
-  /// output operator is built here too (alpha/beta may be device loads), so nothing but the
-  /// accumulators stays live across the mainloop.
-  CUTLASS_DEVICE static void run_epilogue(Params const &params, SharedStorage &smem,
-                                          typename Mma::AccumulatorTile const &accumulators) {
-    Arguments const &args = params.args;
-    int tile_m, tile_n, batch;
-    params.swizzle.get_tile(tile_m, tile_n, batch);
-    int64_t const l = batch;
+    __syncthreads();  // the mainloop's stages are free for staging; smem.output is visible to all
+    // Built after the mainloop: alpha/beta may be device loads.
     EpilogueOutputOp const output_op(args.epilogue);
-    typename Epilogue::Output const output{args.ptr_C ? args.ptr_C + l * args.batch_stride_C : nullptr,
-                                           args.ldc,
-                                           args.ptr_D + l * args.batch_stride_D,
-                                           args.ldd,
-                                           tile_m * Policy::kTileM,
-                                           tile_n * Policy::kTileN,
-                                           args.problem_size.m(),
-                                           args.problem_size.n()};
-    Epilogue(smem.epilogue, int(threadblock::simt_thread_idx_x()))(output_op, accumulators, output);
+    Epilogue(smem.epilogue, reread_thread_idx())(output_op, accumulators, smem.output);
   }
 
  private:
+  /// threadIdx.x through a volatile PTX move (PTX ISA "Special Registers": %tid). NOTE: the
+  /// epilogue derives its lane and warp coordinates from this fresh read, so ptxas recomputes
+  /// them after the mainloop instead of holding (or spilling) the mainloop's copies across it.
+  CUTLASS_DEVICE static int reread_thread_idx() {
+    unsigned tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    return int(tid);
+  }
+
   static Swizzle make_swizzle(Arguments const &args) {
     return Swizzle(int((int64_t(args.problem_size.m()) + Policy::kTileM - 1) / Policy::kTileM),
                    int((int64_t(args.problem_size.n()) + Policy::kTileN - 1) / Policy::kTileN), args.batch_count);

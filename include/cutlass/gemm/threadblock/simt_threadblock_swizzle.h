@@ -12,8 +12,8 @@
 ///
 /// Batches of more than 65535 entries (CUDA's grid.z limit) continue in slices along grid y:
 /// blockIdx.y = slice * 2^slice_shift + group_n and l = slice * 65535 + blockIdx.z, with
-/// 2^slice_shift >= groups_n. Powers of two keep the decode to shifts and masks (no division),
-/// which ptxas recomputes instead of holding across the mainloop. Without slicing slice_shift is
+/// 2^slice_shift >= groups_n. Powers of two keep the decode to shifts and masks (no integer
+/// division in the kernel). Without slicing slice_shift is
 /// 31 and every blockIdx.y is a group_n. CTAs whose tile_n or l lies past the problem do nothing,
 /// so every CTA computes at most one tile and the kernel needs no loop over the batch.
 
@@ -24,7 +24,6 @@
 #include <cuda_runtime.h>
 
 #include "cutlass/cutlass.h"
-#include "cutlass/gemm/threadblock/simt_thread_index.h"
 
 namespace cutlass {
 namespace gemm {
@@ -75,16 +74,13 @@ struct SimtThreadblockSwizzle {
   }
 
 #if defined(__CUDACC__)
-  /// This CTA's tile and batch entry, and whether they lie inside the problem (blockIdx read
-  /// afresh on every call, see simt_thread_index.h).
+  /// This CTA's tile and batch entry, and whether they lie inside the problem.
   CUTLASS_DEVICE bool get_tile(int &tile_m, int &tile_n, int &batch) const {
-    unsigned const x = simt_block_idx_x();
-    unsigned const y = simt_block_idx_y();
-    int const group_n = int(y & group_mask);
-    int const slice = int(y >> slice_shift);
-    tile_m = int(x >> log);
-    tile_n = (group_n << log) | int(x & ((1u << log) - 1));
-    batch = slice * kMaxGridYZ + int(simt_block_idx_z());
+    int const group_n = int(blockIdx.y & group_mask);
+    int const slice = int(blockIdx.y >> slice_shift);
+    tile_m = int(blockIdx.x >> log);
+    tile_n = (group_n << log) | int(blockIdx.x & ((1u << log) - 1));
+    batch = slice * kMaxGridYZ + int(blockIdx.z);
     return tile_n < tiles_n && batch < batch_count;
   }
 #endif
