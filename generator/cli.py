@@ -31,7 +31,9 @@ class UsageError(Exception):
 
 def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     """Parse the command line (CUTLASS generator.py option names)."""
-    parser = argparse.ArgumentParser(prog="python3 -m generator", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python3 -m generator",
+        description="Generate the GEMM kernel instances, registration code and manifest of cutlass_lib.")
     parser.add_argument("--architectures", required=True,
                         help='target compute capabilities, semicolon (or comma) separated, e.g. "80;90a"')
     parser.add_argument("--operations", default="all",
