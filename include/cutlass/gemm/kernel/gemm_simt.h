@@ -7,16 +7,20 @@
 ///                                                 C and D M x N column-major)
 ///
 /// One CTA computes a ThreadblockShape::kM x ::kN tile of one batch entry:
-///   mainloop  threadblock/simt_mma_pipelined.h  (two smem stages, register prefetch,
-///                                                128-bit fragment loads, see simt_policy.h)
+///   mainloop  threadblock/simt_mma_pipelined.h  (two smem stages; next tile by cp.async on
+///                                                sm_80+, else through registers; 128-bit
+///                                                fragment loads, see simt_policy.h)
 ///   epilogue  epilogue/threadblock/simt_epilogue.h  (EpilogueOutputOp per element, column-major
 ///                                                    stores coalesced through smem)
 ///   grid      threadblock/simt_threadblock_swizzle.h (x: M tiles grouped with N, y: N, z: batch)
 /// Operands of 16-bit or 8-bit types are converted to ElementAccumulator as they enter shared
 /// memory, so the FMAs always run in the accumulator type.
 ///
-/// Tiles in the generated set: 128x128x8 / warp 32x64 (256 threads, 8x8 per thread),
-/// 128x64x8 / 32x32, 64x64x8 / 32x32 for float; 64x64x8 / 32x32 and 128x64x8 / 64x32 for double.
+/// Tiles (all compile with 0 spill bytes at sm_80 and sm_90a): float 128x128x8 / warp 32x64
+/// (256 threads, 8x8 per thread, 2 CTAs per SM), 128x64x8 / 32x32, 64x64x8 / 32x32; double
+/// 64x64x8 / 32x32 and 128x64x8 / 64x32 (8x8 doubles, ~225 registers, 1 CTA per SM); s8 and
+/// 16-bit inputs 64x64x16 / 32x32. An 8x8 thread tile of s8 or 16-bit inputs (their operands
+/// go through registers) spills a few bytes at the 128-register cap.
 #pragma once
 
 #include <cstdint>
@@ -168,8 +172,8 @@ struct GemmSimt {
     Mma::run(accumulators, loader_a, loader_b, smem.mainloop, threadblock::SimtThreadCoord<Policy>(thread_idx),
              args.problem_size.k());
 
-    __syncthreads();  // the mainloop's stages are free for staging; smem.output is visible to all
-    // Built after the mainloop: alpha/beta may be device loads.
+    // Mma::run ended on a barrier: the stages are free for staging, smem.output is visible to all.
+    // The output operator is built only now: alpha/beta may be device loads.
     EpilogueOutputOp const output_op(args.epilogue);
     Epilogue(smem.epilogue, reread_thread_idx())(output_op, accumulators, smem.output);
   }

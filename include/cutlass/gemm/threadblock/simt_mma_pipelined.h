@@ -6,15 +6,19 @@
 ///   1. start the next K tile's global reads (SimtGlobalTileLoader): cp.async straight into the
 ///      write stage, or loads into registers for operands that need a conversion or run below
 ///      sm_80;
-///   2. for each of the kTileK steps kk: load the fragments of step kk+1 from shared memory
-///      (128-bit LDS, register double buffer) while the FMAs of step kk run (simt_thread_mma);
-///   3. before the last step's fragment load: store the prefetched registers into the write
-///      stage, wait for this thread's cp.async group, __syncthreads, swap the stages. The write
-///      stage of tile t was last read in tile t-1, before tile t-1's barrier, so one barrier per
-///      tile suffices.
+///   2. for each of the kTileK steps kk: load the A and B fragments of step kk from the read
+///      stage (128-bit LDS) and run its kThreadM x kThreadN FMAs (simt_thread_mma);
+///   3. store the prefetched registers into the write stage, wait for this thread's cp.async
+///      group, __syncthreads, swap the stages. The write stage of tile t was last read in tile
+///      t-1, before tile t-1's barrier, so one barrier per tile suffices.
+/// NOTE: the fragments have no second register buffer in the source: the kk steps are unrolled,
+/// so ptxas already issues step kk+1's loads under step kk's FMAs, and an explicit buffer costs
+/// the registers an 8x8 thread tile does not have (it made ptxas spill at the 128 cap).
 /// The K residue (K % kTileK, or a full tile) is the first tile. Every tile runs the same code:
 /// on the last one the reads are predicated off and the store and barrier are idle work, so the
-/// loop body has no branch (a branch there costs ptxas registers it does not have to spare).
+/// loop body has no branch (a branch there also cost registers).
+/// run() returns after a barrier that follows every read of the stages and every cp.async, so
+/// the caller may reuse the shared memory at once.
 ///
 /// Shared memory: two stages, each A as [kTileK][kTileM + pad] then B as [kTileK][kTileN + pad],
 /// in the accumulator type (see simt_policy.h).
