@@ -5,7 +5,7 @@ expands into one ``KernelConfig`` per layout x tile x alignment (see enumeration
 read ``KernelConfig`` fields by name, so this module is the single description of a kernel.
 """
 from dataclasses import dataclass, field
-from typing import Callable, List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from .datatypes import COLUMN_MAJOR, DataType, Layout, Shape
 from .naming import kernel_name
@@ -13,11 +13,16 @@ from .naming import kernel_name
 
 @dataclass(frozen=True)
 class TileRow:
-    """One tile choice: threadblock (CTA) tile, warp tile and pipeline stages."""
+    """One tile choice: threadblock (CTA) tile, warp tile (for sm90: the part one consumer
+    warpgroup computes), pipeline stages, and for 3.x-style kernels the cluster shape and the
+    kernel schedule (a dispatch_policy.h tag name)."""
 
     threadblock: Shape
     warp: Shape
     stages: int
+    cluster: Shape = Shape(1, 1, 1)
+    schedule: str = ""
+    instruction: Optional[Shape] = None  # overrides MathRow.instruction when it depends on the tile
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class MathRow:
     c: DataType
     accumulator: DataType
     compute: DataType
-    instruction: Shape
+    instruction: Optional[Shape]  # None when every tile row names its own
     layouts: Tuple[Tuple[Layout, Layout], ...]
     alignments: Tuple[int, ...]
     tiles: Tuple[TileRow, ...]
@@ -47,13 +52,14 @@ class Family:
 
     A family is built when some target compute capability lies in [min_cc, max_cc]; an
     ``arch_specific`` family (sm90a features) additionally needs that target to carry the
-    ``a`` suffix. ``sources_bucket`` names the CUTLASS_LIB_GENERATED_SOURCES_SM<bucket>
+    ``a`` suffix. ``api`` picks the naming scheme (naming.kernel_name). ``sources_bucket`` names the CUTLASS_LIB_GENERATED_SOURCES_SM<bucket>
     variable of sources.cmake that lists its files. ``kernel_rules`` returns the rules of
     this family's kernel template that a configuration breaks (rules.py adds the common ones).
     """
 
     name: str
     opcode_class: str
+    api: str  # "2x" (CUTLASS 2.x procedural names) or "3x" (cutlass3x_sm90_... names)
     min_cc: int
     max_cc: int
     arch_specific: bool

@@ -17,7 +17,7 @@ from .architectures import Arch
 from .config import Family, KernelConfig
 from .families import SOURCE_BUCKETS
 from .manifest import manifest_text
-from .naming import extended_name, layout_letters
+from .naming import file_stem
 
 KERNELS_PER_FILE = 4
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -62,11 +62,11 @@ def environment() -> jinja2.Environment:
 
 
 def plan_sources(kernels: Sequence[KernelConfig]) -> List[SourceFile]:
-    """Group kernels into .cu files: gemm_<sm>_<extended name>_<layouts>_<index>.cu."""
+    """Group kernels into .cu files: <naming.file_stem>_<index>.cu."""
     groups: Dict[str, List[KernelConfig]] = {}
     families: Dict[str, Family] = {}
     for cfg in kernels:
-        stem = f"{cfg.family.file_prefix}_{extended_name(cfg)}_{layout_letters(cfg)}"
+        stem = file_stem(cfg)
         if families.setdefault(stem, cfg.family) is not cfg.family:
             raise ValueError(f"families {families[stem].name} and {cfg.family.name} both write {stem}_*.cu")
         groups.setdefault(stem, []).append(cfg)

@@ -26,7 +26,7 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                     c=output_operand(a, row.c),
                     accumulator=row.accumulator,
                     compute=row.compute,
-                    instruction=row.instruction,
+                    instruction=tile.instruction or row.instruction,
                     tile=tile,
                     math_operation=row.math_operation,
                     in_default_set=tile_index == 0 and alignment in default_alignments,

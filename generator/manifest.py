@@ -11,10 +11,6 @@ from .config import KernelConfig, Operand
 
 GENERATOR_VERSION = 1
 
-#: The kernels' cluster shape: the 2.x-style families launch no clusters.
-CLUSTER_SHAPE = [1, 1, 1]
-
-
 def operand_entry(operand: Operand) -> Dict[str, object]:
     """{element, layout, alignment} of one operand."""
     return {
@@ -42,7 +38,7 @@ def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
         "warp_count": cfg.warp_count.as_list(),
         "instruction_shape": cfg.instruction.as_list(),
         "stages": cfg.tile.stages,
-        "cluster_shape": list(CLUSTER_SHAPE),
+        "cluster_shape": cfg.tile.cluster.as_list(),
         "min_cc": cfg.family.min_cc,
         "max_cc": cfg.family.max_cc,
         "source_file": source_file,

@@ -1,6 +1,10 @@
-"""Kernel names in CUTLASS's 2.x procedural scheme, so existing filters keep working.
+"""Kernel names in CUTLASS's procedural schemes, so existing filters keep working.
 
+2.x families (SIMT, sm80):
     cutlass_{opclass}_{extended}_{tbM}x{tbN}_{tbK}x{stages}_{layoutA}{layoutB}_align{max(alignA, alignB)}
+3.x families (sm90):
+    cutlass3x_sm{cc}_{opclass}_gemm_{A}_{B}_{acc}_{C}_{D}_{M}x{N}x{K}_{cM}x{cN}x{cK}_{stages}
+        _{layoutA}{layoutB}{layoutC}_align{max(alignA, alignB)}{schedule suffix}{epilogue suffix}
 
 ``kernel_name`` is the one source of a kernel's name: file names, manifest.json and the
 registration code all take it from here.
@@ -44,11 +48,41 @@ def layout_letters(cfg: "KernelConfig") -> str:
     return cfg.a.layout.letter + cfg.b.layout.letter
 
 
+#: Name suffixes of the sm90 kernel schedules (CUTLASS KernelScheduleSuffixes) and epilogues.
+SCHEDULE_SUFFIXES = {
+    "KernelTmaWarpSpecializedCooperative": "_warpspecialized_cooperative",
+}
+EPILOGUE_SUFFIX = "_epi_tma"
+
+
+def kernel_name_3x(cfg: "KernelConfig") -> str:
+    """e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma."""
+    tb, cl = cfg.tile.threadblock, cfg.tile.cluster
+    types = "_".join(e.name for e in (cfg.a.element, cfg.b.element, cfg.accumulator, cfg.c.element, cfg.d.element))
+    layouts = layout_letters(cfg) + cfg.c.layout.letter
+    alignment = max(cfg.a.alignment, cfg.b.alignment)
+    return (
+        f"cutlass3x_sm{cfg.family.min_cc}_{cfg.family.opcode_class}_gemm_{types}"
+        f"_{tb.m}x{tb.n}x{tb.k}_{cl.m}x{cl.n}x{cl.k}_{cfg.tile.stages}_{layouts}_align{alignment}"
+        f"{SCHEDULE_SUFFIXES[cfg.tile.schedule]}{EPILOGUE_SUFFIX}"
+    )
+
+
 def kernel_name(cfg: "KernelConfig") -> str:
     """The procedural name of a kernel, e.g. cutlass_tensorop_s16816gemm_bf16_128x128_32x3_tn_align8."""
+    if cfg.family.api == "3x":
+        return kernel_name_3x(cfg)
     tb = cfg.tile.threadblock
     alignment = max(cfg.a.alignment, cfg.b.alignment)
     return (
         f"cutlass_{cfg.family.opcode_class}_{extended_name(cfg)}"
         f"_{tb.m}x{tb.n}_{tb.k}x{cfg.tile.stages}_{layout_letters(cfg)}_align{alignment}"
     )
+
+
+def file_stem(cfg: "KernelConfig") -> str:
+    """The stem of the .cu files that hold a kernel: kernels of one family, type combination and
+    layout share files (gemm_sm80_bf16_s16816gemm_bf16_tn_0.cu, gemm_sm90_bf16_bf16_tnn_0.cu)."""
+    if cfg.family.api == "3x":
+        return f"{cfg.family.file_prefix}_{cfg.a.element.name}_{cfg.c.element.name}_{layout_letters(cfg)}{cfg.c.layout.letter}"
+    return f"{cfg.family.file_prefix}_{extended_name(cfg)}_{layout_letters(cfg)}"

@@ -1,10 +1,11 @@
 """The registry of kernel families. A new family adds its module and one entry in FAMILIES."""
-from . import sm50_simt, sm80_tensorop
+from . import sm50_simt, sm80_tensorop, sm90_tensorop
 
 #: Every family the generator knows. Registration order sorts them by descending min_cc.
 FAMILIES = (
     sm50_simt.FAMILY,
     sm80_tensorop.FAMILY,
+    sm90_tensorop.FAMILY,
 )
 
 #: The CUTLASS_LIB_GENERATED_SOURCES_SM<bucket> variables sources.cmake always sets

@@ -63,6 +63,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
 FAMILY = Family(
     name="sm50_simt",
     opcode_class="simt",
+    api="2x",
     min_cc=50,
     max_cc=1000,
     arch_specific=False,

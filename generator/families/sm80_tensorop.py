@@ -76,6 +76,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
 FAMILY = Family(
     name="sm80_tensorop",
     opcode_class="tensorop",
+    api="2x",
     min_cc=80,
     max_cc=1000,
     arch_specific=False,

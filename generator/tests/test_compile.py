@@ -25,7 +25,10 @@ def nvcc_arch(family):
 
 def compile_instance(nvcc, source, arch, include_dirs):
     """Compile ``source`` to an object file next to it; returns the CompletedProcess."""
-    command = [nvcc, *NVCC_FLAGS, f"-arch={arch}", "-c", str(source), "-o", str(source.with_suffix(".o"))]
+    # the -gencode form: the -arch=sm_90a shorthand can add a plain sm_90 pass that rejects wgmma
+    number = arch[3:]
+    gencode = f"-gencode=arch=compute_{number},code=sm_{number}"
+    command = [nvcc, *NVCC_FLAGS, gencode, "-c", str(source), "-o", str(source.with_suffix(".o"))]
     command += [f"-I{directory}" for directory in include_dirs]
     return subprocess.run(command, capture_output=True, text=True, timeout=600)
 

@@ -7,7 +7,7 @@ from generator import rules
 from generator.config import TileRow
 from generator.datatypes import ALL_LAYOUTS, Shape
 from generator.enumeration import enumerate_kernels
-from generator.families import FAMILIES, sm50_simt, sm80_tensorop
+from generator.families import FAMILIES, sm50_simt, sm80_tensorop, sm90_tensorop
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +24,17 @@ def test_counts_per_family(kernels):
     assert len(by_family(kernels, sm50_simt.FAMILY)) == 12 + 8 + 3
     # 16-bit: 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32: 4 x 3 x 3; s8: 1 x 3 x 5
     assert len(by_family(kernels, sm80_tensorop.FAMILY)) == 384 + 36 + 15
-    assert len(kernels) == 458
+    # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 4 tiles x alignment 8
+    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 64
+    assert len(kernels) == 522
 
 
 def test_default_set_counts(kernels):
     default = [k for k in kernels if k.in_default_set]
     assert len(by_family(default, sm50_simt.FAMILY)) == 11
     assert len(by_family(default, sm80_tensorop.FAMILY)) == 42
-    assert len(default) == 53
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 16
+    assert len(default) == 69
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):

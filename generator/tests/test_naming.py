@@ -4,9 +4,9 @@ import re
 import pytest
 
 from generator.config import KernelConfig, Operand, TileRow, output_operand
-from generator.datatypes import BF16, COLUMN_MAJOR, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
+from generator.datatypes import BF16, COLUMN_MAJOR, F16, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
 from generator.enumeration import enumerate_kernels
-from generator.families import sm50_simt, sm80_tensorop
+from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 from generator.naming import kernel_name
 
 LAYOUTS = {"n": COLUMN_MAJOR, "t": ROW_MAJOR}
@@ -64,8 +64,41 @@ def test_examples_from_the_tables_are_enumerated():
             assert expected in names
 
 
+NAME_TAIL_3X = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)x(\d+)_(\d+)_([nt])([nt])([nt])_align(\d+)"
+                          r"_warpspecialized_cooperative_epi_tma$")
+
+
+def test_sm90_example():
+    row = sm90_tensorop.TILES[0]
+    a = Operand(element=BF16, layout=ROW_MAJOR, alignment=8)
+    cfg = KernelConfig(family=sm90_tensorop.FAMILY, a=a, b=Operand(element=BF16, layout=COLUMN_MAJOR, alignment=8),
+                       c=output_operand(a, BF16), accumulator=F32, compute=F32, instruction=row.instruction,
+                       tile=row, math_operation="multiply_add")
+    assert cfg.name == ("cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8"
+                        "_warpspecialized_cooperative_epi_tma")
+    assert cfg.name in {k.name for k in enumerate_kernels()}
+
+
+def test_sm90_names_parse_back_to_the_configuration():
+    sm90 = [k for k in enumerate_kernels() if k.family is sm90_tensorop.FAMILY]
+    assert sm90
+    for k in sm90:
+        match = NAME_TAIL_3X.search(k.name)
+        assert match, k.name
+        values = match.groups()
+        tb, cl = k.tile.threadblock, k.tile.cluster
+        assert tuple(int(v) for v in values[:7]) == (tb.m, tb.n, tb.k, cl.m, cl.n, cl.k, k.tile.stages)
+        assert values[7:10] == (k.a.layout.letter, k.b.layout.letter, k.c.layout.letter)
+        assert int(values[10]) == max(k.a.alignment, k.b.alignment)
+        types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))
+        assert k.name.startswith(f"cutlass3x_sm90_tensorop_gemm_{types}_")
+        assert k.a.element in (BF16, F16)
+
+
 def test_name_parses_back_to_the_configuration():
     for k in enumerate_kernels():
+        if k.family.api == "3x":
+            continue
         match = NAME_TAIL.search(k.name)
         assert match, k.name
         tb_m, tb_n, tb_k, stages, layout_a, layout_b, alignment = match.groups()

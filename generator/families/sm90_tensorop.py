@@ -1,0 +1,88 @@
+"""sm90 tensor-op family: the Hopper warp-specialized persistent kernel (GemmSm90: TMA loads,
+wgmma, TMA-store epilogue), built only for sm_90a.
+
+Operands are 16-bit (f16, bf16) with f32 accumulate and f16/bf16/f32 output, every A/B
+layout; TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is 8
+elements (other problems fall back to the sm80 and SIMT families). Tile tables list
+threadblock / consumer-warpgroup tile / stages in preference order; the first row suits
+large problems and is the default set's.
+"""
+from typing import List
+
+from ..config import Family, KernelConfig, MathRow, TileRow
+from ..datatypes import ALL_LAYOUTS, BF16, F16, F32, Shape
+
+COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
+
+TILES = (
+    TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,
+            instruction=Shape(64, 256, 16)),
+    TileRow(threadblock=Shape(256, 128, 64), warp=Shape(128, 128, 64), stages=4, schedule=COOPERATIVE,
+            instruction=Shape(64, 128, 16)),
+    TileRow(threadblock=Shape(128, 128, 64), warp=Shape( 64, 128, 64), stages=6, schedule=COOPERATIVE,
+            instruction=Shape(64, 128, 16)),
+    TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 128, 64), stages=5, schedule=COOPERATIVE,
+            instruction=Shape(64, 128, 16)),
+)
+
+#: TMA: base addresses and leading dimensions must be multiples of 16 bytes.
+ALIGNMENTS = (8,)
+
+
+ROWS = tuple(
+    MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None,
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS, tiles=TILES)
+    for a in (BF16, F16) for c in (a, F32)
+)
+
+#: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
+#: plus barriers and the 1 KB alignment slack the kernel requests.
+EPILOGUE_BYTES = 2 * 2 * 4096
+KERNEL_OVERHEAD_BYTES = 1024 + 256
+
+SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
+
+
+def kernel_rules(cfg: KernelConfig) -> List[str]:
+    """GemmSm90's own rules (gemm_sm90.h and its collectives), as sentences."""
+    tb, warp = cfg.tile.threadblock, cfg.tile.warp
+    problems = []
+    if tb.k * cfg.a.element.size_bytes != 128:
+        problems.append(f"threadblock K {tb.k} must span one 128-byte swizzle row")
+    split_m = tb.m >= 128
+    expected = Shape(tb.m // 2, tb.n, tb.k) if split_m else Shape(tb.m, tb.n // 2, tb.k)
+    if warp != expected:
+        problems.append(f"consumer warpgroup tile {warp} must be {expected} (two consumers split the CTA tile)")
+    if cfg.instruction != Shape(64, warp.n, 16):
+        problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x 16")
+    if warp.n not in (64, 128, 256):
+        problems.append(f"consumer warpgroup N {warp.n} must be 64, 128 or 256")
+    if tb.m > 256 or tb.n > 256:
+        problems.append("a TMA box dimension holds at most 256 rows")
+    if cfg.tile.cluster != Shape(1, 1, 1):
+        problems.append("only 1x1x1 clusters are implemented")
+    if cfg.tile.schedule != COOPERATIVE:
+        problems.append(f"schedule {cfg.tile.schedule} is not implemented")
+    stage_bytes = (tb.m + tb.n) * tb.k * cfg.a.element.size_bytes
+    total = stage_bytes * cfg.tile.stages + EPILOGUE_BYTES + KERNEL_OVERHEAD_BYTES
+    if total > SHARED_MEMORY_LIMIT_BYTES:
+        problems.append(f"{cfg.tile.stages} stages and the epilogue need {total} bytes of shared memory; "
+                        f"the limit is {SHARED_MEMORY_LIMIT_BYTES}")
+    return problems
+
+
+FAMILY = Family(
+    name="sm90_tensorop",
+    opcode_class="tensorop",
+    api="3x",
+    min_cc=90,
+    max_cc=90,
+    arch_specific=True,
+    kernel_header="cutlass/gemm/kernel/gemm_sm90.h",
+    kernel_template="cutlass::gemm::kernel::GemmSm90",
+    file_prefix="gemm_sm90",
+    template="gemm_3x.cu.j2",
+    sources_bucket=90,
+    rows=ROWS,
+    kernel_rules=kernel_rules,
+)
