@@ -62,7 +62,9 @@ class SimtEpilogue {
   CUTLASS_DEVICE SimtEpilogue(SharedStorage &smem, int thread_idx)
       : staging_(smem.staging[thread_idx / 32]), lane_(thread_idx % 32), coord_(thread_idx) {}
 
-  CUTLASS_DEVICE void operator()(OutputOp const &op, AccumulatorTile const &acc, Output const &out) {
+  /// `output` may live in shared memory; it is read once, before the first __syncwarp.
+  CUTLASS_DEVICE void operator()(OutputOp const &op, AccumulatorTile const &acc, Output const &output) {
+    Output const out = output;
     if (op.is_source_needed()) {
       store<true>(op, acc, out);
     } else {

@@ -116,14 +116,15 @@ class SimtGlobalTileLoader {
   }
 
  private:
-  /// Offset of iteration i from iteration 0 along the contiguous and the strided dimension.
-  /// Exact because one of kThreads, kContiguous divides the other (static_assert above).
+  /// Whether iteration i's element lies in the problem and among the first k_limit K indices.
   CUTLASS_DEVICE bool valid(int i, int k_limit) const { return mn_valid_[i] && k_ + k_delta(i) < k_limit; }
 
   /// Strided distance between iterations whose strided index differs: kThreads / kContiguous
   /// when the threads cover whole contiguous lines, else 1 (ds(i + 1) - ds(i) is 0 or this).
   static constexpr int kStridedStep = kThreads >= kContiguous ? kThreads / kContiguous : 1;
 
+  /// Offset of iteration i from iteration 0 along the contiguous and the strided dimension.
+  /// Exact because one of kThreads, kContiguous divides the other (static_assert above).
   CUTLASS_HOST_DEVICE static constexpr int contiguous_delta(int i) { return (i * kThreads) % kContiguous; }
   CUTLASS_HOST_DEVICE static constexpr int strided_delta(int i) { return (i * kThreads) / kContiguous; }
   CUTLASS_HOST_DEVICE static constexpr int mn_delta(int i) { return kMNContiguous ? contiguous_delta(i) : strided_delta(i); }

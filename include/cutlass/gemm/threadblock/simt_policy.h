@@ -20,8 +20,6 @@
 /// when it is stored), K-major: A as [kTileK][kTileM + kSmemPad], B as [kTileK][kTileN + kSmemPad].
 #pragma once
 
-#include <type_traits>
-
 #include "cutlass/gemm_coord.h"
 
 namespace cutlass {
