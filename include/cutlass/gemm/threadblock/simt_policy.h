@@ -12,7 +12,16 @@
 /// (the same along N). kVector is the number of accumulator-type elements in 16 bytes, so each
 /// chunk of a fragment is one 128-bit shared-memory load, and the kLanesM (kLanesN) lanes that
 /// differ in lane_m (lane_n) read adjacent 16-byte words: at most 128 contiguous bytes per warp
-/// load, free of bank conflicts. Lane l has lane_m = l % kLanesM, lane_n = l / kLanesM.
+/// load, free of bank conflicts.
+///
+/// Lane order (CUTLASS's RowMajorInterleaved<2> lane layout): lane l has
+///     lane_m = (l % 2) + 2 * (l / (2 * kLanesN)),   lane_n = (l / 2) % kLanesN.
+/// Shared memory returns 128 bytes (one register per lane) per cycle, so a 128-bit load takes
+/// four cycles, or two when lanes l and l^1 (or l and l^2) read the same address (NVIDIA
+/// developer forum, "Unexpected shared memory bank conflict", on the CC 7.x load path). In this
+/// order lanes l and l^2 share lane_m (same A address) and lanes l and l^1 share lane_n (same B
+/// address), so every fragment load takes two cycles, where lane_m = l % kLanesM would take four
+/// for A.
 /// Example, 32x64 warp of floats: lanes 4 x 8, thread tile 8 x 8 = rows {4*lane_m + 0..3,
 /// 16 + 4*lane_m + 0..3} x columns {4*lane_n + 0..3, 32 + 4*lane_n + 0..3}.
 ///
@@ -92,8 +101,8 @@ struct SimtThreadCoord {
     int lane = thread_idx % 32;
     warp_m = warp % Policy::kWarpsM;
     warp_n = warp / Policy::kWarpsM;
-    lane_m = lane % Policy::kLanesM;
-    lane_n = lane / Policy::kLanesM;
+    lane_m = (lane % 2) + 2 * (lane / (2 * Policy::kLanesN));
+    lane_n = (lane / 2) % Policy::kLanesN;
   }
 
   /// Row of accumulator row i (0 .. kThreadM-1) within the warp tile.
