@@ -116,21 +116,20 @@ struct Case {
 
   template <typename Loader>
   static void check_store_banks(char const *name) {
-    // 16-byte cp.async: each 8-thread phase must hit 8 distinct 16-byte positions of a line.
-    // (Narrower copies are checked for correctness only.)
-    if constexpr (Loader::kVectorBytes == 16) {
-      for (int t0 = 0; t0 < kThreads; t0 += 8)
-        for (int pr = 0; pr < Loader::kPassesRow; ++pr)
-          for (int pc = 0; pc < Loader::kPassesColumn; ++pc) {
-            std::set<int> pos;
-            for (int t = t0; t < t0 + 8; ++t) {
-              int row = Loader::row_of(t, pr);
-              int col = Loader::column_of(t, pc);
-              pos.insert((Loader::SmemLayout::offset_bytes(row, col) / 16) % 8);
-            }
-            CHECK(pos.size() == 8, "%s cp.async store phase conflicts", name);
+    // Chunk stores (16-byte cp.async, or the register path's 16-byte st.shared): each 8-thread
+    // phase must hit 8 distinct 16-byte positions of a 128-byte line. (cp.async pieces of 4 or
+    // 8 bytes are checked for correctness only.)
+    for (int t0 = 0; t0 < kThreads; t0 += 8)
+      for (int pr = 0; pr < Loader::kPassesRow; ++pr)
+        for (int pc = 0; pc < Loader::kPassesColumn; ++pc) {
+          std::set<int> pos;
+          for (int t = t0; t < t0 + 8; ++t) {
+            int row = Loader::row_of(t, pr);
+            int col = Loader::column_of(t, pc);
+            pos.insert((Loader::SmemLayout::offset_bytes(row, col) / 16) % 8);
           }
-    }
+          CHECK(pos.size() == 8, "%s chunk store phase conflicts", name);
+        }
   }
 
   /// How operand A (kIsA) or B is read from shared memory in this configuration.
@@ -320,18 +319,23 @@ struct Case {
     for (int t = 0; t < kThreads; ++t) {
       for (int pr = 0; pr < Loader::kPassesRow; ++pr)
         for (int pc = 0; pc < Loader::kPassesColumn; ++pc) {
-          uint32_t off = loaders[t].vector_smem_offset(pr, pc);
-          CHECK(off + Loader::kVectorBytes <= stage.size(), "%s store outside the stage", name);
-          CHECK(off % Loader::kVectorBytes == 0, "%s store misaligned", name);
-          if (off + Loader::kVectorBytes > stage.size()) continue;
-          for (int b = 0; b < Loader::kVectorBytes; ++b) written[off + b]++;
-          if (loaders[t].vector_valid(pr, pc, k_remaining)) {
-            Element const *src = loaders[t].vector_source(pr, pc);
-            bool ok = src >= base && inside(src - base, Loader::kAlignment);
-            CHECK(ok, "%s valid vector reads outside the matrix", name);
-            if (ok) std::memcpy(&stage[off], src, Loader::kVectorBytes);
-          } else {
-            std::memset(&stage[off], 0, Loader::kVectorBytes);
+          uint32_t chunk = loaders[t].chunk_smem_offset(pr, pc);
+          CHECK(chunk % 16 == 0, "%s chunk misaligned", name);
+          CHECK(chunk == Loader::SmemLayout::offset_bytes(Loader::row_of(t, pr), Loader::column_of(t, pc)),
+                "%s chunk offset disagrees with the layout", name);
+          for (int e = 0; e < Loader::kPieces; ++e) {
+            uint32_t off = chunk + e * Loader::kPieceBytes;
+            CHECK(off + Loader::kPieceBytes <= stage.size(), "%s store outside the stage", name);
+            if (off + Loader::kPieceBytes > stage.size()) continue;
+            for (int b = 0; b < Loader::kPieceBytes; ++b) written[off + b]++;
+            if (loaders[t].piece_valid(pr, pc, e, k_remaining)) {
+              Element const *src = loaders[t].piece_source(pr, pc, e);
+              bool ok = src >= base && inside(src - base, Loader::kAlignment);
+              CHECK(ok, "%s valid piece reads outside the matrix", name);
+              if (ok) std::memcpy(&stage[off], src, Loader::kPieceBytes);
+            } else {
+              std::memset(&stage[off], 0, Loader::kPieceBytes);
+            }
           }
         }
       loaders[t].advance();

@@ -1,9 +1,9 @@
 /// @file cutlass/arch/memory_sm80.h
 /// Bare PTX wrappers for the sm80 data movement a multistage GEMM uses: asynchronous
 /// global->shared copies (cp.async), warp-wide shared->register matrix loads (ldmatrix),
-/// 32-bit shared loads, and predicated narrow global loads / shared stores for operands too
-/// misaligned for cp.async. Addresses in shared memory are 32-bit .shared-window addresses
-/// (see shared_address()); sizes are in bytes. No layout knowledge lives here.
+/// 32-bit shared loads, predicated narrow global loads for operands too misaligned for
+/// cp.async, and a 16-byte shared store. Addresses in shared memory are 32-bit .shared-window
+/// addresses (see shared_address()); sizes are in bytes. No layout knowledge lives here.
 ///
 /// Sources: PTX ISA 8.x, sections "cp.async", "cp.async.commit_group", "cp.async.wait_group",
 /// "ldmatrix", "ld", "st". All wrappers need sm_80 or later; the kernels that call them are
@@ -107,15 +107,10 @@ CUTLASS_DEVICE uint32_t ld_global_zfill(void const *src, bool valid) {
   return v;
 }
 
-/// Shared store of the low kBytes (1 or 2) of `v`. @pre address aligned to kBytes.
-template <int kBytes>
-CUTLASS_DEVICE void sts_narrow(uint32_t address, uint32_t v) {
-  static_assert(kBytes == 1 || kBytes == 2, "sts_narrow stores 1 or 2 bytes");
-  if constexpr (kBytes == 1) {
-    asm volatile("st.shared.u8 [%0], %1;\n" ::"r"(address), "r"(v) : "memory");
-  } else {
-    asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(address), "r"(v) : "memory");
-  }
+/// One 16-byte shared store of v[0..3] (v[0] at the lowest address). @pre address 16-byte aligned.
+CUTLASS_DEVICE void sts_u32x4(uint32_t address, uint32_t const (&v)[4]) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(address), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3])
+               : "memory");
 }
 
 }  // namespace arch

@@ -117,7 +117,10 @@ class Sm80EpilogueStaged {
       }
       __syncthreads();
 
-      CUTLASS_PRAGMA_UNROLL
+      // NOTE: a runtime loop on purpose: it touches no accumulator register, while unrolled the
+      // compiler keeps every iteration's addresses live across the slab steps (spills at small
+      // AlignmentC).
+      CUTLASS_PRAGMA_NO_UNROLL
       for (int it = 0; it < kIterations; ++it) {
         int const row = vector_row(thread, it);
         int const column = vector_slab_column(thread, it);

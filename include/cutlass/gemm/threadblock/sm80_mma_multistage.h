@@ -14,7 +14,8 @@
 ///             read fragments of (tile 0, k-step 0).
 ///   k-tile kt, k-step kk = 0 .. kKSteps-1:
 ///     read fragments of the next k-step (kk + 1, or k-step 0 of tile kt + 1 when kk is last)
-///     kk == 0:          issue the loads of k-tile kt + kStages - 1 into stage (kt - 1) % kStages
+///     kk == 0:          issue the cp.async copies of k-tile kt + kStages - 1 into stage
+///                       (kt - 1) % kStages (register-path copies: a share at every kk, see load_part)
 ///     mma of k-step kk
 ///     kk == kKSteps-2:  commit; wait until <= kStages-2 groups are pending (tile kt + 1 landed);
 ///                       __syncthreads; advance the read and write stages
@@ -105,12 +106,20 @@ class Sm80MmaMultistage {
     int const k_tiles = (problem_k + kK - 1) / kK;
     int k_load_remaining = problem_k;   // K - (index of the next k-tile to load) * kK
 
-    CUTLASS_PRAGMA_UNROLL
-    for (int s = 0; s < kStages - 1; ++s) {
+    auto load_stage = [&](int s) {
       loader_a.load(smem + s * kStageBytesA, k_load_remaining);
       loader_b.load(smem_b + s * kStageBytesB, k_load_remaining);
       k_load_remaining -= kK;
       arch::cp_async_commit();
+    };
+    if constexpr (LoaderA::kUseCpAsync && LoaderB::kUseCpAsync) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int s = 0; s < kStages - 1; ++s) load_stage(s);
+    } else {
+      // NOTE: a runtime loop for the register path: unrolled, ptxas keeps every stage's narrow
+      // loads in flight at once and spills.
+      CUTLASS_PRAGMA_NO_UNROLL
+      for (int s = 0; s < kStages - 1; ++s) load_stage(s);
     }
     arch::cp_async_wait<kStages - 2>();
     __syncthreads();
@@ -122,6 +131,8 @@ class Sm80MmaMultistage {
 
     int read_stage = 0;
     int write_stage = kStages - 1;
+    uint32_t write_a = 0, write_b = 0;   // stage being filled during this k-tile
+    int write_k_remaining = 0;           // its k_remaining
 
     CUTLASS_PRAGMA_NO_UNROLL
     for (int kt = 0; kt < k_tiles; ++kt) {
@@ -131,10 +142,13 @@ class Sm80MmaMultistage {
         warp_a.load(frag_a[next], smem + read_stage * kStageBytesA, (kk + 1) % kKSteps);
         warp_b.load(frag_b[next], smem_b + read_stage * kStageBytesB, (kk + 1) % kKSteps);
         if (kk == 0) {
-          loader_a.load(smem + write_stage * kStageBytesA, k_load_remaining);
-          loader_b.load(smem_b + write_stage * kStageBytesB, k_load_remaining);
+          write_a = smem + write_stage * kStageBytesA;
+          write_b = smem_b + write_stage * kStageBytesB;
+          write_k_remaining = k_load_remaining;
           k_load_remaining -= kK;
         }
+        load_part(loader_a, write_a, write_k_remaining, kk);
+        load_part(loader_b, write_b, write_k_remaining, kk);
         warp_mma(acc, frag_a[kk % 2], frag_b[kk % 2]);
         if (kk == kKSteps - 2) {
           arch::cp_async_commit();
@@ -150,6 +164,21 @@ class Sm80MmaMultistage {
   }
 
  private:
+  /// The share of k-step kk of the copies of the k-tile being loaded. cp.async copies are all
+  /// issued at kk == 0 (they must precede the commit at kk == kKSteps-2). Register-path copies
+  /// (loads + st.shared, no group) are spread evenly over all k-steps to bound the registers they
+  /// hold next to the accumulators: the stage they fill is not read before the barrier of a later
+  /// k-tile (kStages >= 3), and was released by the previous k-tile's barrier.
+  template <typename Loader>
+  CUTLASS_DEVICE static void load_part(Loader &loader, uint32_t stage, int k_remaining, int kk) {
+    if constexpr (Loader::kUseCpAsync) {
+      if (kk == 0) loader.load(stage, k_remaining);
+    } else {
+      loader.load_chunks(stage, k_remaining, kk * Loader::kChunks / kKSteps, (kk + 1) * Loader::kChunks / kKSteps);
+      if (kk == kKSteps - 1) loader.advance();
+    }
+  }
+
   /// kMTiles x kNTiles mma.sync of one k-step, serpentine over N so consecutive instructions
   /// share an operand.
   CUTLASS_DEVICE static void warp_mma(Accumulators &acc, FragmentA const &a, FragmentB const &b) {

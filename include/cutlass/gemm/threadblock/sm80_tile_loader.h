@@ -9,15 +9,20 @@
 ///   K-major:  ptr + (mn_offset + row) * ld + kt * kK + column
 ///   MN-major: ptr + (kt * kK + row) * ld + mn_offset + column
 ///
-/// Each thread moves vectors of kAlignment elements. Consecutive threads take consecutive vectors
-/// of a row (coalesced); a pass covers kRowsPerPass rows; kPassesRow x kPassesColumn passes cover
-/// the tile. Vector bytes 4, 8, 16 go through cp.async (zero-filled when out of range, so the
-/// partial last K tile and M/N overhang read nothing and leave zeros); 1 and 2 bytes (below
-/// cp.async's minimum) go through a predicated load into a register and a shared store.
+/// Work unit: each thread moves whole 16-byte chunks (the swizzle unit of SmemLayout), so its
+/// shared-memory offsets are the same few for every alignment. Consecutive threads take
+/// consecutive chunks of a row (coalesced); a pass of all threads covers kRowsPerPass rows;
+/// kPassesRow x kPassesColumn passes cover the tile. A chunk is read from global memory in
+/// kPieces accesses of kAlignment elements (kPieceBytes = 16 / kPieces):
+///  - kPieceBytes 4, 8, 16: one cp.async per piece, zero-filled when the piece is out of range;
+///  - kPieceBytes 1, 2 (below cp.async's 4-byte minimum): predicated loads into registers,
+///    packed, then one 16-byte shared store per chunk.
+/// Either way an out-of-range piece reads no global memory and leaves zeros, so the partial
+/// last K tile and the M/N overhang of edge tiles contribute nothing.
 ///
 /// Edge rule: the caller guarantees (can_implement) that the contiguous extent of the operand
-/// (K for K-major, M/N for MN-major) is a multiple of kAlignment, so every vector is either
-/// wholly inside the matrix or wholly outside; one predicate per vector is exact.
+/// (K for K-major, M/N for MN-major) is a multiple of kAlignment, so every piece is either
+/// wholly inside the matrix or wholly outside; one predicate per piece is exact.
 #pragma once
 
 #include <cstdint>
@@ -38,33 +43,33 @@ class Sm80TileLoader {
   static constexpr int kRows = SmemLayout::kRows;
   static constexpr int kColumns = SmemLayout::kColumns;
   static constexpr int kTileK = kKMajor ? kColumns : kRows;   ///< K extent of one tile, elements
-  static constexpr int kVectorBytes = kAlignment * int(sizeof(Element));
-  static constexpr bool kUseCpAsync = kVectorBytes >= 4;
-  static constexpr int kVectorsPerRow = kColumns / kAlignment;
-  static constexpr int kThreadsPerRow = kVectorsPerRow < kThreads ? kVectorsPerRow : kThreads;
+  static constexpr int kElementsPerChunk = SmemLayout::kElementsPerChunk;
+  static constexpr int kPieceBytes = kAlignment * int(sizeof(Element));
+  static constexpr int kPieces = 16 / kPieceBytes;              ///< global accesses per chunk
+  static constexpr bool kUseCpAsync = kPieceBytes >= 4;
+  static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
+  static constexpr int kThreadsPerRow = kChunksPerRow < kThreads ? kChunksPerRow : kThreads;
   static constexpr int kRowsPerPass = kThreads / kThreadsPerRow;
-  static constexpr int kPassesColumn = kVectorsPerRow / kThreadsPerRow;
+  static constexpr int kPassesColumn = kChunksPerRow / kThreadsPerRow;
   static constexpr int kPassesRow = kRows / kRowsPerPass;
 
   static_assert(int(sizeof(Element)) == SmemLayout::kElementBytes, "element size and smem layout disagree");
-  static_assert(kVectorBytes == 1 || kVectorBytes == 2 || kVectorBytes == 4 || kVectorBytes == 8 ||
-                    kVectorBytes == 16,
-                "operand alignment must give 1, 2, 4, 8 or 16-byte vectors");
-  static_assert(kColumns % kAlignment == 0, "tile row must be a whole number of vectors");
-  static_assert(kVectorsPerRow % kThreadsPerRow == 0 && kThreads % kThreadsPerRow == 0,
-                "threads must tile one row of vectors evenly");
+  static_assert(kPieceBytes >= 1 && kPieceBytes <= 16 && 16 % kPieceBytes == 0,
+                "operand alignment must give 1, 2, 4, 8 or 16-byte accesses");
+  static_assert(kChunksPerRow % kThreadsPerRow == 0 && kThreads % kThreadsPerRow == 0,
+                "threads must tile one row of chunks evenly");
   static_assert(kRowsPerPass <= kRows && kRows % kRowsPerPass == 0,
                 "tile rows must be a multiple of the rows one pass of all threads covers "
-                "(use a deeper K tile or a wider alignment)");
-  static_assert((kKMajor ? kPassesRow : kPassesColumn) <= 32, "one predicate bit per M/N pass");
+                "(use a deeper K tile or fewer threads)");
+  static_assert(!kKMajor || kPassesRow <= 32, "one predicate bit per M/N pass");
 
-  /// Tile row of this thread's vectors in pass `pass_row`.
+  /// Tile row of this thread's chunks in pass `pass_row`.
   CUTLASS_HOST_DEVICE static constexpr int row_of(int thread, int pass_row) {
     return pass_row * kRowsPerPass + thread / kThreadsPerRow;
   }
-  /// Tile column (element) where this thread's vector of pass `pass_column` starts.
+  /// Tile column (element) where this thread's chunk of pass `pass_column` starts.
   CUTLASS_HOST_DEVICE static constexpr int column_of(int thread, int pass_column) {
-    return (pass_column * kThreadsPerRow + thread % kThreadsPerRow) * kAlignment;
+    return (pass_column * kThreadsPerRow + thread % kThreadsPerRow) * kElementsPerChunk;
   }
 
   /// @param ptr        operand of this batch (element (0, 0))
@@ -73,7 +78,7 @@ class Sm80TileLoader {
   /// @param mn_offset  first M (N) index of this CTA tile
   /// @param thread     thread index in the CTA
   CUTLASS_HOST_DEVICE Sm80TileLoader(Element const *ptr, int64_t ld, int mn_extent, int mn_offset, int thread)
-      : base_(ptr), ld_(ld), row_(row_of(thread, 0)), column_(column_of(thread, 0)), mn_valid_(0) {
+      : base_(ptr), ld_(ld), row_(row_of(thread, 0)), column_(column_of(thread, 0)), mn_limit_(0), mn_valid_(0) {
     if constexpr (kKMajor) {
       ptr_ = ptr + int64_t(mn_offset + row_) * ld + column_;
       CUTLASS_PRAGMA_UNROLL
@@ -82,76 +87,103 @@ class Sm80TileLoader {
       }
     } else {
       ptr_ = ptr + int64_t(row_) * ld + mn_offset + column_;
+      mn_limit_ = mn_extent - mn_offset - column_;
+    }
+  }
+
+  /// Chunks each thread moves per k-tile.
+  static constexpr int kChunks = kPassesRow * kPassesColumn;
+
+  /// Issues the copies of chunks [first, last) (pass-row-major order) of the current k-tile into
+  /// the stage at shared address `stage`. `k_remaining` = K - (index of this k-tile) * kTileK;
+  /// pieces whose K index is >= k_remaining (or whose M/N index is past the edge) are zero-filled.
+  /// Call advance() once all chunks of the k-tile are issued.
+  CUTLASS_DEVICE void load_chunks(uint32_t stage, int k_remaining, int first, int last) const {
+    if constexpr (kUseCpAsync) {
       CUTLASS_PRAGMA_UNROLL
-      for (int p = 0; p < kPassesColumn; ++p) {
-        mn_valid_ |= uint32_t(mn_offset + column_ + p * kThreadsPerRow * kAlignment < mn_extent) << p;
+      for (int c = 0; c < kChunks; ++c) {
+        if (c < first || c >= last) continue;
+        int const pr = c / kPassesColumn, pc = c % kPassesColumn;
+        uint32_t const dst = stage + chunk_smem_offset(pr, pc);
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < kPieces; ++e) {
+          bool const valid = piece_valid(pr, pc, e, k_remaining);
+          arch::cp_async_zfill<kPieceBytes>(dst + e * kPieceBytes, valid ? piece_source(pr, pc, e) : base_, valid);
+        }
+      }
+    } else {
+      // NOTE: a runtime loop: unrolled, ptxas keeps the narrow loads, addresses and predicates
+      // of every chunk in flight next to the accumulators and spills.
+      CUTLASS_PRAGMA_NO_UNROLL
+      for (int c = first; c < last; ++c) {
+        int const pr = c / kPassesColumn, pc = c % kPassesColumn;
+        uint32_t chunk[4] = {0, 0, 0, 0};
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < kPieces; ++e) {
+          bool const valid = piece_valid(pr, pc, e, k_remaining);
+          // (a predicated-off ld.global does not execute, so the address needs no clamping)
+          uint32_t const piece = arch::ld_global_zfill<kPieceBytes>(piece_source(pr, pc, e), valid);
+          chunk[(e * kPieceBytes) / 4] |= piece << (8 * ((e * kPieceBytes) % 4));
+        }
+        arch::sts_u32x4(stage + chunk_smem_offset(pr, pc), chunk);
       }
     }
   }
 
-  /// Issues the copies of the current k-tile into the stage at shared address `stage`, then
-  /// moves to the next k-tile. `k_remaining` = K - (index of this k-tile) * kTileK; vectors whose
-  /// K index is >= k_remaining (or whose M/N index is past the edge) are zero-filled.
+  /// All chunks of the current k-tile, then advance().
   CUTLASS_DEVICE void load(uint32_t stage, int k_remaining) {
-    if constexpr (kUseCpAsync) {
-      CUTLASS_PRAGMA_UNROLL
-      for (int pr = 0; pr < kPassesRow; ++pr) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int pc = 0; pc < kPassesColumn; ++pc) {
-          bool const valid = vector_valid(pr, pc, k_remaining);
-          arch::cp_async_zfill<kVectorBytes>(stage + vector_smem_offset(pr, pc),
-                                             valid ? vector_source(pr, pc) : base_, valid);
-        }
-      }
-    } else {
-      uint32_t v[kPassesRow][kPassesColumn];
-      CUTLASS_PRAGMA_UNROLL
-      for (int pr = 0; pr < kPassesRow; ++pr) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int pc = 0; pc < kPassesColumn; ++pc) {
-          bool const valid = vector_valid(pr, pc, k_remaining);
-          v[pr][pc] = arch::ld_global_zfill<kVectorBytes>(valid ? vector_source(pr, pc) : base_, valid);
-        }
-      }
-      CUTLASS_PRAGMA_UNROLL
-      for (int pr = 0; pr < kPassesRow; ++pr) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int pc = 0; pc < kPassesColumn; ++pc) {
-          arch::sts_narrow<kVectorBytes>(stage + vector_smem_offset(pr, pc), v[pr][pc]);
-        }
-      }
-    }
+    load_chunks(stage, k_remaining, 0, kChunks);
     advance();
   }
 
   // The index math load() uses, host-callable so tests can replay it.
 
-  /// True when the vector of pass (pr, pc) of the current k-tile lies inside the matrix.
-  CUTLASS_HOST_DEVICE bool vector_valid(int pr, int pc, int k_remaining) const {
+  /// True when piece e of the chunk of pass (pr, pc) of the current k-tile lies inside the matrix.
+  /// NOTE: each bound is written as (compile-time step < runtime limit) so a piece costs one
+  /// compare with an immediate; as (thread base + step < k_remaining) the compiler keeps one
+  /// "base + step" register per piece alive across the K loop.
+  CUTLASS_HOST_DEVICE bool piece_valid(int pr, int pc, int e, int k_remaining) const {
+    int const column_step = pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment;
     if constexpr (kKMajor) {
-      return ((mn_valid_ >> pr) & 1u) && (column_ + pc * kThreadsPerRow * kAlignment < k_remaining);
+      return ((mn_valid_ >> pr) & 1u) && (column_step < k_remaining - column_);
     } else {
-      return ((mn_valid_ >> pc) & 1u) && (row_ + pr * kRowsPerPass < k_remaining);
+      return (pr * kRowsPerPass < k_remaining - row_) && (column_step < mn_limit_);
     }
   }
-  /// Global address of the vector of pass (pr, pc) of the current k-tile.
-  CUTLASS_HOST_DEVICE Element const *vector_source(int pr, int pc) const {
-    return ptr_ + int64_t(pr * kRowsPerPass) * ld_ + pc * kThreadsPerRow * kAlignment;
+  /// Global address of piece e of the chunk of pass (pr, pc) of the current k-tile.
+  CUTLASS_HOST_DEVICE Element const *piece_source(int pr, int pc, int e) const {
+    return ptr_ + int64_t(pr * kRowsPerPass) * ld_ + pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment;
   }
-  /// Byte offset in the stage of the vector of pass (pr, pc).
-  CUTLASS_HOST_DEVICE uint32_t vector_smem_offset(int pr, int pc) const {
-    return SmemLayout::offset_bytes(row_ + pr * kRowsPerPass, column_ + pc * kThreadsPerRow * kAlignment);
+  /// A pass-row step that leaves row_xor() unchanged and moves whole 128-byte lines.
+  static constexpr bool kRowStepIsPeriodic =
+      kRowsPerPass % ((SmemLayout::kXorMask + 1) << SmemLayout::kRowShift) == 0 &&
+      (kRowsPerPass * kChunksPerRow) % 8 == 0;
+  /// A pass-column step of whole 128-byte lines (the XOR only permutes chunks inside a line).
+  static constexpr bool kColumnStepIsPeriodic = kThreadsPerRow % 8 == 0;
+
+  /// Byte offset in the stage of the chunk of pass (pr, pc); piece e is at + e * kPieceBytes.
+  /// Equals SmemLayout::offset_bytes(row_of(thread, pr), column_of(thread, pc)); periodic steps
+  /// are added outside the swizzle so they compile to immediates.
+  CUTLASS_HOST_DEVICE uint32_t chunk_smem_offset(int pr, int pc) const {
+    int const row_step = pr * kRowsPerPass;
+    int const chunk_step = pc * kThreadsPerRow;
+    uint32_t offset = SmemLayout::offset_bytes(row_ + (kRowStepIsPeriodic ? 0 : row_step),
+                                               column_ + (kColumnStepIsPeriodic ? 0 : chunk_step * kElementsPerChunk));
+    if constexpr (kRowStepIsPeriodic) offset += uint32_t(row_step * kChunksPerRow * 16);
+    if constexpr (kColumnStepIsPeriodic) offset += uint32_t(chunk_step * 16);
+    return offset;
   }
   /// Moves to the next k-tile.
   CUTLASS_HOST_DEVICE void advance() { ptr_ += kKMajor ? int64_t(kTileK) : int64_t(kTileK) * ld_; }
 
  private:
-  Element const *ptr_;    ///< this thread's first vector in the current k-tile
-  Element const *base_;   ///< a valid address handed to predicated-off copies
+  Element const *ptr_;    ///< this thread's first chunk in the current k-tile
+  Element const *base_;   ///< a valid address handed to predicated-off cp.async copies
   int64_t ld_;
   int row_;               ///< row_of(thread, 0)
   int column_;            ///< column_of(thread, 0)
-  uint32_t mn_valid_;     ///< bit p: M/N index of pass p is inside the problem
+  int mn_limit_;          ///< MN-major: columns (relative to column_) inside the problem
+  uint32_t mn_valid_;     ///< K-major: bit p set when the M/N row of pass p is inside the problem
 };
 
 }  // namespace threadblock
