@@ -175,9 +175,9 @@ def test_manifest_fields(manifest, default_output, capsys):
         "max_cc": 1000,
         "source_file": "gemm_sm80_s16816gemm_bf16_tn_0.cu",
     }
-    igemm = by_name["cutlass_simt_igemm_s8_128x128_8x2_nt_align1"]
+    igemm = by_name["cutlass_simt_igemm_s8_64x64_16x2_nt_align1"]
     assert igemm["family"] == sm50_simt.FAMILY.name and igemm["opcode_class"] == "simt"
-    assert igemm["instruction_shape"] == [1, 1, 1] and igemm["warp_count"] == [4, 2, 1]
+    assert igemm["instruction_shape"] == [1, 1, 1] and igemm["warp_count"] == [2, 2, 1]
     assert (igemm["min_cc"], igemm["max_cc"]) == (50, 1000)
     assert (igemm["element_accumulator"], igemm["element_epilogue"], igemm["C"]["element"]) == ("s32", "s32", "s32")
     assert by_name["cutlass_simt_dgemm_64x64_8x2_nn_align1"]["element_epilogue"] == "f64"

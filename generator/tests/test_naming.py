@@ -46,8 +46,8 @@ EXAMPLES = [
      make_config(TENSOROP, TF32, F32, F32, Shape(16, 8, 8), (128, 128, 16, 4), "tn", 4)),
     ("cutlass_tensorop_i16832gemm_s8_128x256_64x3_tn_align16",
      make_config(TENSOROP, S8, S32, S32, Shape(16, 8, 32), (128, 256, 64, 3), "tn", 16)),
-    ("cutlass_simt_igemm_s8_128x128_8x2_nt_align1",
-     make_config(SIMT, S8, S32, S32, ONE, (128, 128, 8, 2), "nt", 1)),
+    ("cutlass_simt_igemm_s8_64x64_16x2_nt_align1",
+     make_config(SIMT, S8, S32, S32, ONE, (64, 64, 16, 2), "nt", 1)),
 ]
 
 

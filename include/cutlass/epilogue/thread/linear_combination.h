@@ -9,6 +9,8 @@
 /// (ScalarPointerMode::kDevice in the library).
 #pragma once
 
+#include <type_traits>
+
 #include "cutlass/numeric_conversion.h"
 
 namespace cutlass {
@@ -41,16 +43,27 @@ class LinearCombination {
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc, ElementOutput c) const {
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
     ElementCompute s = NumericConverter<ElementCompute, ElementOutput>::convert(c);
-    return NumericConverter<ElementOutput, ElementCompute>::convert(alpha_ * a + beta_ * s);
+    return NumericConverter<ElementOutput, ElementCompute>::convert(add(multiply(alpha_, a), multiply(beta_, s)));
   }
 
   /// D = alpha * acc (source not needed).
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc) const {
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
-    return NumericConverter<ElementOutput, ElementCompute>::convert(alpha_ * a);
+    return NumericConverter<ElementOutput, ElementCompute>::convert(multiply(alpha_, a));
   }
 
  private:
+  /// Integer scalars wrap modulo 2^bits, as the s32 accumulators do (signed overflow would be
+  /// undefined behaviour in C++); floating scalars use ordinary arithmetic.
+  using Wrapping = typename std::conditional<std::is_integral<ElementCompute>::value,
+                                             std::make_unsigned<ElementCompute>, std::common_type<ElementCompute>>::type::type;
+  CUTLASS_HOST_DEVICE static ElementCompute multiply(ElementCompute x, ElementCompute y) {
+    return ElementCompute(Wrapping(x) * Wrapping(y));
+  }
+  CUTLASS_HOST_DEVICE static ElementCompute add(ElementCompute x, ElementCompute y) {
+    return ElementCompute(Wrapping(x) + Wrapping(y));
+  }
+
   ElementCompute alpha_;
   ElementCompute beta_;
 };
