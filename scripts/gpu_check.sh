@@ -4,13 +4,16 @@
 # and the ratio table against cuBLAS. Logs go to $OUT (default: ./gpu_check_out).
 #
 # Environment: OUT, BUILD_DIR (default build-gpu), CUTLASS_NVCC_ARCHS (default 90a: the H200's
-# own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, SKIP_BUILD=1 to reuse a build,
-# BENCH_SIZES (default "4096 8192").
+# own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS,
+# SKIP_BUILD=1 to reuse a build, BENCH_SIZES (default "4096 8192").
+# $OUT receives gpu_check_logs.tar.gz (every log and CSV), profile_default.log and bench.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/gpu_check_out}
+final=${OUT:-$PWD/gpu_check_out}
+out="$final/logs"          # everything, tarred at the end (the device returns at most 8 files)
 build_dir=${BUILD_DIR:-build-gpu}
 mkdir -p "$out"
+trap 'tar czf "$final/gpu_check_logs.tar.gz" -C "$out" . && cp "$out"/profile_default.log "$out"/bench.log "$final"/ 2>/dev/null; rm -rf "$out"' EXIT
 export CUTLASS_NVCC_ARCHS=${CUTLASS_NVCC_ARCHS:-90a}
 
 {
@@ -23,7 +26,9 @@ cat "$out/machine.txt"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   start=$(date +%s)
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS="$CUTLASS_NVCC_ARCHS" \
-        -DCUTLASS_LIBRARY_KERNELS="${CUTLASS_LIBRARY_KERNELS:-}" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+        -DCUTLASS_LIBRARY_KERNELS="${CUTLASS_LIBRARY_KERNELS:-}" \
+        -DCUTLASS_LIBRARY_IGNORE_KERNELS="${CUTLASS_LIBRARY_IGNORE_KERNELS:-}" > "$out/configure.log" 2>&1 ||
+    { tail -30 "$out/configure.log"; exit 1; }
   grep "kernels selected" "$out/configure.log"
   cmake --build "$build_dir" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
   echo "build: $(( $(date +%s) - start )) s"

@@ -81,25 +81,41 @@ TEST(Manifest, MatchesGeneratorManifestJson) {
   }
 }
 
-/// The name encodes the description (CUTLASS 2.x scheme): tile, stages, layouts, alignment.
+/// The name encodes the description: CUTLASS's 2.x scheme (cutlass_<opclass>_..._<M>x<N>_<K>x<stages>_<ab>_align<n>)
+/// or its 3.x scheme (cutlass3x_sm<cc>_<opclass>_..._<M>x<N>x<K>_<cM>x<cN>x<cK>_<stages>_<abc>_align<n>...).
 TEST(Manifest, NamesMatchDescriptions) {
   std::set<std::string> names;
+  auto letter = [](LayoutTypeID layout) { return layout == LayoutTypeID::kColumnMajor ? std::string("n") : std::string("t"); };
   for (auto const &op : Singleton::get().manifest) {
     auto const &d = static_cast<GemmDescription const &>(op->description());
     std::string const name = d.name;
     EXPECT_TRUE(names.insert(name).second) << "duplicate kernel name " << name;
-    auto const &tb = d.tile_description.threadblock_shape;
-    std::string const tile = "_" + std::to_string(tb.m()) + "x" + std::to_string(tb.n()) + "_" + std::to_string(tb.k()) +
-                             "x" + std::to_string(d.tile_description.threadblock_stages) + "_";
-    EXPECT_NE(std::string::npos, name.find(tile)) << name << " lacks " << tile;
-    std::string const layouts = std::string(d.A.layout == LayoutTypeID::kColumnMajor ? "n" : "t") +
-                                (d.B.layout == LayoutTypeID::kColumnMajor ? "n" : "t");
-    std::string const suffix = "_" + layouts + "_align" + std::to_string(std::max(d.A.alignment, d.B.alignment));
-    ASSERT_GE(name.size(), suffix.size());
-    EXPECT_EQ(suffix, name.substr(name.size() - suffix.size())) << name;
-    std::string const opclass =
-        d.tile_description.math_instruction.opcode_class == OpcodeClassID::kSimt ? "cutlass_simt_" : "cutlass_tensorop_";
-    EXPECT_EQ(0u, name.find(opclass)) << name;
+    auto const &tile = d.tile_description;
+    auto const &tb = tile.threadblock_shape;
+    auto const &cl = tile.cluster_shape;
+    std::string const opclass = to_string(tile.math_instruction.opcode_class);
+    std::string const align = "_align" + std::to_string(std::max(d.A.alignment, d.B.alignment));
+    if (name.rfind("cutlass3x_", 0) == 0) {
+      std::string const prefix = "cutlass3x_sm" + std::to_string(tile.minimum_compute_capability) + "_" + opclass + "_";
+      EXPECT_EQ(0u, name.find(prefix)) << name;
+      std::string const middle = "_" + std::to_string(tb.m()) + "x" + std::to_string(tb.n()) + "x" +
+                                 std::to_string(tb.k()) + "_" + std::to_string(cl.m()) + "x" + std::to_string(cl.n()) +
+                                 "x" + std::to_string(cl.k()) + "_" + std::to_string(tile.threadblock_stages) + "_" +
+                                 letter(d.A.layout) + letter(d.B.layout) + letter(d.C.layout) + align + "_";
+      EXPECT_NE(std::string::npos, name.find(middle)) << name << " lacks " << middle;
+      std::string const types = std::string(to_string(d.A.element)) + "_" + to_string(d.B.element) + "_" +
+                                to_string(tile.math_instruction.element_accumulator) + "_" + to_string(d.C.element) +
+                                "_" + to_string(d.D.element) + "_";
+      EXPECT_NE(std::string::npos, name.find("_gemm_" + types)) << name << " lacks " << types;
+    } else {
+      EXPECT_EQ(0u, name.find("cutlass_" + opclass + "_")) << name;
+      std::string const tile_text = "_" + std::to_string(tb.m()) + "x" + std::to_string(tb.n()) + "_" +
+                                    std::to_string(tb.k()) + "x" + std::to_string(tile.threadblock_stages) + "_";
+      EXPECT_NE(std::string::npos, name.find(tile_text)) << name << " lacks " << tile_text;
+      std::string const suffix = "_" + letter(d.A.layout) + letter(d.B.layout) + align;
+      ASSERT_GE(name.size(), suffix.size());
+      EXPECT_EQ(suffix, name.substr(name.size() - suffix.size())) << name;
+    }
   }
 }
 
