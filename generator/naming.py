@@ -51,6 +51,7 @@ def layout_letters(cfg: "KernelConfig") -> str:
 #: Name suffixes of the sm90 kernel schedules (CUTLASS KernelScheduleSuffixes) and epilogues.
 SCHEDULE_SUFFIXES = {
     "KernelTmaWarpSpecializedCooperative": "_warpspecialized_cooperative",
+    "KernelTmaWarpSpecializedPingpong": "_warpspecialized_pingpong",
 }
 EPILOGUE_SUFFIX = "_epi_tma"
 

@@ -13,6 +13,7 @@ from ..config import Family, KernelConfig, MathRow, TileRow
 from ..datatypes import ALL_LAYOUTS, BF16, F16, F32, Shape
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
+PINGPONG = "KernelTmaWarpSpecializedPingpong"
 
 TILES = (
     TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,
@@ -23,6 +24,11 @@ TILES = (
             instruction=Shape(64, 128, 16)),
     TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 128, 64), stages=5, schedule=COOPERATIVE,
             instruction=Shape(64, 128, 16)),
+    # ping-pong: each consumer warpgroup owns whole tiles (warp tile = CTA tile)
+    TileRow(threadblock=Shape(128, 128, 64), warp=Shape(128, 128, 64), stages=6, schedule=PINGPONG,
+            instruction=Shape(64, 128, 16)),
+    TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 256, 64), stages=5, schedule=PINGPONG,
+            instruction=Shape(64, 256, 16)),
 )
 
 #: TMA: base addresses and leading dimensions must be multiples of 16 bytes.
@@ -49,10 +55,15 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     problems = []
     if tb.k * cfg.a.element.size_bytes != 128:
         problems.append(f"threadblock K {tb.k} must span one 128-byte swizzle row")
-    split_m = tb.m >= 128
-    expected = Shape(tb.m // 2, tb.n, tb.k) if split_m else Shape(tb.m, tb.n // 2, tb.k)
+    if cfg.tile.schedule == COOPERATIVE:
+        expected = Shape(tb.m // 2, tb.n, tb.k) if tb.m >= 128 else Shape(tb.m, tb.n // 2, tb.k)
+        why = "two cooperative consumers split the CTA tile"
+    else:
+        expected, why = tb, "a ping-pong consumer owns whole CTA tiles"
     if warp != expected:
-        problems.append(f"consumer warpgroup tile {warp} must be {expected} (two consumers split the CTA tile)")
+        problems.append(f"consumer warpgroup tile {warp} must be {expected} ({why})")
+    if warp.m * warp.n // 128 > 128:
+        problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} needs more than 128 f32 accumulators per thread")
     if cfg.instruction != Shape(64, warp.n, 16):
         problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x 16")
     if warp.n not in (64, 128, 256):
@@ -61,7 +72,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
         problems.append("a TMA box dimension holds at most 256 rows")
     if cfg.tile.cluster != Shape(1, 1, 1):
         problems.append("only 1x1x1 clusters are implemented")
-    if cfg.tile.schedule != COOPERATIVE:
+    if cfg.tile.schedule not in (COOPERATIVE, PINGPONG):
         problems.append(f"schedule {cfg.tile.schedule} is not implemented")
     stage_bytes = (tb.m + tb.n) * tb.k * cfg.a.element.size_bytes
     total = stage_bytes * cfg.tile.stages + EPILOGUE_BYTES + KERNEL_OVERHEAD_BYTES

@@ -65,7 +65,7 @@ def test_examples_from_the_tables_are_enumerated():
 
 
 NAME_TAIL_3X = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)x(\d+)_(\d+)_([nt])([nt])([nt])_align(\d+)"
-                          r"_warpspecialized_cooperative_epi_tma$")
+                          r"_warpspecialized_(cooperative|pingpong)_epi_tma$")
 
 
 def test_sm90_example():
@@ -90,6 +90,8 @@ def test_sm90_names_parse_back_to_the_configuration():
         assert tuple(int(v) for v in values[:7]) == (tb.m, tb.n, tb.k, cl.m, cl.n, cl.k, k.tile.stages)
         assert values[7:10] == (k.a.layout.letter, k.b.layout.letter, k.c.layout.letter)
         assert int(values[10]) == max(k.a.alignment, k.b.alignment)
+        assert values[11] == {"KernelTmaWarpSpecializedCooperative": "cooperative",
+                              "KernelTmaWarpSpecializedPingpong": "pingpong"}[k.tile.schedule]
         types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))
         assert k.name.startswith(f"cutlass3x_sm90_tensorop_gemm_{types}_")
         assert k.a.element in (BF16, F16)

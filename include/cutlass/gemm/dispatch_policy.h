@@ -9,5 +9,10 @@ namespace gemm {
 /// tile between them; persistent over output tiles.
 struct KernelTmaWarpSpecializedCooperative {};
 
+/// sm90: one producer warpgroup (TMA) and two consumer warpgroups that take alternate CTA tiles,
+/// so one consumer's epilogue runs while the other's wgmma mainloop keeps the tensor cores busy;
+/// persistent over output tiles.
+struct KernelTmaWarpSpecializedPingpong {};
+
 }  // namespace gemm
 }  // namespace cutlass

@@ -8,8 +8,9 @@
 ///   K-major operand (A row-major "t", B column-major "n"): MN rows of 128 B, TMA box {64 (K), rows}.
 ///   MN-major operand (A column-major "n", B row-major "t"): per 64-wide MN chunk, 64 k-rows of
 ///   128 B (8 KB), TMA box {64 (MN), 64 (K)}; chunks follow each other.
-/// Consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of the CTA tile when the tile has 128 or
-/// more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
+/// Cooperative: consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of each CTA tile when the
+/// tile has 128 or more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
+/// Ping-pong: each consumer owns whole CTA tiles (WgM = M, WgN = N), the two taking turns.
 #pragma once
 
 #include <type_traits>
@@ -48,7 +49,8 @@ inline uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, in
   return uint64_t((elements * element_bytes + 15) / 16 * 16);
 }
 
-template <typename ElementA, typename LayoutA, typename ElementB, typename LayoutB, typename TileShape, int Stages>
+template <typename ElementA, typename LayoutA, typename ElementB, typename LayoutB, typename TileShape, int Stages,
+          bool Cooperative>
 struct Sm90MmaTmaGmmaSS {
   static constexpr int kTileM = TileShape::kM;
   static constexpr int kTileN = TileShape::kN;
@@ -65,9 +67,13 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr bool kKMajorA = std::is_same<LayoutA, layout::RowMajor>::value;
   static constexpr bool kKMajorB = std::is_same<LayoutB, layout::ColumnMajor>::value;
 
-  static constexpr bool kSplitM = kTileM >= 128;
+  static constexpr bool kCooperative = Cooperative;
+  static constexpr bool kSplitM = Cooperative && kTileM >= 128;
+  static constexpr bool kSplitN = Cooperative && kTileM < 128;
   static constexpr int kWgM = kSplitM ? kTileM / 2 : kTileM;
-  static constexpr int kWgN = kSplitM ? kTileN : kTileN / 2;
+  static constexpr int kWgN = kSplitN ? kTileN / 2 : kTileN;
+  /// Consumers reading each stage (their warps all arrive on the stage's empty barrier).
+  static constexpr int kConsumersPerStage = Cooperative ? kConsumers : 1;
   static_assert(kWgM % 64 == 0, "sm90 mainloop: each consumer warpgroup needs a multiple of 64 rows");
   static_assert(kWgN == 64 || kWgN == 128 || kWgN == 256, "sm90 mainloop: consumer N must be 64, 128 or 256");
   static_assert(kTileM <= 256 && kTileN <= 256, "sm90 mainloop: a TMA box dimension holds at most 256 rows");
@@ -160,12 +166,16 @@ struct Sm90MmaTmaGmmaSS {
     }
   }
 
+  /// Row and column of warpgroup `consumer`'s part inside the CTA tile.
+  CUTLASS_HOST_DEVICE static int consumer_row(int consumer) { return kSplitM ? consumer * kWgM : 0; }
+  CUTLASS_HOST_DEVICE static int consumer_column(int consumer) { return kSplitN ? consumer * kWgN : 0; }
+
   /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/16 k-steps of
   /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  float (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
-    int const row0 = kSplitM ? consumer * kWgM : 0;
-    int const col0 = kSplitM ? 0 : consumer * kWgN;
+    int const row0 = consumer_row(consumer);
+    int const col0 = consumer_column(consumer);
     arch::wgmma_fence();
     CUTLASS_PRAGMA_UNROLL
     for (int kk = 0; kk < kTileK / 16; ++kk) {

@@ -3,8 +3,10 @@
 /// per SM, walking output tiles in the Sm90TileScheduler order:
 ///   warpgroup 0 (producer, 40 registers): one thread issues the TMA loads of A and B into a ring
 ///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier;
-///   warpgroups 1, 2 (consumers, 232 registers): wgmma from the stages into f32 accumulators
-///     (cooperative: the two split each tile), then the TMA epilogue (sm90_epilogue_tma.h).
+///   warpgroups 1, 2 (consumers, 232 registers): wgmma from the stages into f32 accumulators,
+///     then the TMA epilogue (sm90_epilogue_tma.h). Cooperative: the two split every tile.
+///     Ping-pong: they take alternate tiles; the ring hands out each tile's k-blocks in order, so
+///     one consumer's mainloop runs while the other one stores its previous tile.
 /// The producer runs ahead into the next tile while the consumers are in the epilogue.
 /// Requirements (TMA): A, B, C, D 16-byte aligned, leading dimensions and batch strides
 /// multiples of 16 bytes; can_implement() checks them (Status::kErrorMisalignedOperand).
@@ -37,8 +39,9 @@ template <typename ElementA_, typename LayoutA_, typename ElementB_, typename La
           typename ElementAccumulator_, typename TileShape, typename ClusterShape_, int Stages,
           typename KernelSchedule, typename EpilogueOutputOp_>
 struct GemmSm90 {
-  static_assert(std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value,
-                "GemmSm90: only KernelTmaWarpSpecializedCooperative is implemented");
+  static constexpr bool kCooperative = std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value;
+  static_assert(kCooperative || std::is_same<KernelSchedule, KernelTmaWarpSpecializedPingpong>::value,
+                "GemmSm90: the schedule must be KernelTmaWarpSpecializedCooperative or KernelTmaWarpSpecializedPingpong");
   static_assert(ClusterShape_::kM == 1 && ClusterShape_::kN == 1 && ClusterShape_::kK == 1,
                 "GemmSm90: only 1x1x1 clusters are implemented");
   static_assert(std::is_same<ElementAccumulator_, float>::value, "GemmSm90: f32 accumulators");
@@ -55,12 +58,12 @@ struct GemmSm90 {
   using MathOperator = arch::OpMultiplyAdd;
   using ClusterShape = ClusterShape_;
 
-  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages>;
+  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative>;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers>;
 
   using ThreadblockShape = TileShape;
-  /// The part of the tile one consumer warpgroup computes (so warp_count = consumer warpgroups).
+  /// The part of a tile one consumer warpgroup computes (cooperative: warp_count = 2 warpgroups).
   using WarpShape = GemmShape<Mainloop::kWgM, Mainloop::kWgN, TileShape::kK>;
   using InstructionShape = GemmShape<64, Mainloop::kWgN, 16>;
 
@@ -164,7 +167,7 @@ struct GemmSm90 {
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < Stages; ++s) {
         arch::mbarrier_init(&smem.full[s], 1);                          // the producer's arrive + tx bytes
-        arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumers * 4);  // one arrive per consumer warp
+        arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumersPerStage * 4);  // one arrive per consumer warp
       }
       CUTLASS_PRAGMA_UNROLL
       for (int c = 0; c < Mainloop::kConsumers; ++c) arch::mbarrier_init(&smem.epilogue.source_full[c], 1);
@@ -203,18 +206,25 @@ struct GemmSm90 {
     }
   }
 
-  /// One consumer warpgroup: mainloop over the stages (one wgmma-group in flight; a stage is
-  /// released when the group after it has been issued and it has completed), then the epilogue.
+  /// One consumer warpgroup: for each of its tiles, the mainloop over the stages (one
+  /// wgmma-group in flight; a stage is released once the group after it is issued and it has
+  /// completed), then the epilogue. Cooperative consumers take every tile of the CTA; ping-pong
+  /// consumer c takes the CTA's tiles j = c, c + 2, ..., whose k-blocks start at ring position
+  /// j * k_tiles.
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
     float acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
-    int stage = 0;
-    uint32_t phase = 0;
     bool const warp_leader = thread_in_wg % 32 == 0;
     int const tiles = params.scheduler.tile_count();
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int const first = kCooperative ? 0 : consumer;
+    int const step = kCooperative ? 1 : 2;
+    for (int j = first; int64_t(blockIdx.x) + int64_t(j) * gridDim.x < tiles; j += step) {
+      int const tile = blockIdx.x + j * gridDim.x;
       int m_block, n_block, l;
       params.scheduler.coordinates(tile, m_block, n_block, l);
+      int64_t const position = int64_t(j) * params.k_tiles;
+      int stage = int(position % Stages);
+      uint32_t phase = uint32_t(position / Stages) & 1;
       int previous = -1;
       for (int k_block = 0; k_block < params.k_tiles; ++k_block) {
         arch::mbarrier_wait(&smem.full[stage], phase);
@@ -233,8 +243,8 @@ struct GemmSm90 {
       fence_accumulators(acc);
       if (warp_leader) arch::mbarrier_arrive(&smem.empty[previous]);
 
-      int const row0 = m_block * TileShape::kM + (Mainloop::kSplitM ? consumer * Mainloop::kWgM : 0);
-      int const col0 = n_block * TileShape::kN + (Mainloop::kSplitM ? 0 : consumer * Mainloop::kWgN);
+      int const row0 = m_block * TileShape::kM + Mainloop::consumer_row(consumer);
+      int const col0 = n_block * TileShape::kN + Mainloop::consumer_column(consumer);
       Epilogue::store(smem.epilogue, params.epilogue, consumer, thread_in_wg, acc, row0, col0, l, epilogue_state);
     }
     if (thread_in_wg == 0) Epilogue::drain();
