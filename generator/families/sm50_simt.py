@@ -14,6 +14,7 @@ SGEMM_TILES = (
     TileRow(threadblock=Shape(128, 128, 8), warp=Shape(32, 64, 8), stages=2),
     TileRow(threadblock=Shape(128,  64, 8), warp=Shape(32, 32, 8), stages=2),
     TileRow(threadblock=Shape( 64,  64, 8), warp=Shape(32, 32, 8), stages=2),
+    TileRow(threadblock=Shape(128, 128, 16), warp=Shape(32, 64, 16), stages=2),
 )
 
 DGEMM_TILES = (

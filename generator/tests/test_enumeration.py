@@ -20,13 +20,13 @@ def by_family(kernels, family):
 
 
 def test_counts_per_family(kernels):
-    # sgemm 4 layouts x 3 tiles + dgemm 4 x 2 + igemm 3 layouts x 1 tile
-    assert len(by_family(kernels, sm50_simt.FAMILY)) == 12 + 8 + 3
+    # sgemm 4 layouts x 4 tiles + dgemm 4 x 2 + igemm 3 layouts x 1 tile
+    assert len(by_family(kernels, sm50_simt.FAMILY)) == 16 + 8 + 3
     # 16-bit: 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32: 4 x 3 x 3; s8: 1 x 3 x 5
     assert len(by_family(kernels, sm80_tensorop.FAMILY)) == 384 + 36 + 15
     # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 6 tiles x alignment 8
     assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 96
-    assert len(kernels) == 554
+    assert len(kernels) == 558
 
 
 def test_default_set_counts(kernels):

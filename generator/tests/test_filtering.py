@@ -43,7 +43,7 @@ def test_pattern_semantics(pattern, name, expected):
 
 def test_comma_list_is_a_union_and_whitespace_is_trimmed(kernels):
     sgemm, dgemm = names_of(kernels, "sgemm"), names_of(kernels, "dgemm")
-    assert len(sgemm) == 12 and len(dgemm) == 8
+    assert len(sgemm) == 16 and len(dgemm) == 8
     union = [n for n in names_of(kernels, "all") if n in set(sgemm + dgemm)]
     assert names_of(kernels, "sgemm,dgemm") == union
     assert names_of(kernels, " sgemm ,  dgemm ") == union
@@ -133,7 +133,7 @@ def test_bad_architecture_exits_2(capsys):
 def test_families_follow_the_listed_architectures(capsys):
     assert cli.main(["--architectures", "70", "--kernels", "all", "--list"]) == 0
     names = capsys.readouterr().out.split()
-    assert len(names) == 23 and all(n.startswith("cutlass_simt_") for n in names)
+    assert len(names) == 27 and all(n.startswith("cutlass_simt_") for n in names)
     assert cli.main(["--architectures", "40", "--list"]) == 3
     assert "No kernel family supports" in capsys.readouterr().err
 
