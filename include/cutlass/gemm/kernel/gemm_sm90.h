@@ -5,8 +5,10 @@
 ///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier;
 ///   warpgroups 1, 2 (consumers, 232 registers): wgmma from the stages into f32 accumulators,
 ///     then the TMA epilogue (sm90_epilogue_tma.h). Cooperative: the two split every tile.
-///     Ping-pong: they take alternate tiles; the ring hands out each tile's k-blocks in order, so
-///     one consumer's mainloop runs while the other one stores its previous tile.
+///     Ping-pong: they take alternate tiles, and an order barrier lets a consumer start a tile's
+///     mainloop only when the other has finished the previous tile's, so one consumer's mainloop
+///     runs while the other stores its tile. (It also keeps each consumer within one phase of the
+///     stage barriers: an mbarrier parity wait cannot tell phase p from phase p - 2.)
 /// The producer runs ahead into the next tile while the consumers are in the epilogue.
 /// Requirements (TMA): A, B, C, D 16-byte aligned, leading dimensions and batch strides
 /// multiples of 16 bytes; can_implement() checks them (Status::kErrorMisalignedOperand).
@@ -85,6 +87,7 @@ struct GemmSm90 {
     typename Epilogue::SharedStorage epilogue;
     uint64_t full[Stages];
     uint64_t empty[Stages];
+    uint64_t mainloop_done[2];   ///< ping-pong order barrier: consumer c waits on [c]
   };
   static constexpr int kSharedBytes = int(sizeof(SharedStorage)) + 1024;   // + alignment slack
 
@@ -170,7 +173,10 @@ struct GemmSm90 {
         arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumersPerStage * 4);  // one arrive per consumer warp
       }
       CUTLASS_PRAGMA_UNROLL
-      for (int c = 0; c < Mainloop::kConsumers; ++c) arch::mbarrier_init(&smem.epilogue.source_full[c], 1);
+      for (int c = 0; c < Mainloop::kConsumers; ++c) {
+        arch::mbarrier_init(&smem.epilogue.source_full[c], 1);
+        arch::mbarrier_init(&smem.mainloop_done[c], 4);   // the other consumer's four warps
+      }
       arch::mbarrier_init_fence();
     }
     __syncthreads();
@@ -210,7 +216,7 @@ struct GemmSm90 {
   /// wgmma-group in flight; a stage is released once the group after it is issued and it has
   /// completed), then the epilogue. Cooperative consumers take every tile of the CTA; ping-pong
   /// consumer c takes the CTA's tiles j = c, c + 2, ..., whose k-blocks start at ring position
-  /// j * k_tiles.
+  /// j * k_tiles, after the other consumer's mainloop of tile j - 1 is done.
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
     float acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
@@ -218,6 +224,7 @@ struct GemmSm90 {
     int const tiles = params.scheduler.tile_count();
     int const first = kCooperative ? 0 : consumer;
     int const step = kCooperative ? 1 : 2;
+    uint32_t order_phase = 0;
     for (int j = first; int64_t(blockIdx.x) + int64_t(j) * gridDim.x < tiles; j += step) {
       int const tile = blockIdx.x + j * gridDim.x;
       int m_block, n_block, l;
@@ -225,6 +232,10 @@ struct GemmSm90 {
       int64_t const position = int64_t(j) * params.k_tiles;
       int stage = int(position % Stages);
       uint32_t phase = uint32_t(position / Stages) & 1;
+      if (!kCooperative && j > 0) {
+        arch::mbarrier_wait(&smem.mainloop_done[consumer], order_phase);
+        order_phase ^= 1;
+      }
       int previous = -1;
       for (int k_block = 0; k_block < params.k_tiles; ++k_block) {
         arch::mbarrier_wait(&smem.full[stage], phase);
@@ -241,7 +252,10 @@ struct GemmSm90 {
       }
       arch::wgmma_wait_group<0>();
       fence_accumulators(acc);
-      if (warp_leader) arch::mbarrier_arrive(&smem.empty[previous]);
+      if (warp_leader) {
+        arch::mbarrier_arrive(&smem.empty[previous]);
+        if (!kCooperative) arch::mbarrier_arrive(&smem.mainloop_done[1 - consumer]);
+      }
 
       int const row0 = m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = n_block * TileShape::kN + Mainloop::consumer_column(consumer);
