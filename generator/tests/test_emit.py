@@ -88,12 +88,12 @@ void initialize_cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8(Manifest
     sm90 = (default_output / "gemm_sm90_bf16_bf16_tnn_0.cu").read_text()
     assert '#include "cutlass/gemm/kernel/gemm_sm90.h"\n' in sm90
     expected_sm90 = """
-using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma_kernel = cutlass::gemm::kernel::GemmSm90<
+using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_warpspecialized_pingpong_epi_tma_kernel = cutlass::gemm::kernel::GemmSm90<
     cutlass::bfloat16_t, cutlass::layout::RowMajor,
     cutlass::bfloat16_t, cutlass::layout::ColumnMajor,
     cutlass::bfloat16_t, float,
-    cutlass::gemm::GemmShape<128, 256, 64>, cutlass::gemm::GemmShape<1, 1, 1>,
-    4, cutlass::gemm::KernelTmaWarpSpecializedCooperative,
+    cutlass::gemm::GemmShape<128, 128, 64>, cutlass::gemm::GemmShape<1, 1, 1>,
+    6, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
     cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float>>;
 """
     assert expected_sm90 in sm90

@@ -69,7 +69,7 @@ NAME_TAIL_3X = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)x(\d+)_(\d+)_([nt])([n
 
 
 def test_sm90_example():
-    row = sm90_tensorop.TILES[0]
+    row = next(t for t in sm90_tensorop.TILES if t.schedule == sm90_tensorop.COOPERATIVE)
     a = Operand(element=BF16, layout=ROW_MAJOR, alignment=8)
     cfg = KernelConfig(family=sm90_tensorop.FAMILY, a=a, b=Operand(element=BF16, layout=COLUMN_MAJOR, alignment=8),
                        c=output_operand(a, BF16), accumulator=F32, compute=F32, instruction=row.instruction,
