@@ -30,7 +30,6 @@ struct GemmProfiler::Problem {
   std::string cublas_status;          ///< "" when cuBLAS ran the problem (on copy 0), else why not
   Verification cublas_verification;   ///< cuBLAS's own result against the reference GEMM
   std::vector<float> cublas_samples;  ///< every cuBLAS launch timed while pairing with others
-  std::vector<ResultRow> rows;
 };
 
 namespace {
@@ -85,6 +84,7 @@ GemmProfiler::GemmProfiler(Options const &options, DeviceFacts const &device,
 
 bool GemmProfiler::profile(int index, GemmSpec const &spec) {
   Problem problem;
+  rows_.clear();
   problem.index = index;
   problem.spec = spec;
   cudaStream_t const stream = stream_.get();
@@ -171,7 +171,7 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
     record(problem, profile_cublas(problem));
     if (!context_usable("cuBLAS")) return false;
   }
-  table_.summary(index, spec, problem.rows);
+  table_.summary(index, spec, rows_);
   return true;
 }
 
@@ -356,7 +356,7 @@ void GemmProfiler::record(Problem &problem, ResultRow row) {
   }
   table_.row(row, problem.spec);
   if (csv_) csv_->row(row, problem.spec);
-  problem.rows.push_back(std::move(row));
+  rows_.push_back(std::move(row));
 }
 
 bool GemmProfiler::context_usable(char const *after) {

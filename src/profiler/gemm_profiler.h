@@ -47,6 +47,9 @@ class GemmProfiler {
 
   int failed_rows() const { return failed_rows_; }   ///< verification or run failures so far
   int run_rows() const { return run_rows_; }         ///< rows whose provider launched a GEMM
+  /// The rows of the last problem profiled, in the order they were printed (also after an early
+  /// return). ResultRow::kernel points into the manifest.
+  std::vector<ResultRow> const &rows() const { return rows_; }
 
  private:
   struct Problem;   // the state of the problem being profiled (gemm_profiler.cpp)
@@ -72,6 +75,7 @@ class GemmProfiler {
   library::Handle handle_;
   EventTimer timer_;
   DeviceAllocation workspace_;
+  std::vector<ResultRow> rows_;
   int failed_rows_ = 0;
   int run_rows_ = 0;
 };

@@ -54,6 +54,7 @@ double ResultRow::gflops(GemmSpec const &spec) const { return spec.flops() / (ru
 double ResultRow::ratio_to_cublas() const { return cublas_ms / runtime_ms; }
 
 void TableReport::problem_header(int index, GemmSpec const &spec, std::string const &memory_note) {
+  if (!out_) return;
   std::fprintf(out_, "\nProblem %d: gemm %s\n", index, describe(spec).c_str());
   if (!memory_note.empty()) std::fprintf(out_, "  %s\n", memory_note.c_str());
   std::fprintf(out_, "  %-8s %-27s %-13s %11s %10s %11s %6s %10s  %s\n", "provider", "status", "disposition",
@@ -62,6 +63,7 @@ void TableReport::problem_header(int index, GemmSpec const &spec, std::string co
 }
 
 void TableReport::row(ResultRow const &row, GemmSpec const &spec) {
+  if (!out_) return;
   std::fprintf(out_, "  %-8s %-27s %-13s %11s %10s %11s %6s %10s  %s\n", row.provider.c_str(), row.status.c_str(),
                to_string(row.disposition), fixed(row.runtime_ms, 4, "-").c_str(),
                fixed(row.gflops(spec), 1, "-").c_str(), fixed(row.cublas_ms, 4, "-").c_str(),
@@ -75,11 +77,13 @@ void TableReport::row(ResultRow const &row, GemmSpec const &spec) {
 }
 
 void TableReport::note(std::string const &text) {
+  if (!out_) return;
   std::fprintf(out_, "  %s\n", text.c_str());
   std::fflush(out_);
 }
 
 void TableReport::summary(int index, GemmSpec const &spec, std::vector<ResultRow> const &rows) {
+  if (!out_) return;
   ResultRow const *best = nullptr, *handle = nullptr, *cublas = nullptr;
   for (ResultRow const &row : rows) {
     if (!counts_as_result(row)) continue;

@@ -35,7 +35,8 @@ struct ResultRow {
   double ratio_to_cublas() const;
 };
 
-/// The human-readable report on `out` (stdout), flushed after every row.
+/// The human-readable report on `out` (stdout), flushed after every row. A null `out` prints
+/// nothing (cutlass_bench without --details).
 class TableReport {
  public:
   explicit TableReport(std::FILE *out) : out_(out) {}
