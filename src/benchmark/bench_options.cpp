@@ -1,0 +1,237 @@
+/// @file src/benchmark/bench_options.cpp
+#include "bench_options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "cutlass/library/util.h"
+#include "options.h"
+
+namespace cutlass {
+namespace benchmark {
+
+namespace {
+
+using library::NumericTypeID;
+
+std::vector<std::string> split(std::string const &text) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  while (true) {
+    size_t const end = text.find(',', begin);
+    parts.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+    if (end == std::string::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+/// One flag: parses its value into the options; false with `error` set on a bad value.
+using FlagParser = std::function<bool(std::string const &value, BenchOptions &options, std::string *error)>;
+
+FlagParser string_flag(std::string BenchOptions::*member) {
+  return [=](std::string const &value, BenchOptions &options, std::string *) {
+    options.*member = value;
+    return true;
+  };
+}
+
+FlagParser iterations_flag(int BenchOptions::*member) {
+  return [=](std::string const &value, BenchOptions &options, std::string *error) {
+    char *end = nullptr;
+    errno = 0;
+    long const v = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || errno != 0 || *end != '\0' || v < 0 || v > 1000000) {
+      *error = "'" + value + "' is not an integer in [0, 1000000]";
+      return false;
+    }
+    options.*member = int(v);
+    return true;
+  };
+}
+
+bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *error) {
+  std::vector<NumericTypeID> dtypes;
+  for (std::string const &name : split(value)) {
+    NumericTypeID const type = library::numeric_type_from_string(name.c_str());
+    if (type != NumericTypeID::kBF16 && type != NumericTypeID::kF16) {
+      *error = "unknown dtype '" + name + "' (expected a comma list of bf16, f16)";
+      return false;
+    }
+    for (NumericTypeID seen : dtypes) {
+      if (seen == type) {
+        *error = "'" + name + "' is listed twice";
+        return false;
+      }
+    }
+    dtypes.push_back(type);
+  }
+  options.dtypes = dtypes;
+  return true;
+}
+
+bool parse_groups(std::string const &value, BenchOptions &options, std::string *error) {
+  std::vector<std::string> groups = split(value);
+  for (std::string const &group : groups) {
+    if (group.empty()) {
+      *error = "'" + value + "' has an empty group name";
+      return false;
+    }
+  }
+  options.groups = groups;
+  return true;
+}
+
+bool parse_max_seconds(std::string const &value, BenchOptions &options, std::string *error) {
+  char *end = nullptr;
+  errno = 0;
+  double const v = std::strtod(value.c_str(), &end);
+  if (value.empty() || errno != 0 || *end != '\0' || !std::isfinite(v) || v < 0) {
+    *error = "'" + value + "' is not a number of seconds >= 0";
+    return false;
+  }
+  options.max_kernel_seconds = v;
+  return true;
+}
+
+bool parse_verify(std::string const &value, BenchOptions &options, std::string *error) {
+  if (value == "auto") {
+    options.verify = VerifyMode::kAuto;
+  } else if (value == "true" || value == "1") {
+    options.verify = VerifyMode::kAlways;
+  } else if (value == "false" || value == "0") {
+    options.verify = VerifyMode::kNever;
+  } else {
+    *error = "'" + value + "' is not auto, true or false";
+    return false;
+  }
+  return true;
+}
+
+bool parse_device(std::string const &value, BenchOptions &options, std::string *error) {
+  char *end = nullptr;
+  errno = 0;
+  long const v = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || errno != 0 || *end != '\0' || v < 0 || v > 1023) {
+    *error = "'" + value + "' is not an integer in [0, 1023]";
+    return false;
+  }
+  options.device = int(v);
+  return true;
+}
+
+/// Every flag, by name (without the leading "--").
+std::map<std::string, FlagParser> const &flag_table() {
+  static std::map<std::string, FlagParser> const table = {
+      {"shapes", string_flag(&BenchOptions::shapes)},
+      {"dtypes", parse_dtypes},
+      {"groups", parse_groups},
+      {"kernels", string_flag(&BenchOptions::kernels)},
+      {"ignore-kernels", string_flag(&BenchOptions::ignore_kernels)},
+      {"warmup-iterations", iterations_flag(&BenchOptions::warmup_iterations)},
+      {"profiling-iterations", iterations_flag(&BenchOptions::profiling_iterations)},
+      {"max-kernel-seconds", parse_max_seconds},
+      {"verify", parse_verify},
+      {"output", string_flag(&BenchOptions::output)},
+      {"details", string_flag(&BenchOptions::details)},
+      {"device", parse_device},
+  };
+  return table;
+}
+
+}  // namespace
+
+ParseResult parse_options(std::vector<std::string> const &arguments) {
+  ParseResult result;
+  profiler::Options const profiler_defaults;
+  result.options.warmup_iterations = profiler_defaults.warmup_iterations;
+  result.options.profiling_iterations = profiler_defaults.profiling_iterations;
+  std::set<std::string> seen;
+  for (std::string const &argument : arguments) {
+    if (argument == "--help" || argument == "-h") {
+      result.options.help = true;
+      continue;
+    }
+    size_t const equals = argument.find('=');
+    if (argument.compare(0, 2, "--") != 0 || equals == std::string::npos) {
+      result.error = "unexpected argument '" + argument + "' (flags are --name=value)";
+      return result;
+    }
+    std::string const name = argument.substr(2, equals - 2);
+    auto const flag = flag_table().find(name);
+    if (flag == flag_table().end()) {
+      result.error = "unknown flag '--" + name + "' (see --help)";
+      return result;
+    }
+    if (!seen.insert(name).second) {
+      result.error = "--" + name + " is given twice";
+      return result;
+    }
+    std::string error;
+    if (!flag->second(argument.substr(equals + 1), result.options, &error)) {
+      result.error = "--" + name + ": " + error;
+      return result;
+    }
+  }
+  if (!result.options.help && result.options.shapes.empty()) result.error = "--shapes=<path> is required";
+  return result;
+}
+
+std::string help_text() {
+  return R"(cutlass_bench: races cutlass_lib against cuBLAS over a suite of GEMM shapes.
+
+Usage: cutlass_bench --shapes=<csv> [--flag=value ...]
+
+For each shape and dtype d: D = A * B with A, B, C, D all of type d, f32 accumulation, alpha 1,
+beta 0, run through the profiler's machinery (cutlass_profiler): the Handle's choice, every
+compiled kernel that fits (the "best kernel" search) and cuBLAS; operands rotate across copies
+larger than twice the L2, uniform in [-1, 1]; warm-up, then the median of CUDA-event-timed
+launches, each of ours interleaved with one of cuBLAS, so every ratio comes from one window.
+
+Input:
+  --shapes=<path>            CSV with the header "group,M,N,K,layout"; '#' lines are comments.
+                             layout: two letters, A then B, column-major BLAS convention:
+                             n = not transposed, t = transposed ("tn": A row-major M x K, B
+                             column-major K x N); C and D column-major M x N
+  --dtypes=<list>            bf16,f16 (default both)
+  --groups=<list>            groups of the file to run (default all)
+  --kernels=<patterns>       limit the best-kernel search (the profiler's --kernels syntax:
+  --ignore-kernels=<patterns>  '*'-separated pieces in order, comma lists); the Handle always
+                             chooses among every kernel of the build
+
+Timing and verification:
+  --warmup-iterations=<n>    launches before timing (default 10, as the profiler)
+  --profiling-iterations=<n> timed launches per kernel (default 50, as the profiler)
+  --max-kernel-seconds=<s>   cap on the warm-up and timed time of one kernel, both launches of
+                             each pair counted, estimated at 700 TFLOP/s (default 0.5; 0: no
+                             cap). Larger shapes run proportionally fewer launches, at least 10
+                             timed and 2 warm-up.
+  --verify=auto|true|false   check each result once against the device reference GEMM and cuBLAS
+                             (default auto: shapes with M*N*K <= 2^36, i.e. up to 4096^3; the
+                             naive reference takes seconds on the largest shapes)
+
+Output:
+  stdout                     one line per shape and dtype, printed as it finishes: the Handle's
+                             TFLOP/s and ratio, the best kernel's TFLOP/s and ratio, cuBLAS's
+                             TFLOP/s (median of all its launches of that shape), timed launches per
+                             kernel, verification, seconds taken, kernel names (short); then per
+                             dtype and group the geometric mean of the ratios, and over the large
+                             shapes (M, N, K >= 1024) the geometric mean and the minimum.
+                             ratio = cuBLAS time / our time in the same interleaved run (> 1:
+                             faster than cuBLAS); "best" = the kernel with the highest ratio.
+  --output=<path>            CSV: shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,
+                             best_kernel,best_tflops,best_ratio,verified (full kernel names)
+  --details=<path>           the profiler's per-kernel tables for every shape (statuses, errors)
+  --device=<index>           CUDA device (default 0)
+  --help                     this text
+
+Exit status: 0 everything ran (and what was verified passed); 1 a verification or a run
+failed; 2 usage error or unreadable shapes file; 3 nothing ran; 4 no CUDA device.
+)";
+}
+
+}  // namespace benchmark
+}  // namespace cutlass

@@ -1,0 +1,160 @@
+/// @file src/benchmark/main.cpp
+/// cutlass_bench: read the shape suite, profile every shape and dtype with the profiler's
+/// GemmProfiler (Handle, every fitting kernel, cuBLAS, interleaved), print one line each and
+/// the geometric means (see help_text() in bench_options.cpp).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench_options.h"
+#include "bench_plan.h"
+#include "bench_report.h"
+#include "cutlass/library/singleton.h"
+#include "cutlass/library/util.h"
+#include "device.h"
+#include "gemm_profiler.h"
+#include "kernel_selection.h"
+#include "shape_suite.h"
+
+using namespace cutlass::benchmark;
+
+namespace {
+
+constexpr int kExitPassed = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitNothingRan = 3;
+
+int usage_error(std::string const &message) {
+  std::fprintf(stderr, "cutlass_bench: %s\nRun 'cutlass_bench --help' for the flags.\n", message.c_str());
+  return kExitUsage;
+}
+
+/// The shapes of the groups --groups names (all when it names none); `error` set when it names a
+/// group the file lacks.
+std::vector<Shape> select_groups(std::vector<Shape> const &shapes, std::vector<std::string> const &groups,
+                                 std::string *error) {
+  if (groups.empty()) return shapes;
+  std::set<std::string> known;
+  for (Shape const &shape : shapes) known.insert(shape.group);
+  for (std::string const &group : groups) {
+    if (!known.count(group)) {
+      *error = "--groups: the shapes file has no group '" + group + "'";
+      return {};
+    }
+  }
+  std::vector<Shape> selected;
+  for (Shape const &shape : shapes) {
+    if (std::find(groups.begin(), groups.end(), shape.group) != groups.end()) selected.push_back(shape);
+  }
+  return selected;
+}
+
+std::string dtype_list(std::vector<cutlass::library::NumericTypeID> const &dtypes) {
+  std::string text;
+  for (auto dtype : dtypes) text += (text.empty() ? "" : ",") + std::string(cutlass::library::to_string(dtype));
+  return text;
+}
+
+struct FileCloser {
+  void operator()(std::FILE *file) const { std::fclose(file); }
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  namespace profiler = cutlass::profiler;
+
+  ParseResult const parsed = parse_options(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.ok()) return usage_error(parsed.error);
+  BenchOptions const &options = parsed.options;
+  if (options.help) {
+    std::fputs(help_text().c_str(), stdout);
+    return kExitPassed;
+  }
+
+  std::vector<Shape> all_shapes;
+  std::string error;
+  if (!read_shapes(options.shapes, &all_shapes, &error)) return usage_error("--shapes: " + error);
+  std::vector<Shape> const shapes = select_groups(all_shapes, options.groups, &error);
+  if (!error.empty()) return usage_error(error);
+  if (shapes.empty()) return usage_error("--shapes: '" + options.shapes + "' lists no shape");
+
+  auto const &manifest = cutlass::library::Singleton::get().manifest;
+  std::vector<cutlass::library::Operation const *> const kernels =
+      profiler::filter_kernels(manifest, options.kernels, options.ignore_kernels);
+
+  profiler::DeviceOpen const device = profiler::open_device(options.device);
+  if (!device.error.empty()) {
+    std::fprintf(stderr, "cutlass_bench: %s\n", device.error.c_str());
+    return device.exit_status;
+  }
+
+  CsvOutput csv;
+  if (!options.output.empty() && !csv.open(options.output, &error)) return usage_error("--output: " + error);
+  std::unique_ptr<std::FILE, FileCloser> details;
+  if (!options.details.empty()) {
+    details.reset(std::fopen(options.details.c_str(), "w"));
+    if (!details) return usage_error("--details: cannot write '" + options.details + "'");
+  }
+
+  std::printf("cutlass_bench: %s\n", profiler::describe(device.facts).c_str());
+  std::printf("shapes: %zu from %s, dtypes %s; kernels: %zu in this build, %zu pass --kernels/--ignore-kernels\n",
+              shapes.size(), options.shapes.c_str(), dtype_list(options.dtypes).c_str(), manifest.size(),
+              kernels.size());
+  std::printf("per kernel: %d warm-up + %d timed launches, each paired with a cuBLAS launch%s; verification: %s\n",
+              options.warmup_iterations, options.profiling_iterations,
+              options.max_kernel_seconds > 0 ? " (fewer where that would pass --max-kernel-seconds)" : "",
+              options.verify == VerifyMode::kAlways  ? "every shape"
+              : options.verify == VerifyMode::kNever ? "off"
+                                                     : "shapes with M*N*K <= 2^36");
+  std::printf("TF = TFLOP/s; ratio = cuBLAS time / ours, interleaved (> 1: faster than cuBLAS); kern = kernels timed "
+              "in the best-kernel search; iters = timed launches per kernel\n\n");
+  print_table_header(stdout);
+
+  profiler::TableReport table(details.get());
+  std::vector<BenchResult> results;
+  int failed = 0, ran = 0, index = 0;
+  bool stopped = false;
+  for (Shape const &shape : shapes) {
+    for (cutlass::library::NumericTypeID dtype : options.dtypes) {
+      profiler::GemmSpec const spec = gemm_spec(shape, dtype);
+      profiler::Options const run_options = profiler_options(options, spec);
+      auto const start = std::chrono::steady_clock::now();
+      profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
+      bool const usable = gemm_profiler.profile(index++, spec);
+      BenchResult result = distill(shape, spec, gemm_profiler.rows());
+      result.timed_launches = run_options.profiling_iterations;
+      result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (gemm_profiler.rows().empty() && gemm_profiler.failed_rows() > 0) {
+        result.failures.push_back("not profiled: the operands could not be allocated or filled (--details says why)");
+      }
+      if (!usable) result.failures.push_back("stopping: the CUDA context is unusable (--details says after what)");
+      failed += gemm_profiler.failed_rows();
+      ran += gemm_profiler.run_rows();
+      print_table_row(stdout, result);
+      if (csv.is_open()) csv.row(result);
+      results.push_back(result);
+      if (!usable) {
+        stopped = true;
+        break;
+      }
+    }
+    if (stopped) break;
+  }
+
+  print_summary(stdout, results);
+  if (failed > 0) {
+    std::printf("\n%d result(s) failed%s\n", failed, stopped ? "; the run stopped early" : "");
+    return kExitFailed;
+  }
+  if (ran == 0) {
+    std::printf("\nnothing ran\n");
+    return kExitNothingRan;
+  }
+  return kExitPassed;
+}
