@@ -26,7 +26,6 @@ profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype) {
 
 profiler::Options profiler_options(BenchOptions const &options, profiler::GemmSpec const &spec) {
   profiler::Options result;
-  result.providers = profiler::ProviderSet{};   // cutlass, cublas and handle
   double const macs = double(spec.m) * double(spec.n) * double(spec.k);
   result.verification_enabled = options.verify == VerifyMode::kAlways ||
                                 (options.verify == VerifyMode::kAuto && macs <= kAutoVerifyMacs);
