@@ -1,0 +1,34 @@
+# Installs the public headers, the CMake package and the pkg-config file (library/ installs
+# libcutlass_lib.so and manifest.json, src/profiler/ the profiler). Included from the top-level
+# CMakeLists.txt after every target exists.
+#
+# Installed layout, relative to the prefix (the .deb uses the same one, see cmake/cpack.cmake):
+#   <libdir>/libcutlass_lib.so.0.1.0, .so.0, .so      <libdir>/cmake/cutlass_lib/*.cmake
+#   <libdir>/pkgconfig/cutlass_lib.pc                  <includedir>/cutlass_lib/{cutlass_lib.h,cutlass,cute}
+#   <datadir>/cutlass_lib/manifest.json                <bindir>/cutlass_profiler
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CUTLASS_LIB_INSTALL_INCLUDEDIR}" COMPONENT dev
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+
+# ---- CMake package: find_package(cutlass_lib CONFIG) -> cutlass_lib::cutlass_lib ----------------
+# Every path in these files is computed relative to their own location, so the installed tree can
+# be moved (e.g. unpacked with dpkg -x into another root).
+set(_config_dir "${CMAKE_INSTALL_LIBDIR}/cmake/cutlass_lib")
+set(CUTLASS_LIB_INSTALL_MANIFEST "${CMAKE_INSTALL_DATADIR}/cutlass_lib/manifest.json")
+install(EXPORT cutlass_libTargets NAMESPACE cutlass_lib:: DESTINATION "${_config_dir}" COMPONENT dev)
+configure_package_config_file(cmake/cutlass_libConfig.cmake.in "${PROJECT_BINARY_DIR}/cutlass_libConfig.cmake"
+                              INSTALL_DESTINATION "${_config_dir}" PATH_VARS CUTLASS_LIB_INSTALL_MANIFEST)
+# Same major version = same SOVERSION.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/cutlass_libConfigVersion.cmake"
+                                 COMPATIBILITY SameMajorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/cutlass_libConfig.cmake" "${PROJECT_BINARY_DIR}/cutlass_libConfigVersion.cmake"
+        DESTINATION "${_config_dir}" COMPONENT dev)
+
+# ---- pkg-config: cutlass_lib.pc ------------------------------------------------------------------
+# The CUDA runtime's include and library folders are the ones FindCUDAToolkit found for this
+# build (the comment in cutlass_lib.pc.in says why and how to override them).
+list(GET CUDAToolkit_INCLUDE_DIRS 0 CUTLASS_LIB_PC_CUDA_INCLUDEDIR)
+set(CUTLASS_LIB_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
+configure_file(cmake/cutlass_lib.pc.in "${PROJECT_BINARY_DIR}/cutlass_lib.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/cutlass_lib.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT dev)
