@@ -14,6 +14,7 @@
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "scale.h"
+#include "staging.h"
 
 namespace cutlass {
 namespace library {
@@ -60,6 +61,10 @@ GemmOutcome fail(GemmFailure failure, char const *detail) {
 
 }  // namespace
 
+bool gemm_reads_c(GemmCall const &c) {
+  return c.pointer_mode == ScalarPointerMode::kDevice || !host_scalar_equals(c.element_scalar, c.beta, 0);
+}
+
 /// BLAS argument checks (reference BLAS xGEMM order, as DESIGN.md states them).
 GemmOutcome check_gemm_arguments(GemmCall const &c) {
   using gemm::GemmUniversalMode;
@@ -102,7 +107,7 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
                         (device_scalars || !host_scalar_equals(c.element_scalar, c.alpha, 0));
   if (reads_ab && (!c.A || !c.B)) return fail(GemmFailure::kInvalidValue, "A and B must not be null");
   if (output_nonempty && !c.D) return fail(GemmFailure::kInvalidValue, "D must not be null");
-  bool const reads_c = device_scalars || !host_scalar_equals(c.element_scalar, c.beta, 0);
+  bool const reads_c = gemm_reads_c(c);
   if (output_nonempty && reads_c && !c.C) return fail(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
   if (c.m > INT_MAX || c.n > INT_MAX || c.k > INT_MAX) {
     return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
@@ -244,6 +249,19 @@ GemmOutcome scale_only(GemmCall const &c, GemmContext const &context, bool execu
   return {};
 }
 
+/// The most preferred kernel that runs on this compute capability, whatever the alignment.
+Operation const *first_for_device(GemmOperationVector const &candidates, int cc) {
+  for (Operation const *op : candidates) {
+    TileDescription const &tile = op->description().tile_description;
+    if (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability) return op;
+  }
+  return nullptr;
+}
+
+/// Staging copies cost a few microseconds of launches and one pass over the operands; below
+/// about 2^27 multiply-adds (512^3) the slower kernel on the original operands wins.
+bool worth_staging(GemmCall const &c) { return double(c.m) * double(c.n) * double(c.k) * double(c.batch_count) >= double(1 << 27); }
+
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
   if (bytes <= *context.workspace_size) return true;
   if (*context.workspace) {
@@ -319,30 +337,53 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   }
 
   // 4. The first kernel, in preference order, that runs on this device and accepts the problem.
-  GemmUniversalConfiguration const configuration = configuration_of(call);
-  GemmUniversalArguments const arguments = arguments_of(call);
   bool any_for_device = false;
   Operation const *chosen = select_kernel(*candidates, call, context.compute_capability, true, &any_for_device);
   if (!chosen) {
     return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                           : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
   }
+  // 5. The packing route (staging.h): when a kernel preferred over `chosen` refused the problem
+  //    for alignment, run it on aligned copies in the workspace, if the problem is large enough
+  //    for the copies to pay.
+  StagingPlan plan;
+  bool staged = false;
+  Operation const *preferred = first_for_device(*candidates, context.compute_capability);
+  if (preferred && preferred != chosen && worth_staging(call)) {
+    void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
+    auto const &desc = static_cast<GemmDescription const &>(preferred->description());
+    if (plan_staging(call, desc, nominal_workspace, &plan) &&
+        preferred->can_implement(configuration_of(plan.staged), arguments_of(plan.staged)) == Status::kSuccess) {
+      staged = true;
+      chosen = preferred;
+    }
+  }
   if (log_enabled()) {
-    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s\n", (long long)call.m, (long long)call.n,
-                 (long long)call.k, (long long)call.batch_count, chosen->description().name);
+    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
+                 (long long)call.k, (long long)call.batch_count, chosen->description().name,
+                 staged ? " (on aligned copies of misaligned operands)" : "");
   }
   GemmOutcome outcome;
   outcome.operation = chosen;
   if (!execute) return outcome;
 
-  // 5. Workspace (grown on demand), then launch.
-  size_t const workspace_bytes = chosen->get_device_workspace_size(configuration, arguments);
-  if (!ensure_workspace(context, workspace_bytes)) return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
+  // 6. Workspace (grown on demand: staging copies, then the kernel's own), then launch.
+  size_t const staging_bytes = staged ? plan.workspace_bytes : 0;
+  GemmUniversalConfiguration const configuration = configuration_of(staged ? plan.staged : call);
+  size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(staged ? plan.staged : call));
+  if (!ensure_workspace(context, staging_bytes + kernel_workspace_bytes)) {
+    return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
+  }
+  if (staged) plan_staging(call, static_cast<GemmDescription const &>(chosen->description()), *context.workspace, &plan);
+  GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : call);
+  void *const kernel_workspace = static_cast<char *>(*context.workspace) + staging_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
-  if (chosen->initialize(configuration, host_workspace.data(), *context.workspace, context.stream) != Status::kSuccess ||
-      chosen->run(arguments, host_workspace.data(), *context.workspace, context.stream) != Status::kSuccess) {
+  if ((staged && !stage_in(plan, call, context.stream)) ||
+      chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
+      chosen->run(arguments, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
+      (staged && !stage_out(plan, call, context.stream))) {
     outcome.failure = GemmFailure::kLaunchFailed;
-    outcome.detail = "the kernel failed to launch";
+    outcome.detail = "the kernel or a staging copy failed to launch";
   }
   return outcome;
 }

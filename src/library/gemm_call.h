@@ -83,6 +83,9 @@ bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc,
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, bool ask_kernel,
                                bool *any_for_device);
 
+/// True when the call reads C: scalars on the device, or a host beta other than zero.
+bool gemm_reads_c(GemmCall const &call);
+
 /// The BLAS argument checks alone (the first step of gemm_call).
 GemmOutcome check_gemm_arguments(GemmCall const &call);
 

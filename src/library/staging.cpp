@@ -1,0 +1,156 @@
+/// @file src/library/staging.cpp
+#include "staging.h"
+
+#include "cutlass/library/util.h"
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+int64_t round_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+size_t align_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+/// One operand as a column-major storage matrix: `rows` contiguous elements per column.
+struct Storage {
+  void const *ptr;
+  int64_t ld, batch_stride, rows, columns;
+};
+
+/// Copies `rows` x `columns` elements per batch between column-major storages.
+bool copy_2d(void *dst, int64_t ld_dst, int64_t stride_dst, void const *src, int64_t ld_src, int64_t stride_src,
+             int64_t rows, int64_t columns, int64_t batch_count, int element_bytes, cudaStream_t stream) {
+  for (int64_t l = 0; l < batch_count; ++l) {
+    char *d = static_cast<char *>(dst) + l * stride_dst * element_bytes;
+    char const *s = static_cast<char const *>(src) + l * stride_src * element_bytes;
+    if (cudaMemcpy2DAsync(d, size_t(ld_dst) * element_bytes, s, size_t(ld_src) * element_bytes,
+                          size_t(rows) * element_bytes, size_t(columns), cudaMemcpyDeviceToDevice,
+                          stream) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *workspace, StagingPlan *plan) {
+  int const ea = sizeof_bits(call.element_A) / 8, eb = sizeof_bits(call.element_B) / 8;
+  int const ec = sizeof_bits(call.element_C) / 8;
+  if (ea == 0 || eb == 0 || ec == 0) return false;
+  bool const a_column = call.layout_A == LayoutTypeID::kColumnMajor;
+  bool const b_column = call.layout_B == LayoutTypeID::kColumnMajor;
+  int64_t const ta = desc.A.alignment, tb = desc.B.alignment, tc = desc.C.alignment;
+
+  // Extents padded to the alignments of the operands that hold them contiguously.
+  int64_t const m = round_up(call.m, std::max<int64_t>(a_column ? ta : 1, tc));
+  int64_t const k = round_up(call.k, std::max<int64_t>(a_column ? 1 : ta, b_column ? tb : 1));
+  int64_t const n = round_up(call.n, b_column ? 1 : tb);
+
+  StagingPlan p;
+  p.staged = call;
+  p.staged.m = m;
+  p.staged.n = n;
+  p.staged.k = k;
+  p.source = gemm_reads_c(call);
+
+  // A is M x K, B is K x N, D is M x N: a padded extent reshapes every operand that has it.
+  int64_t const extent_a = a_column ? call.m : call.k, extent_b = b_column ? call.k : call.n;
+  p.stage_a = m != call.m || k != call.k ||
+              operand_alignment(call.element_A, call.A, call.lda, call.batch_stride_A, call.batch_count, extent_a) < ta;
+  p.stage_b = k != call.k || n != call.n ||
+              operand_alignment(call.element_B, call.B, call.ldb, call.batch_stride_B, call.batch_count, extent_b) < tb;
+  p.stage_d = m != call.m || n != call.n ||
+              operand_alignment(call.element_D, call.D, call.ldd, call.batch_stride_D, call.batch_count, call.m) < tc;
+  bool const c_misaligned =
+      p.source && operand_alignment(call.element_C, call.C, call.ldc, call.batch_stride_C, call.batch_count, call.m) < tc;
+  if (!p.stage_a && !p.stage_b && !p.stage_d && !c_misaligned) return false;
+
+  size_t offset = 0;
+  char *base = static_cast<char *>(workspace);
+  if (p.stage_a) {
+    int64_t const rows = a_column ? m : k, columns = a_column ? k : m;
+    p.zero_a = m != call.m || k != call.k;
+    p.staged.lda = rows;
+    p.staged.batch_stride_A = rows * columns;
+    p.bytes_a = size_t(rows * columns * call.batch_count) * ea;
+    p.offset_a = offset;
+    p.staged.A = base + offset;
+    offset += align_256(p.bytes_a);
+  }
+  if (p.stage_b) {
+    int64_t const rows = b_column ? k : n, columns = b_column ? n : k;
+    p.zero_b = k != call.k || n != call.n;
+    p.staged.ldb = rows;
+    p.staged.batch_stride_B = rows * columns;
+    p.bytes_b = size_t(rows * columns * call.batch_count) * eb;
+    p.offset_b = offset;
+    p.staged.B = base + offset;
+    offset += align_256(p.bytes_b);
+  }
+  if (p.stage_d) {
+    p.staged.ldd = m;
+    p.staged.batch_stride_D = m * n;
+    p.bytes_d = size_t(m * n * call.batch_count) * ec;
+    p.offset_d = offset;
+    p.staged.D = base + offset;
+    offset += align_256(p.bytes_d);
+  }
+  // The kernel's source: C itself when it fits and D is not staged; otherwise C goes into D
+  // (or D's staged copy) first and the kernel reads D in place (D may alias C).
+  if (!p.source) {
+    p.staged.C = nullptr;
+    p.staged.ldc = p.staged.ldd;
+    p.staged.batch_stride_C = p.staged.batch_stride_D;
+  } else if (p.stage_d || c_misaligned) {
+    p.copy_c_into_d = true;
+    p.staged.C = p.staged.D;
+    p.staged.ldc = p.staged.ldd;
+    p.staged.batch_stride_C = p.staged.batch_stride_D;
+  }
+  p.workspace_bytes = offset;
+  *plan = p;
+  return true;
+}
+
+bool stage_in(StagingPlan const &p, GemmCall const &call, cudaStream_t stream) {
+  int const ea = sizeof_bits(call.element_A) / 8, eb = sizeof_bits(call.element_B) / 8;
+  int const ec = sizeof_bits(call.element_C) / 8;
+  bool const a_column = call.layout_A == LayoutTypeID::kColumnMajor;
+  bool const b_column = call.layout_B == LayoutTypeID::kColumnMajor;
+  if (p.stage_a) {
+    void *dst = const_cast<void *>(p.staged.A);
+    if (p.zero_a && cudaMemsetAsync(dst, 0, p.bytes_a, stream) != cudaSuccess) return false;
+    if (!copy_2d(dst, p.staged.lda, p.staged.batch_stride_A, call.A, call.lda, call.batch_stride_A,
+                 a_column ? call.m : call.k, a_column ? call.k : call.m, call.batch_count, ea, stream)) {
+      return false;
+    }
+  }
+  if (p.stage_b) {
+    void *dst = const_cast<void *>(p.staged.B);
+    if (p.zero_b && cudaMemsetAsync(dst, 0, p.bytes_b, stream) != cudaSuccess) return false;
+    if (!copy_2d(dst, p.staged.ldb, p.staged.batch_stride_B, call.B, call.ldb, call.batch_stride_B,
+                 b_column ? call.k : call.n, b_column ? call.n : call.k, call.batch_count, eb, stream)) {
+      return false;
+    }
+  }
+  if (p.copy_c_into_d && call.C != p.staged.D) {
+    if (!copy_2d(p.staged.D, p.staged.ldd, p.staged.batch_stride_D, call.C, call.ldc, call.batch_stride_C, call.m,
+                 call.n, call.batch_count, ec, stream)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool stage_out(StagingPlan const &p, GemmCall const &call, cudaStream_t stream) {
+  if (!p.stage_d) return true;
+  int const ec = sizeof_bits(call.element_D) / 8;
+  return copy_2d(call.D, call.ldd, call.batch_stride_D, p.staged.D, p.staged.ldd, p.staged.batch_stride_D, call.m,
+                 call.n, call.batch_count, ec, stream);
+}
+
+}  // namespace library
+}  // namespace cutlass
