@@ -22,6 +22,8 @@ TILES = (
             instruction=Shape(64, 128, 16)),
     TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 256, 64), stages=5, schedule=PINGPONG,
             instruction=Shape(64, 256, 16)),
+    TileRow(threadblock=Shape( 64, 128, 64), warp=Shape( 64, 128, 64), stages=8, schedule=PINGPONG,
+            instruction=Shape(64, 128, 16)),
     # cooperative: the two consumers split each tile
     TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,
             instruction=Shape(64, 256, 16)),

@@ -24,9 +24,9 @@ def test_counts_per_family(kernels):
     assert len(by_family(kernels, sm50_simt.FAMILY)) == 16 + 8 + 3
     # 16-bit: 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32: 4 x 3 x 3; s8: 1 x 3 x 5
     assert len(by_family(kernels, sm80_tensorop.FAMILY)) == 384 + 36 + 15
-    # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 6 tiles x alignment 8
-    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 96
-    assert len(kernels) == 558
+    # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 7 tiles x alignment 8
+    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 112
+    assert len(kernels) == 574
 
 
 def test_default_set_counts(kernels):
