@@ -23,6 +23,7 @@ class TileRow:
     cluster: Shape = Shape(1, 1, 1)
     schedule: str = ""
     instruction: Optional[Shape] = None  # overrides MathRow.instruction when it depends on the tile
+    in_default_set: bool = False  # also in the default set (the first row always is)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from .families import FAMILIES, SOURCE_BUCKETS
 
 
 def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
-    """Every configuration of one table row. The default set of a (types, layout) pair is
-    its first tile at the largest and at the smallest alignment."""
+    """Every configuration of one table row. The default set of a (types, layout) pair is its
+    first tile (and any tile marked in_default_set) at the largest and at the smallest alignment."""
     default_alignments = {max(row.alignments), min(row.alignments)}
     for layout_a, layout_b in row.layouts:
         for tile_index, tile in enumerate(row.tiles):
@@ -29,7 +29,7 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                     instruction=tile.instruction or row.instruction,
                     tile=tile,
                     math_operation=row.math_operation,
-                    in_default_set=tile_index == 0 and alignment in default_alignments,
+                    in_default_set=(tile_index == 0 or tile.in_default_set) and alignment in default_alignments,
                 )
 
 

@@ -5,7 +5,7 @@ Operands are 16-bit (f16, bf16) with f32 accumulate and f16/bf16/f32 output, eve
 layout; TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is 8
 elements (other problems fall back to the sm80 and SIMT families). Tile tables list
 threadblock / consumer-warpgroup tile / stages in preference order; the first row suits
-large problems and is the default set's.
+large problems and is the default set's, with the 64x128 row for small problems.
 """
 from typing import List
 
@@ -22,8 +22,9 @@ TILES = (
             instruction=Shape(64, 128, 16)),
     TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 256, 64), stages=5, schedule=PINGPONG,
             instruction=Shape(64, 256, 16)),
+    # small problems (few tiles, small M): selection picks it by wave count (src/library/gemm_call.cpp)
     TileRow(threadblock=Shape( 64, 128, 64), warp=Shape( 64, 128, 64), stages=8, schedule=PINGPONG,
-            instruction=Shape(64, 128, 16)),
+            instruction=Shape(64, 128, 16), in_default_set=True),
     # cooperative: the two consumers split each tile
     TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,
             instruction=Shape(64, 256, 16)),

@@ -33,8 +33,8 @@ def test_default_set_counts(kernels):
     default = [k for k in kernels if k.in_default_set]
     assert len(by_family(default, sm50_simt.FAMILY)) == 11
     assert len(by_family(default, sm80_tensorop.FAMILY)) == 42
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 16
-    assert len(default) == 69
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 32
+    assert len(default) == 85
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):

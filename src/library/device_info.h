@@ -9,5 +9,9 @@ namespace library {
 /// or 0 when there is no usable device. Cached per device after the first query.
 int current_device_compute_capability();
 
+/// Multiprocessor count of the calling thread's current device, or 0 when there is no usable
+/// device. Cached per device after the first query.
+int current_device_sm_count();
+
 }  // namespace library
 }  // namespace cutlass

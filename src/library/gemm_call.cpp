@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +48,8 @@ bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
     default: return false;
   }
 }
+
+int max_alignment(GemmDescription const &d) { return std::max(d.A.alignment, std::max(d.B.alignment, d.C.alignment)); }
 
 LayoutTypeID transposed(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
@@ -281,24 +284,58 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 
 }  // namespace
 
-Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, bool ask_kernel,
-                               bool *any_for_device) {
+double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
+  auto const &tile = desc.tile_description.threadblock_shape;
+  double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) *
+                       double(call.batch_count);
+  double const waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
+  return waves * tile.m() * tile.n();
+}
+
+namespace {
+
+/// Kernels of one group share the minimum compute capability and the alignment.
+bool same_group(GemmDescription const &a, GemmDescription const &b) {
+  return a.tile_description.minimum_compute_capability == b.tile_description.minimum_compute_capability &&
+         max_alignment(a) == max_alignment(b);
+}
+
+GemmDescription const &gemm_description(Operation const *op) {
+  return static_cast<GemmDescription const &>(op->description());
+}
+
+}  // namespace
+
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
+                               bool ask_kernel, bool *any_for_device) {
+  *any_for_device = false;
+  std::vector<Operation const *> fits;
+  for (Operation const *op : candidates) {
+    char const *why = "";
+    if (description_fits(gemm_description(op), call, cc, &why)) {
+      fits.push_back(op);
+    } else if (log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, why);
+    }
+    *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
+  }
+  if (fits.empty()) return nullptr;
+  // The first fit's group, cheapest first (stable: ties keep preference order), then the rest.
+  GemmDescription const &lead = gemm_description(fits.front());
+  auto const group_end = std::stable_partition(
+      fits.begin(), fits.end(), [&](Operation const *op) { return same_group(gemm_description(op), lead); });
+  std::stable_sort(fits.begin(), group_end, [&](Operation const *a, Operation const *b) {
+    return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
+  });
+  if (!ask_kernel) return fits.front();
   GemmUniversalConfiguration const configuration = configuration_of(call);
   GemmUniversalArguments const arguments = arguments_of(call);
-  *any_for_device = false;
-  for (Operation const *op : candidates) {
-    auto const &desc = static_cast<GemmDescription const &>(op->description());
-    char const *why = "";
-    if (!description_fits(desc, call, cc, &why)) {
-      *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
-      if (log_enabled()) std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", desc.name, why);
-      continue;
-    }
-    *any_for_device = true;
-    if (!ask_kernel) return op;
+  for (Operation const *op : fits) {
     Status status = op->can_implement(configuration, arguments);
     if (status == Status::kSuccess) return op;
-    if (log_enabled()) std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", desc.name, cutlassGetStatusString(status));
+    if (log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, cutlassGetStatusString(status));
+    }
   }
   return nullptr;
 }
@@ -336,27 +373,32 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return scale_only(call, context, execute);
   }
 
-  // 4. The first kernel, in preference order, that runs on this device and accepts the problem.
+  // 4. The kernel for the problem (select_kernel: preference order, wave cost inside a group).
+  int const cc = context.compute_capability;
   bool any_for_device = false;
-  Operation const *chosen = select_kernel(*candidates, call, context.compute_capability, true, &any_for_device);
+  Operation const *chosen = select_kernel(*candidates, call, cc, context.sm_count, true, &any_for_device);
+
+  // 5. The packing route (staging.h): when the most preferred group refused the problem for
+  //    alignment, run it on aligned copies in the workspace: always when nothing else fits,
+  //    otherwise when the problem is large enough for the copies to pay.
+  StagingPlan plan;
+  bool staged = false;
+  Operation const *preferred = first_for_device(*candidates, cc);
+  if (preferred &&
+      (!chosen || (!same_group(gemm_description(chosen), gemm_description(preferred)) && worth_staging(call)))) {
+    void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
+    bool any = false;
+    if (plan_staging(call, gemm_description(preferred), nominal_workspace, &plan)) {
+      Operation const *on_copies = select_kernel(*candidates, plan.staged, cc, context.sm_count, true, &any);
+      if (on_copies && same_group(gemm_description(on_copies), gemm_description(preferred))) {
+        chosen = on_copies;
+        staged = true;
+      }
+    }
+  }
   if (!chosen) {
     return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                           : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
-  }
-  // 5. The packing route (staging.h): when a kernel preferred over `chosen` refused the problem
-  //    for alignment, run it on aligned copies in the workspace, if the problem is large enough
-  //    for the copies to pay.
-  StagingPlan plan;
-  bool staged = false;
-  Operation const *preferred = first_for_device(*candidates, context.compute_capability);
-  if (preferred && preferred != chosen && worth_staging(call)) {
-    void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
-    auto const &desc = static_cast<GemmDescription const &>(preferred->description());
-    if (plan_staging(call, desc, nominal_workspace, &plan) &&
-        preferred->can_implement(configuration_of(plan.staged), arguments_of(plan.staged)) == Status::kSuccess) {
-      staged = true;
-      chosen = preferred;
-    }
   }
   if (log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,

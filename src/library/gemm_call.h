@@ -52,6 +52,7 @@ enum class GemmFailure {
 /// What a call needs from its handle.
 struct GemmContext {
   int compute_capability = 0;         ///< 0: no usable device
+  int sm_count = 0;                   ///< multiprocessors of the device (0: unknown)
   cudaStream_t stream = nullptr;
   void **workspace = nullptr;         ///< grown on demand
   size_t *workspace_size = nullptr;
@@ -77,11 +78,19 @@ GemmCall to_column_major_output(GemmCall call);
 /// column-major in C/D. On false, *why names the first unmet condition.
 bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);
 
-/// The first kernel of `candidates` (already in preference order) whose description fits and,
-/// when `ask_kernel` is set, whose can_implement() accepts the problem; null if none.
-/// *any_for_device is set when some candidate ran on this compute capability.
-Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, bool ask_kernel,
-                               bool *any_for_device);
+/// The kernel for `call` among `candidates` (in preference order): the first whose description
+/// fits decides the group (same minimum compute capability and alignment); inside that group the
+/// kernel with the least estimated time goes first (wave_cost), ties in preference order; then
+/// the rest in preference order. With `ask_kernel`, the first of these whose can_implement()
+/// accepts the problem; otherwise the first. Null if none. *any_for_device is set when some
+/// candidate runs on this compute capability.
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
+                               bool ask_kernel, bool *any_for_device);
+
+/// Estimated time of `desc` on `call` in units of CTA-tile area: waves x tile M x tile N, with
+/// waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and the large tiles'
+/// occupancy). Smaller tiles win when they fill more SMs in as many waves (few tiles, small M).
+double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// True when the call reads C: scalars on the device, or a host beta other than zero.
 bool gemm_reads_c(GemmCall const &call);

@@ -57,7 +57,7 @@ Operation const *first_fit(GemmCall const &c, int cc) {
   GemmOperationVector const *candidates = candidates_for(c);
   if (!candidates) return nullptr;
   bool any = false;
-  return select_kernel(*candidates, c, cc, /*ask_kernel=*/false, &any);
+  return select_kernel(*candidates, c, cc, /*sm_count=*/132, /*ask_kernel=*/false, &any);
 }
 
 TEST(Selection, TableIsInPreferenceOrder) {
@@ -149,7 +149,7 @@ TEST(Selection, NoKernelFitsWhenOnlyWideAlignmentsAreBuilt) {
   if (wide.empty()) GTEST_SKIP() << "this build has only align1 bf16 TN kernels";
   c.A = address(0x100002);
   bool any = false;
-  EXPECT_EQ(nullptr, select_kernel(wide, c, 90, false, &any));
+  EXPECT_EQ(nullptr, select_kernel(wide, c, 90, 132, false, &any));
   EXPECT_TRUE(any) << "the kernels exist for the device; they refuse the alignment";
 }
 
@@ -157,7 +157,7 @@ TEST(Selection, ComputeCapabilityBoundsAreRespected) {
   GemmCall c = bf16_tn_call(256, 256, 256);
   if (!candidates_for(c)) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
   bool any = true;
-  EXPECT_EQ(nullptr, select_kernel(*candidates_for(c), c, 75, false, &any)) << "sm80 tensor-op kernels need sm_80";
+  EXPECT_EQ(nullptr, select_kernel(*candidates_for(c), c, 75, 132, false, &any)) << "sm80 tensor-op kernels need sm_80";
   EXPECT_FALSE(any);
   Operation const *op = first_fit(c, 80);
   ASSERT_NE(nullptr, op);
@@ -173,6 +173,38 @@ TEST(Selection, SgemmFallsToSimtOnAnyArch) {
   Operation const *op = first_fit(c, 60);
   ASSERT_NE(nullptr, op);
   EXPECT_EQ(OpcodeClassID::kSimt, desc_of(op).tile_description.math_instruction.opcode_class);
+}
+
+TEST(Selection, WaveCostCountsWavesOfTiles) {
+  GemmDescription d;
+  d.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(128, 128, 64);
+  GemmCall c = bf16_tn_call(1024, 1024, 1024);
+  EXPECT_EQ(1.0 * 128 * 128, wave_cost(d, c, 132)) << "64 tiles: one wave";
+  c = bf16_tn_call(4096, 4096, 4096);
+  EXPECT_EQ(8.0 * 128 * 128, wave_cost(d, c, 132)) << "1024 tiles: ceil(1024 / 132) = 8 waves";
+  c.batch_count = 2;
+  EXPECT_EQ(16.0 * 128 * 128, wave_cost(d, c, 132));
+  EXPECT_EQ(1.0 * 128 * 128, wave_cost(d, c, 0)) << "unknown SM count: no reordering";
+}
+
+TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {
+  for (int64_t m : {16, 64, 1024}) {
+    GemmCall c = bf16_tn_call(m, m == 1024 ? 1024 : 8192, m == 1024 ? 1024 : 8192);
+    GemmOperationVector const *candidates = candidates_for(c);
+    if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
+    Operation const *op = first_fit(c, 90);
+    ASSERT_NE(nullptr, op);
+    auto const &chosen = desc_of(op);
+    auto const &lead = desc_of(candidates->front());
+    for (Operation const *other : *candidates) {
+      auto const &d = desc_of(other);
+      bool const same_group = d.tile_description.minimum_compute_capability ==
+                                  chosen.tile_description.minimum_compute_capability &&
+                              max_alignment(d) == max_alignment(chosen);
+      if (same_group) EXPECT_LE(wave_cost(chosen, c, 132), wave_cost(d, c, 132)) << chosen.name << " vs " << d.name;
+    }
+    EXPECT_LE(wave_cost(chosen, c, 132), wave_cost(lead, c, 132));
+  }
 }
 
 TEST(Selection, RowMajorOutputIsComputedTransposed) {

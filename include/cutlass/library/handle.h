@@ -23,8 +23,16 @@
 ///  2. higher minimum compute capability first (sm90 > sm80 > SIMT);
 ///  3. larger max(alignment A, B, C) first;
 ///  4. then the generator's order (its tile tables list the tile good for large problems first).
-/// The first kernel whose can_implement() accepts the problem runs. CUTLASS_LIB_LOG=1 in the
-/// environment prints the chosen kernel and why each earlier candidate was passed over.
+/// The first kernel whose types, layouts, alignment and compute capability fit decides the group
+/// (same family and alignment); inside that group the kernel with the fewest waves x tile area
+/// (ceil(tiles / SMs) x tile M x tile N) goes first, so a small problem gets a smaller tile that
+/// fills more SMs; ties keep the order above. The first of these whose can_implement() accepts
+/// the problem runs. When the most preferred group refuses only for alignment (e.g. a leading
+/// dimension that is not a multiple of 16 bytes, which TMA needs), a problem of 2^27
+/// multiply-adds or more (or any problem no other kernel accepts) runs that group's kernel on
+/// aligned, zero-padded copies of the operands in the workspace instead of a slower kernel.
+/// CUTLASS_LIB_LOG=1 in the environment prints the chosen kernel and why earlier candidates
+/// were passed over.
 #pragma once
 
 #include <cstddef>
