@@ -289,7 +289,12 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
   double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) *
                        double(call.batch_count);
   double const waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
-  return waves * tile.m() * tile.n();
+  double const area = double(tile.m()) * tile.n();
+  // NOTE: a tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the
+  // H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems
+  // (docs/NOTES.md), so its time per tile counts as area / 0.8.
+  double const efficiency = area >= 128.0 * 128.0 ? 1.0 : 0.8;
+  return waves * area / efficiency;
 }
 
 namespace {

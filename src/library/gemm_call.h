@@ -87,9 +87,10 @@ bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc,
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
                                bool ask_kernel, bool *any_for_device);
 
-/// Estimated time of `desc` on `call` in units of CTA-tile area: waves x tile M x tile N, with
-/// waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and the large tiles'
-/// occupancy). Smaller tiles win when they fill more SMs in as many waves (few tiles, small M).
+/// Estimated time of `desc` on `call` in units of CTA-tile area: waves x tile M x tile N /
+/// efficiency, with waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and
+/// the large tiles' occupancy) and efficiency 0.8 for tiles under 128x128 (measured). Smaller
+/// tiles win when they fill more SMs in as many waves (few tiles, small M).
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// True when the call reads C: scalars on the device, or a host beta other than zero.

@@ -185,6 +185,13 @@ TEST(Selection, WaveCostCountsWavesOfTiles) {
   c.batch_count = 2;
   EXPECT_EQ(16.0 * 128 * 128, wave_cost(d, c, 132));
   EXPECT_EQ(1.0 * 128 * 128, wave_cost(d, c, 0)) << "unknown SM count: no reordering";
+  // a 64x128 tile counts its area at 0.8 efficiency: it wins one-wave problems, not 8192^3
+  GemmDescription small = d;
+  small.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
+  c = bf16_tn_call(1024, 1024, 1024);
+  EXPECT_LT(wave_cost(small, c, 132), wave_cost(d, c, 132));
+  c = bf16_tn_call(8192, 8192, 8192);
+  EXPECT_GT(wave_cost(small, c, 132), wave_cost(d, c, 132));
 }
 
 TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {
