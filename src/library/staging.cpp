@@ -68,35 +68,29 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
       p.source && operand_alignment(call.element_C, call.C, call.ldc, call.batch_stride_C, call.batch_count, call.m) < tc;
   if (!p.stage_a && !p.stage_b && !p.stage_d && !c_misaligned) return false;
 
+  // Each staged operand: a dense rows x columns copy per batch, 256-byte aligned in the workspace.
   size_t offset = 0;
-  char *base = static_cast<char *>(workspace);
+  auto place = [&](int64_t rows, int64_t columns, int element_bytes, void const **ptr, int64_t *ld,
+                   int64_t *batch_stride) {
+    *ld = rows;
+    *batch_stride = rows * columns;
+    size_t const bytes = size_t(rows * columns * call.batch_count) * element_bytes;
+    *ptr = static_cast<char *>(workspace) + offset;
+    offset += align_256(bytes);
+    return bytes;
+  };
   if (p.stage_a) {
-    int64_t const rows = a_column ? m : k, columns = a_column ? k : m;
     p.zero_a = m != call.m || k != call.k;
-    p.staged.lda = rows;
-    p.staged.batch_stride_A = rows * columns;
-    p.bytes_a = size_t(rows * columns * call.batch_count) * ea;
-    p.offset_a = offset;
-    p.staged.A = base + offset;
-    offset += align_256(p.bytes_a);
+    p.bytes_a = place(a_column ? m : k, a_column ? k : m, ea, &p.staged.A, &p.staged.lda, &p.staged.batch_stride_A);
   }
   if (p.stage_b) {
-    int64_t const rows = b_column ? k : n, columns = b_column ? n : k;
     p.zero_b = k != call.k || n != call.n;
-    p.staged.ldb = rows;
-    p.staged.batch_stride_B = rows * columns;
-    p.bytes_b = size_t(rows * columns * call.batch_count) * eb;
-    p.offset_b = offset;
-    p.staged.B = base + offset;
-    offset += align_256(p.bytes_b);
+    p.bytes_b = place(b_column ? k : n, b_column ? n : k, eb, &p.staged.B, &p.staged.ldb, &p.staged.batch_stride_B);
   }
   if (p.stage_d) {
-    p.staged.ldd = m;
-    p.staged.batch_stride_D = m * n;
-    p.bytes_d = size_t(m * n * call.batch_count) * ec;
-    p.offset_d = offset;
-    p.staged.D = base + offset;
-    offset += align_256(p.bytes_d);
+    void const *d = nullptr;
+    place(m, n, ec, &d, &p.staged.ldd, &p.staged.batch_stride_D);
+    p.staged.D = const_cast<void *>(d);
   }
   // The kernel's source: C itself when it fits and D is not staged; otherwise C goes into D
   // (or D's staged copy) first and the kernel reads D in place (D may alias C).
