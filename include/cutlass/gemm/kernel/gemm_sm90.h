@@ -157,10 +157,8 @@ struct GemmSm90 {
 
   CUTLASS_DEVICE static void run_device(Params const &params) {
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
-    // NOTE: align by pointer arithmetic on the __shared__ array (not through an integer), so the
-    // compiler still knows these are shared-memory addresses and emits LDS/STS, not generic LD/ST.
     extern __shared__ char shared_raw[];
-    char *const aligned = shared_raw + ((1024 - (reinterpret_cast<uintptr_t>(shared_raw) & 1023)) & 1023);
+    uintptr_t const aligned = (reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t(1023);
     SharedStorage &smem = *reinterpret_cast<SharedStorage *>(aligned);
 
     int const warpgroup = threadIdx.x / 128;
