@@ -12,8 +12,6 @@
 
 #include <cuda.h>
 
-#include "cute/atom/smem_layout_atoms.hpp"
-#include "cute/layout.hpp"
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/cutlass.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
@@ -32,12 +30,6 @@ struct Sm90EpilogueTma {
   static constexpr int kBoxBytes = kBoxM * kBoxN * int(sizeof(ElementC));
   static constexpr int kAtomsM = WgM / 64;
   static constexpr int kAccumulatorsPerAtom = WgN / 2;
-
-  /// One box in shared memory, (row, column) -> element offset: column-major rows of 128 bytes
-  /// under TMA's 128-byte swizzle, i.e. the MN-major SW128 atom tiled over the box (the layout
-  /// algebra of include/cute; a static layout, so evaluating it costs what the XOR costs).
-  using BoxLayout = decltype(cute::tile_to_shape(cute::GMMA::Layout_MN_SW128_Atom<ElementC>{},
-                                                 cute::make_shape(cute::Int<kBoxM>{}, cute::Int<kBoxN>{})));
 
   struct SharedStorage {
     alignas(1024) ElementC buffer[Consumers][2][kBoxM * kBoxN];
@@ -81,6 +73,13 @@ struct Sm90EpilogueTma {
   }
 
 #if defined(__CUDACC__)
+  /// Byte offset of element (r, c) of a box: column c is one 128-byte row; the 16-byte chunk
+  /// index is XORed with c mod 8 (the TMA 128B swizzle, Swizzle<3,4,3> on byte offsets).
+  CUTLASS_DEVICE static int swizzled_offset(int r, int c) {
+    int const byte = r * int(sizeof(ElementC));
+    return c * 128 + (((byte >> 4) ^ (c & 7)) << 4) + (byte & 15);
+  }
+
   /// Writes warpgroup `consumer`'s accumulators (rows [row0, row0 + WgM), columns
   /// [col0, col0 + WgN) of D in batch l) through the box buffers. Called by all 128 threads.
   CUTLASS_DEVICE static void store(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
@@ -97,6 +96,7 @@ struct Sm90EpilogueTma {
       CUTLASS_PRAGMA_UNROLL
       for (int bn = 0; bn < kBoxesN; ++bn) {
         ElementC *buffer = smem.buffer[consumer][state.box & 1];
+        char *bytes = reinterpret_cast<char *>(buffer);
         if (leader) arch::tma_store_wait_read<1>();   // the store that last used this buffer is done reading
         arch::named_barrier_sync(barrier_id, 128);
         if (source) {
@@ -121,7 +121,7 @@ struct Sm90EpilogueTma {
               CUTLASS_PRAGMA_UNROLL
               for (int c = 0; c < 2; ++c) {
                 int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;
-                ElementC *out = buffer + BoxLayout{}(r, column);
+                ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
                 float const value = acc[a][4 * i + 2 * h + c];
                 *out = source ? output_op(value, *out) : output_op(value);
               }
