@@ -3,8 +3,8 @@
 #   libcutlass-lib-dev  (dev)      headers, the libcutlass_lib.so link, CMake package, cutlass_lib.pc,
 #                                  manifest.json, cutlass_profiler; depends on libcutlass-lib0 (= version)
 # Files go under CMAKE_INSTALL_PREFIX, as in `cmake --install`, so the .pc file's prefix is right;
-# configure with -DCMAKE_INSTALL_PREFIX=/usr for Debian-style paths (lib/<multiarch>, ldconfig
-# triggers in the package scripts).
+# configure with -DCMAKE_INSTALL_PREFIX=/usr for Debian-style paths (lib/<multiarch>, and CPack
+# then adds ldconfig to the runtime package's postinst/postrm).
 #
 # The CUDA runtime is a dependency, but a toolkit installed from NVIDIA's tarball or runfile is
 # unknown to dpkg, so dpkg-shlibdeps cannot name its package: the names are cache variables.
