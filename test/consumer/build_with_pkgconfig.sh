@@ -11,6 +11,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
+# Unquoted expansions below split at spaces on purpose, as a shell command line does
+# (PKG_CONFIG or CXX may carry arguments; pkg-config's output is a list of flags).
+# shellcheck disable=SC2206
 pkg_config=(${PKG_CONFIG:-pkg-config})
 [ $# -ge 2 ] && pkg_config+=("--define-variable=prefix=$2")
 
@@ -21,6 +24,7 @@ rpath="-Wl,-rpath,$("${pkg_config[@]}" --variable=libdir cutlass_lib)"
 rpath+=",-rpath,$("${pkg_config[@]}" --variable=cuda_libdir cutlass_lib)"
 
 mkdir -p "$out"
+# shellcheck disable=SC2206
 command=(${CXX:-g++} -O2 -Wall -Wextra -Werror -o "$out/cutlass_lib_consumer" "$here/consumer.cpp" $cflags $libs "$rpath")
 echo "${command[*]}"
 "${command[@]}"

@@ -11,9 +11,12 @@ shift
 failures=0
 
 for folder in "$@"; do
-  for spelling in "$folder" "$(realpath "$folder")"; do
+  spellings=("$folder")
+  [ "$(realpath "$folder")" = "$folder" ] || spellings+=("$(realpath "$folder")")
+  for spelling in "${spellings[@]}"; do
     if hits=$(grep -rlF -- "$spelling" "$root"); then
-      echo "FAIL: installed files mention $spelling:" $hits
+      echo "FAIL: installed files mention $spelling:"
+      echo "$hits"
       failures=$((failures + 1))
     fi
   done
