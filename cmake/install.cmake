@@ -6,6 +6,7 @@
 #   <libdir>/libcutlass_lib.so.0.1.0, .so.0, .so      <libdir>/cmake/cutlass_lib/*.cmake
 #   <libdir>/pkgconfig/cutlass_lib.pc                  <includedir>/cutlass_lib/{cutlass_lib.h,cutlass,cute}
 #   <datadir>/cutlass_lib/manifest.json                <bindir>/cutlass_profiler
+#   <docdir> (share/doc/cutlass_lib): README.md, NOTES.md, generator-README.md
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/" DESTINATION "${CUTLASS_LIB_INSTALL_INCLUDEDIR}" COMPONENT dev
@@ -32,3 +33,10 @@ list(GET CUDAToolkit_INCLUDE_DIRS 0 CUTLASS_LIB_PC_CUDA_INCLUDEDIR)
 set(CUTLASS_LIB_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
 configure_file(cmake/cutlass_lib.pc.in "${PROJECT_BINARY_DIR}/cutlass_lib.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/cutlass_lib.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT dev)
+
+# ---- documentation: <datadir>/doc/cutlass_lib/ ------------------------------------------------------
+# (generator/README.md documents the kernel names and filters packagers choose sets with)
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/docs/NOTES.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+        COMPONENT dev)
+install(FILES "${PROJECT_SOURCE_DIR}/generator/README.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT dev
+        RENAME generator-README.md)
