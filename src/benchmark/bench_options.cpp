@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <set>
 
 #include "cutlass/library/util.h"
+#include "flag_parser.h"
 #include "options.h"
 
 namespace cutlass {
@@ -29,8 +29,7 @@ std::vector<std::string> split(std::string const &text) {
   }
 }
 
-/// One flag: parses its value into the options; false with `error` set on a bad value.
-using FlagParser = std::function<bool(std::string const &value, BenchOptions &options, std::string *error)>;
+using FlagParser = profiler::FlagParser<BenchOptions>;
 
 FlagParser string_flag(std::string BenchOptions::*member) {
   return [=](std::string const &value, BenchOptions &options, std::string *) {
@@ -149,34 +148,12 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   profiler::Options const profiler_defaults;
   result.options.warmup_iterations = profiler_defaults.warmup_iterations;
   result.options.profiling_iterations = profiler_defaults.profiling_iterations;
-  std::set<std::string> seen;
-  for (std::string const &argument : arguments) {
-    if (argument == "--help" || argument == "-h") {
-      result.options.help = true;
-      continue;
-    }
-    size_t const equals = argument.find('=');
-    if (argument.compare(0, 2, "--") != 0 || equals == std::string::npos) {
-      result.error = "unexpected argument '" + argument + "' (flags are --name=value)";
-      return result;
-    }
-    std::string const name = argument.substr(2, equals - 2);
-    auto const flag = flag_table().find(name);
-    if (flag == flag_table().end()) {
-      result.error = "unknown flag '--" + name + "' (see --help)";
-      return result;
-    }
-    if (!seen.insert(name).second) {
-      result.error = "--" + name + " is given twice";
-      return result;
-    }
-    std::string error;
-    if (!flag->second(argument.substr(equals + 1), result.options, &error)) {
-      result.error = "--" + name + ": " + error;
-      return result;
-    }
+  // every cutlass_bench flag takes a value
+  result.error = profiler::parse_flags(
+      arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help);
+  if (result.error.empty() && !result.options.help && result.options.shapes.empty()) {
+    result.error = "--shapes=<path> is required";
   }
-  if (!result.options.help && result.options.shapes.empty()) result.error = "--shapes=<path> is required";
   return result;
 }
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <set>
 
 #include "cutlass/library/util.h"
+#include "flag_parser.h"
 
 namespace cutlass {
 namespace profiler {
@@ -79,8 +79,7 @@ std::string supported_type_names() {
   return names;
 }
 
-/// One flag: parses its value into the options; false with `error` set on a bad value.
-using FlagParser = std::function<bool(std::string const &value, Options &options, std::string *error)>;
+using FlagParser = profiler::FlagParser<Options>;
 
 FlagParser integer_list_flag(std::vector<int64_t> Options::*member, int64_t min_value, int64_t max_value) {
   return [=](std::string const &value, Options &options, std::string *error) {
@@ -286,42 +285,7 @@ bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *e
 
 ParseResult parse_options(std::vector<std::string> const &arguments) {
   ParseResult result;
-  std::set<std::string> seen;
-  for (std::string const &argument : arguments) {
-    if (argument == "--help" || argument == "-h") {
-      result.options.help = true;
-      continue;
-    }
-    if (argument.compare(0, 2, "--") != 0) {
-      result.error = "unexpected argument '" + argument + "' (flags are --name=value)";
-      return result;
-    }
-    size_t const equals = argument.find('=');
-    std::string const name = argument.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    auto const flag = flag_table().find(name);
-    if (flag == flag_table().end()) {
-      result.error = "unknown flag '--" + name + "' (see --help)";
-      return result;
-    }
-    if (!seen.insert(name).second) {
-      result.error = "--" + name + " is given twice";
-      return result;
-    }
-    std::string value;
-    if (equals != std::string::npos) {
-      value = argument.substr(equals + 1);
-    } else if (is_boolean_flag(name)) {
-      value = "true";
-    } else {
-      result.error = "--" + name + " needs a value (--" + name + "=<value>)";
-      return result;
-    }
-    std::string error;
-    if (!flag->second(value, result.options, &error)) {
-      result.error = "--" + name + ": " + error;
-      return result;
-    }
-  }
+  result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help);
   return result;
 }
 
