@@ -180,8 +180,6 @@ bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char 
   return true;
 }
 
-namespace {
-
 GemmFunctionalKey functional_key(GemmCall const &c) {
   GemmFunctionalKey key;
   key.element_compute = c.element_compute;
@@ -196,6 +194,8 @@ GemmFunctionalKey functional_key(GemmCall const &c) {
   key.layout_D = LayoutTypeID::kColumnMajor;
   return key;
 }
+
+namespace {
 
 GemmUniversalConfiguration configuration_of(GemmCall const &c) {
   GemmUniversalConfiguration cfg;

@@ -93,6 +93,9 @@ Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall c
 /// tiles win when they fill more SMs in as many waves (few tiles, small M).
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
+/// The operation-table key of a column-major-output call (C and D column-major).
+GemmFunctionalKey functional_key(GemmCall const &call);
+
 /// True when the call reads C: scalars on the device, or a host beta other than zero.
 bool gemm_reads_c(GemmCall const &call);
 

@@ -41,16 +41,7 @@ GemmCall bf16_tn_call(int64_t m, int64_t n, int64_t k) {
 }
 
 GemmOperationVector const *candidates_for(GemmCall const &c) {
-  GemmFunctionalKey key;
-  key.element_compute = c.element_compute;
-  key.element_scalar = c.element_scalar;
-  key.element_A = c.element_A;
-  key.layout_A = c.layout_A;
-  key.element_B = c.element_B;
-  key.layout_B = c.layout_B;
-  key.element_C = key.element_D = c.element_C;
-  key.layout_C = key.layout_D = LayoutTypeID::kColumnMajor;
-  return Singleton::get().operation_table.find_gemm(key);
+  return Singleton::get().operation_table.find_gemm(functional_key(c));
 }
 
 Operation const *first_fit(GemmCall const &c, int cc) {
