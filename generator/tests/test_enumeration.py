@@ -25,8 +25,8 @@ def test_counts_per_family(kernels):
     # 16-bit: 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32: 4 x 3 x 3; s8: 1 x 3 x 5
     assert len(by_family(kernels, sm80_tensorop.FAMILY)) == 384 + 36 + 15
     # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 7 tiles x alignment 8
-    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 112
-    assert len(kernels) == 574
+    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 176
+    assert len(kernels) == 638
 
 
 def test_default_set_counts(kernels):
@@ -147,3 +147,28 @@ def test_duplicate_names_are_rejected():
 
 def test_registry_lists_each_family_once():
     assert len({f.name for f in FAMILIES}) == len(FAMILIES)
+
+
+def _sm90_family_with_tile(**tile_fields):
+    """The sm90 family with one row and its first tile changed by ``tile_fields``."""
+    tile = dataclasses.replace(sm90_tensorop.TILES[0], **tile_fields)
+    row = dataclasses.replace(sm90_tensorop.ROWS[0], tiles=(tile,))
+    return dataclasses.replace(sm90_tensorop.FAMILY, rows=(row,))
+
+
+@pytest.mark.parametrize("tile_fields, message", [
+    ({"cluster": Shape(2, 2, 1)}, "cluster 2x2x1 is not implemented"),
+    ({"cluster": Shape(4, 1, 1)}, "cluster 4x1x1 is not implemented"),
+    ({"threadblock": Shape(64, 128, 64), "warp": Shape(64, 128, 64), "cluster": Shape(1, 2, 1)},
+     "threadblock 64x128 does not split into whole 64-wide multicast slices for cluster 1x2"),
+])
+def test_sm90_cluster_rules(tile_fields, message):
+    with pytest.raises(rules.ConfigError, match=message):
+        enumerate_kernels([_sm90_family_with_tile(**tile_fields)])
+
+
+def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
+    clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
+    assert len(clustered) == 64
+    assert not any(k.in_default_set for k in clustered)
+    assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

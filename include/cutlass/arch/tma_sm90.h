@@ -69,6 +69,16 @@ CUTLASS_DEVICE void tma_load_3d(void *smem, CUtensorMap const *map, int c0, int 
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem, map, coords, barrier);
 }
 
+/// Loads one box at (c0, c1, c2) into the same shared-memory offset of every CTA of the cluster
+/// whose bit is set in `cta_mask` (bit i = the CTA of rank i), completing its bytes on the
+/// barrier at `barrier`'s offset in each of those CTAs.
+CUTLASS_DEVICE void tma_load_3d_multicast(void *smem, CUtensorMap const *map, int c0, int c1, int c2,
+                                          uint64_t *barrier, uint16_t cta_mask) {
+  int32_t const coords[3] = {c0, c1, c2};
+  cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem, map, coords, barrier,
+                                  cta_mask);
+}
+
 /// Stores one box from shared memory at (c0, c1, c2); out-of-bounds elements are not written.
 CUTLASS_DEVICE void tma_store_3d(CUtensorMap const *map, int c0, int c1, int c2, void const *smem) {
   int32_t const coords[3] = {c0, c1, c2};
@@ -112,6 +122,29 @@ CUTLASS_DEVICE void mbarrier_wait(uint64_t *barrier, uint32_t parity) {
   while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) {
   }
 }
+
+/// Arrives on the barrier at `barrier`'s shared-memory offset in the CTA of rank `cta_rank` of this
+/// cluster (this CTA's own rank included): the address is mapped into that CTA's shared memory
+/// (mapa) and the arrive goes through the shared::cluster window. Relaxed: it orders none of this
+/// thread's earlier memory accesses (a release at cluster scope costs a MEMBAR.ALL.GPU per arrive
+/// in SASS). For its use, a consumer giving a stage back, nothing needs ordering: the stage's only
+/// readers are wgmma operations that wgmma.wait_group has already completed.
+CUTLASS_DEVICE void mbarrier_arrive_cluster(uint64_t *barrier, uint32_t cta_rank) {
+  auto *remote = static_cast<uint64_t *>(__cluster_map_shared_rank(barrier, cta_rank));
+  cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster, cuda::ptx::space_cluster, remote);
+}
+
+/// This CTA's rank in its cluster (0 without a cluster launch).
+CUTLASS_DEVICE uint32_t cluster_cta_rank() { return cuda::ptx::get_sreg_cluster_ctarank(); }
+
+/// Cluster-wide barrier of every thread of every CTA of the cluster: arrive (release; relaxed
+/// orders nothing, enough after mbarrier_init_fence, which releases the barrier initialization
+/// to the cluster itself) ...
+CUTLASS_DEVICE void cluster_arrive() { cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release); }
+CUTLASS_DEVICE void cluster_arrive_relaxed() { cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed); }
+
+/// ... and wait (acquire). Also a barrier over the CTA's own threads.
+CUTLASS_DEVICE void cluster_wait() { cuda::ptx::barrier_cluster_wait(cuda::ptx::sem_acquire); }
 
 /// Orders this thread's generic-proxy shared-memory writes before later async-proxy accesses
 /// (TMA stores, wgmma).

@@ -11,6 +11,14 @@
 /// Cooperative: consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of each CTA tile when the
 /// tile has 128 or more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
 /// Ping-pong: each consumer owns whole CTA tiles (WgM = M, WgN = N), the two taking turns.
+///
+/// Clusters (ClusterM x ClusterN CTAs, rank = rank_m + rank_n * ClusterM): the CTAs of a cluster
+/// with the same rank_m work on tiles of the same rows and share the A tile; those with the same
+/// rank_n share the B tile. A shared tile is cut along its MN extent into one slice per sharing
+/// CTA; each CTA loads its slice once and multicasts it into the same stage offset of every
+/// sharing CTA, completing the bytes on each destination's full barrier, so every CTA's full
+/// barrier still receives the whole stage (kStageBytes). The kernel makes each stage's empty
+/// barrier wait for the consumers of all CTAs the stage's slices are written into.
 #pragma once
 
 #include <type_traits>
@@ -50,7 +58,7 @@ inline uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, in
 }
 
 template <typename ElementA, typename LayoutA, typename ElementB, typename LayoutB, typename TileShape, int Stages,
-          bool Cooperative>
+          bool Cooperative, int ClusterM = 1, int ClusterN = 1>
 struct Sm90MmaTmaGmmaSS {
   static constexpr int kTileM = TileShape::kM;
   static constexpr int kTileN = TileShape::kN;
@@ -79,6 +87,18 @@ struct Sm90MmaTmaGmmaSS {
   static_assert(kTileM <= 256 && kTileN <= 256, "sm90 mainloop: a TMA box dimension holds at most 256 rows");
   static constexpr int kAtomsM = kWgM / 64;
 
+  static constexpr int kClusterM = ClusterM;
+  static constexpr int kClusterN = ClusterN;
+  static constexpr int kClusterSize = ClusterM * ClusterN;
+  /// A is shared by the ClusterN CTAs of a cluster row, B by the ClusterM CTAs of a column.
+  static constexpr int kSlicesA = ClusterN;
+  static constexpr int kSlicesB = ClusterM;
+  static_assert(kClusterSize <= 16, "sm90 mainloop: a multicast mask holds 16 CTAs");
+  static_assert(kTileM % (64 * kSlicesA) == 0 && kTileN % (64 * kSlicesB) == 0,
+                "sm90 mainloop: each multicast slice of a shared tile must be whole 64-wide MN chunks");
+  static constexpr int kSliceRowsA = kTileM / kSlicesA;   ///< MN extent of one CTA's slice of A
+  static constexpr int kSliceRowsB = kTileN / kSlicesB;
+
   using Wgmma = arch::WgmmaSS<kWgN, ElementA, !kKMajorA, !kKMajorB>;
   static constexpr int kAccumulatorsPerAtom = Wgmma::kAccumulators;
 
@@ -100,7 +120,8 @@ struct Sm90MmaTmaGmmaSS {
 
   // ---- host --------------------------------------------------------------------------------
 
-  /// Tensor maps of A and B; false when the driver rejects them (alignment, sizes).
+  /// Tensor maps of A and B; false when the driver rejects them (alignment, sizes). A K-major
+  /// operand's box is one CTA's slice (the whole tile without a cluster).
   template <typename Arguments>
   static bool make_params(Arguments const &args, Params &params) {
     uint64_t const m = args.problem_size.m(), n = args.problem_size.n(), k = args.problem_size.k();
@@ -110,14 +131,14 @@ struct Sm90MmaTmaGmmaSS {
     bool ok = kKMajorA
                   ? arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, k, m, args.batch_count, lda,
                                              tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, m, eb),
-                                             kTileK, kTileM)
+                                             kTileK, kSliceRowsA)
                   : arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, m, k, args.batch_count, lda,
                                              tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, k, eb),
                                              64, kTileK);
     ok = ok && (kKMajorB
                     ? arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, k, n, args.batch_count, ldb,
                                                tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, n, eb),
-                                               kTileK, kTileN)
+                                               kTileK, kSliceRowsB)
                     : arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, n, k, args.batch_count, ldb,
                                                tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, k, eb),
                                                64, kTileK));
@@ -127,25 +148,53 @@ struct Sm90MmaTmaGmmaSS {
 #if defined(__CUDACC__)
   // ---- producer ----------------------------------------------------------------------------
 
-  /// Issues the TMA loads of k-block `k_block` of tile (m_block, n_block, l) into `stage`; they
-  /// complete kStageBytes on `full` (out-of-bounds elements arrive as zeros).
+  /// Issues the TMA loads of k-block `k_block` of tile (m_block, n_block, l) into `stage` for the
+  /// CTA of rank (rank_m, rank_n) in its cluster; they complete kStageBytes on `full` (out-of-bounds
+  /// elements arrive as zeros). A shared operand: this CTA's slice only, multicast to its sharers.
   CUTLASS_DEVICE static void load(SharedStorage &smem, Params const &params, int stage, uint64_t *full, int m_block,
-                                  int n_block, int k_block, int l) {
-    int const m0 = m_block * kTileM, n0 = n_block * kTileN, k0 = k_block * kTileK;
-    if (kKMajorA) {
-      arch::tma_load_3d(smem.A[stage], &params.tma_A, k0, m0, l, full);
-    } else {
+                                  int n_block, int k_block, int l, int rank_m, int rank_n) {
+    int const k0 = k_block * kTileK;
+    // A: slice rank_n of the tile, to the CTAs (rank_m, 0 .. ClusterN-1)
+    {
+      int const slice = kSlicesA > 1 ? rank_n : 0;
+      uint16_t mask = 0;
       CUTLASS_PRAGMA_UNROLL
-      for (int c = 0; c < kTileM / 64; ++c) {
-        arch::tma_load_3d(smem.A[stage] + c * 64 * kTileK, &params.tma_A, m0 + 64 * c, k0, l, full);
-      }
+      for (int n = 0; n < ClusterN; ++n) mask |= uint16_t(1u << (rank_m + n * ClusterM));
+      int const m0 = m_block * kTileM + slice * kSliceRowsA;
+      ElementA *dst = smem.A[stage] + slice * kSliceRowsA * kTileK;
+      load_slice<kKMajorA, kSlicesA, kSliceRowsA>(dst, &params.tma_A, m0, k0, l, full, mask);
     }
-    if (kKMajorB) {
-      arch::tma_load_3d(smem.B[stage], &params.tma_B, k0, n0, l, full);
+    // B: slice rank_m of the tile, to the CTAs (0 .. ClusterM-1, rank_n)
+    {
+      int const slice = kSlicesB > 1 ? rank_m : 0;
+      uint16_t mask = 0;
+      CUTLASS_PRAGMA_UNROLL
+      for (int m = 0; m < ClusterM; ++m) mask |= uint16_t(1u << (m + rank_n * ClusterM));
+      int const n0 = n_block * kTileN + slice * kSliceRowsB;
+      ElementB *dst = smem.B[stage] + slice * kSliceRowsB * kTileK;
+      load_slice<kKMajorB, kSlicesB, kSliceRowsB>(dst, &params.tma_B, n0, k0, l, full, mask);
+    }
+  }
+
+  /// One operand's `Rows` MN rows starting at mn0, k-block at k0, into `dst` (K-major: one box of
+  /// Rows rows of 128 B; MN-major: Rows / 64 boxes of 64 x kTileK). Sharers > 1: multicast.
+  template <bool KMajor, int Sharers, int Rows, typename Element>
+  CUTLASS_DEVICE static void load_slice(Element *dst, CUtensorMap const *map, int mn0, int k0, int l, uint64_t *full,
+                                        uint16_t mask) {
+    if (KMajor) {
+      if (Sharers > 1) {
+        arch::tma_load_3d_multicast(dst, map, k0, mn0, l, full, mask);
+      } else {
+        arch::tma_load_3d(dst, map, k0, mn0, l, full);
+      }
     } else {
       CUTLASS_PRAGMA_UNROLL
-      for (int c = 0; c < kTileN / 64; ++c) {
-        arch::tma_load_3d(smem.B[stage] + c * 64 * kTileK, &params.tma_B, n0 + 64 * c, k0, l, full);
+      for (int c = 0; c < Rows / 64; ++c) {
+        if (Sharers > 1) {
+          arch::tma_load_3d_multicast(dst + c * 64 * kTileK, map, mn0 + 64 * c, k0, l, full, mask);
+        } else {
+          arch::tma_load_3d(dst + c * 64 * kTileK, map, mn0 + 64 * c, k0, l, full);
+        }
       }
     }
   }

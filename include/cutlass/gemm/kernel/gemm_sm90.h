@@ -10,6 +10,15 @@
 ///     runs while the other stores its tile. (It also keeps each consumer within one phase of the
 ///     stage barriers: an mbarrier parity wait cannot tell phase p from phase p - 2.)
 /// The producer runs ahead into the next tile while the consumers are in the epilogue.
+/// Clusters (ClusterShape 2x1x1 or 1x2x1): the grid is whole clusters, launched with the cluster
+/// dimension attribute; the CTAs of a cluster take neighbouring tiles that share B (2x1) or A
+/// (1x2) in the same iteration (Sm90TileScheduler), and each loads its slice of the shared tile
+/// once, multicast into both CTAs' stages. So a stage may be refilled only when the consumers of
+/// every CTA it is written into have released it: consumer warps arrive on the empty barrier of
+/// every CTA of the cluster (lane r on rank r's, through the shared::cluster window), and the
+/// empty barriers count the arrivals of all of them. Cluster barriers after the barrier set-up
+/// (no CTA multicasts into or arrives on a peer's barrier before it is initialized) and before
+/// exit (no CTA leaves while a peer may still arrive on its barriers).
 /// Requirements (TMA): A, B, C, D 16-byte aligned, leading dimensions and batch strides
 /// multiples of 16 bytes; can_implement() checks them (Status::kErrorMisalignedOperand).
 /// Any M, N, K >= 1: TMA zero-fills loads outside the problem and clips stores at M and N.
@@ -17,6 +26,7 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <atomic>
 #include <type_traits>
 
 #include "cutlass/arch/arch.h"
@@ -44,8 +54,10 @@ struct GemmSm90 {
   static constexpr bool kCooperative = std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value;
   static_assert(kCooperative || std::is_same<KernelSchedule, KernelTmaWarpSpecializedPingpong>::value,
                 "GemmSm90: the schedule must be KernelTmaWarpSpecializedCooperative or KernelTmaWarpSpecializedPingpong");
-  static_assert(ClusterShape_::kM == 1 && ClusterShape_::kN == 1 && ClusterShape_::kK == 1,
-                "GemmSm90: only 1x1x1 clusters are implemented");
+  static_assert(ClusterShape_::kK == 1 && ((ClusterShape_::kM == 1 && ClusterShape_::kN == 1) ||
+                                            (ClusterShape_::kM == 2 && ClusterShape_::kN == 1) ||
+                                            (ClusterShape_::kM == 1 && ClusterShape_::kN == 2)),
+                "GemmSm90: clusters 1x1x1, 2x1x1 and 1x2x1 are implemented");
   static_assert(std::is_same<ElementAccumulator_, float>::value, "GemmSm90: f32 accumulators");
 
   using ElementA = ElementA_;
@@ -60,7 +72,13 @@ struct GemmSm90 {
   using MathOperator = arch::OpMultiplyAdd;
   using ClusterShape = ClusterShape_;
 
-  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative>;
+  static constexpr int kClusterM = ClusterShape_::kM;
+  static constexpr int kClusterN = ClusterShape_::kN;
+  static constexpr int kClusterSize = kClusterM * kClusterN;
+
+  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
+                                                kClusterM, kClusterN>;
+  using TileScheduler = Sm90TileScheduler<kClusterM, kClusterN>;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers>;
 
@@ -94,7 +112,7 @@ struct GemmSm90 {
   struct Params {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
-    Sm90TileScheduler scheduler;
+    TileScheduler scheduler;
     int k_tiles;
   };
 
@@ -146,10 +164,66 @@ struct GemmSm90 {
     int device = 0, sm_count = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
-    int const tiles = params.scheduler.tile_count();
-    int const grid = tiles < sm_count ? tiles : sm_count;
-    gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
+    int const units = params.scheduler.unit_count();
+    if (kClusterSize == 1) {
+      int const grid = units < sm_count ? units : sm_count;
+      gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
+      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+    }
+    // Whole clusters, as many as can be resident at once (SMs of a GPC pair up; a GPC with an
+    // odd number of free SMs leaves one idle), each walking cluster tiles.
+    int const resident = max_active_clusters(device, sm_count);
+    int const clusters = units < resident ? units : resident;
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kClusterSize;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(unsigned(clusters * kClusterSize), 1, 1);
+    config.blockDim = dim3(kThreads, 1, 1);
+    config.dynamicSmemBytes = kSharedBytes;
+    config.stream = stream;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    void *kernel_args[] = {&params};
+    if (cudaLaunchKernelExC(&config, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>), kernel_args) !=
+        cudaSuccess) {
+      cudaGetLastError();
+      return Status::kErrorInternal;
+    }
     return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+  }
+
+  /// Clusters of this kernel that fit on the device at once (cudaOccupancyMaxActiveClusters),
+  /// queried once per device; sm_count / cluster size when the query fails.
+  static int max_active_clusters(int device, int sm_count) {
+    constexpr int kDevices = 64;
+    static std::atomic<int> cached[kDevices] = {};
+    if (device >= 0 && device < kDevices) {
+      int const known = cached[device].load(std::memory_order_relaxed);
+      if (known > 0) return known;
+    }
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kClusterSize;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(unsigned(sm_count / kClusterSize * kClusterSize), 1, 1);
+    config.blockDim = dim3(kThreads, 1, 1);
+    config.dynamicSmemBytes = kSharedBytes;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>),
+                                       &config) != cudaSuccess ||
+        clusters < 1) {
+      cudaGetLastError();
+      clusters = sm_count / kClusterSize > 0 ? sm_count / kClusterSize : 1;
+    }
+    if (device >= 0 && device < kDevices) cached[device].store(clusters, std::memory_order_relaxed);
+    return clusters;
   }
 
 #if defined(__CUDACC__)
@@ -170,7 +244,8 @@ struct GemmSm90 {
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < Stages; ++s) {
         arch::mbarrier_init(&smem.full[s], 1);                          // the producer's arrive + tx bytes
-        arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumersPerStage * 4);  // one arrive per consumer warp
+        // one arrive per consumer warp of every CTA of the cluster (the stage's slices land in all)
+        arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumersPerStage * 4 * kClusterSize);
       }
       CUTLASS_PRAGMA_UNROLL
       for (int c = 0; c < Mainloop::kConsumers; ++c) {
@@ -179,7 +254,13 @@ struct GemmSm90 {
       }
       arch::mbarrier_init_fence();
     }
-    __syncthreads();
+    if (kClusterSize > 1) {
+      // the peers' barriers are initialized before anyone multicasts into or arrives on them
+      arch::cluster_arrive_relaxed();
+      arch::cluster_wait();
+    } else {
+      __syncthreads();
+    }
 
     if (warpgroup == 0) {
       arch::warpgroup_reg_dealloc<kProducerRegisters>();
@@ -188,7 +269,33 @@ struct GemmSm90 {
       arch::warpgroup_reg_alloc<kConsumerRegisters>();
       consumer(params, smem, warpgroup - 1, thread_in_wg);
     }
+    if (kClusterSize > 1) {
+      // no CTA exits while a peer may still arrive on its barriers
+      arch::cluster_arrive();
+      arch::cluster_wait();
+    }
 #endif
+  }
+
+  /// This CTA's cluster (the scheduler's walker) and the number of clusters launched.
+  CUTLASS_DEVICE static int cluster_index() { return kClusterSize == 1 ? int(blockIdx.x) : int(blockIdx.x) / kClusterSize; }
+  CUTLASS_DEVICE static int cluster_stride() { return kClusterSize == 1 ? int(gridDim.x) : int(gridDim.x) / kClusterSize; }
+
+  /// This CTA's (rank_m, rank_n) in its cluster; rank = rank_m + rank_n * kClusterM.
+  CUTLASS_DEVICE static void cluster_position(int &rank_m, int &rank_n) {
+    int const rank = kClusterSize == 1 ? 0 : int(arch::cluster_cta_rank());
+    rank_m = rank % kClusterM;
+    rank_n = rank / kClusterM;
+  }
+
+  /// A consumer warp gives stage `stage` back: one arrive on the empty barrier of every CTA of the
+  /// cluster (lane r arrives on rank r's), as every CTA's producer writes into this CTA's stage.
+  CUTLASS_DEVICE static void release_stage(SharedStorage &smem, int stage, int lane) {
+    if (kClusterSize == 1) {
+      if (lane == 0) arch::mbarrier_arrive(&smem.empty[stage]);
+    } else {
+      if (lane < kClusterSize) arch::mbarrier_arrive_cluster(&smem.empty[stage], uint32_t(lane));
+    }
   }
 
   /// One thread: for every k-block of every tile of this CTA, wait for a free stage, arm its
@@ -196,14 +303,17 @@ struct GemmSm90 {
   CUTLASS_DEVICE static void producer(Params const &params, SharedStorage &smem) {
     int stage = 0;
     uint32_t phase = 0;
-    int const tiles = params.scheduler.tile_count();
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int rank_m, rank_n;
+    cluster_position(rank_m, rank_n);
+    int const units = params.scheduler.unit_count();
+    for (int unit = cluster_index(); unit < units; unit += cluster_stride()) {
       int m_block, n_block, l;
-      params.scheduler.coordinates(tile, m_block, n_block, l);
+      params.scheduler.coordinates(unit, rank_m, rank_n, m_block, n_block, l);
       for (int k_block = 0; k_block < params.k_tiles; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
-        arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);
-        Mainloop::load(smem.mainloop, params.mainloop, stage, &smem.full[stage], m_block, n_block, k_block, l);
+        arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
+        Mainloop::load(smem.mainloop, params.mainloop, stage, &smem.full[stage], m_block, n_block, k_block, l,
+                       rank_m, rank_n);
         if (++stage == Stages) {
           stage = 0;
           phase ^= 1;
@@ -220,15 +330,20 @@ struct GemmSm90 {
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
     float acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
-    bool const warp_leader = thread_in_wg % 32 == 0;
-    int const tiles = params.scheduler.tile_count();
+    int const lane = thread_in_wg % 32;
+    bool const warp_leader = lane == 0;
+    int rank_m, rank_n;
+    cluster_position(rank_m, rank_n);
+    int const units = params.scheduler.unit_count();
+    int const first_unit = cluster_index();
+    int const unit_stride = cluster_stride();
     int const first = kCooperative ? 0 : consumer;
     int const step = kCooperative ? 1 : 2;
     uint32_t order_phase = 0;
-    for (int j = first; int64_t(blockIdx.x) + int64_t(j) * gridDim.x < tiles; j += step) {
-      int const tile = blockIdx.x + j * gridDim.x;
+    for (int j = first; int64_t(first_unit) + int64_t(j) * unit_stride < units; j += step) {
+      int const unit = first_unit + j * unit_stride;
       int m_block, n_block, l;
-      params.scheduler.coordinates(tile, m_block, n_block, l);
+      params.scheduler.coordinates(unit, rank_m, rank_n, m_block, n_block, l);
       int64_t const position = int64_t(j) * params.k_tiles;
       int stage = int(position % Stages);
       uint32_t phase = uint32_t(position / Stages) & 1;
@@ -243,7 +358,7 @@ struct GemmSm90 {
         Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > 0);
         fence_accumulators(acc);
         arch::wgmma_wait_group<1>();
-        if (previous >= 0 && warp_leader) arch::mbarrier_arrive(&smem.empty[previous]);
+        if (previous >= 0) release_stage(smem, previous, lane);
         previous = stage;
         if (++stage == Stages) {
           stage = 0;
@@ -252,10 +367,8 @@ struct GemmSm90 {
       }
       arch::wgmma_wait_group<0>();
       fence_accumulators(acc);
-      if (warp_leader) {
-        arch::mbarrier_arrive(&smem.empty[previous]);
-        if (!kCooperative) arch::mbarrier_arrive(&smem.mainloop_done[1 - consumer]);
-      }
+      release_stage(smem, previous, lane);
+      if (warp_leader && !kCooperative) arch::mbarrier_arrive(&smem.mainloop_done[1 - consumer]);
 
       int const row0 = m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = n_block * TileShape::kN + Mainloop::consumer_column(consumer);
