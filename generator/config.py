@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 from .datatypes import COLUMN_MAJOR, DataType, Layout, Shape
+from .epilogues import ACTIVATIONS, NONE, PLAIN, Epilogue, EpilogueRow
 from .naming import kernel_name
 
 
@@ -45,6 +46,7 @@ class MathRow:
     alignments: Tuple[int, ...]
     tiles: Tuple[TileRow, ...]
     math_operation: str = "multiply_add"
+    epilogues: EpilogueRow = NONE  # fused epilogue variants (epilogues.py)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,11 +98,29 @@ class KernelConfig:
     tile: TileRow
     math_operation: str
     in_default_set: bool = field(default=False, compare=False)
+    epilogue: Epilogue = PLAIN
+    element_bias: Optional[DataType] = None  # set when epilogue.bias
+    element_aux: Optional[DataType] = None   # set when epilogue.aux
 
     @property
     def name(self) -> str:
         """The CUTLASS procedural name (see naming.kernel_name)."""
         return kernel_name(self)
+
+    @property
+    def output_op_cpp(self) -> str:
+        """The C++ type of the epilogue's output operator (LinearCombination, with its Fusion
+        when the epilogue is fused)."""
+        args = f"{self.c.element.cpp}, {self.accumulator.cpp}, {self.compute.cpp}"
+        e = self.epilogue
+        if e.fused:
+            flag = lambda b: "true" if b else "false"  # noqa: E731
+            bias = self.element_bias.cpp if self.element_bias else "float"
+            aux = self.element_aux.cpp if self.element_aux else "float"
+            activation = ACTIVATIONS[e.activation]
+            args += (f", cutlass::epilogue::thread::Fusion<cutlass::epilogue::ActivationKind::{activation}, "
+                     f"{flag(e.bias)}, {bias}, {flag(e.alpha_vector)}, {flag(e.aux)}, {aux}, {flag(e.scale_amax)}>")
+        return f"cutlass::epilogue::thread::LinearCombination<{args}>"
 
     @property
     def d(self) -> Operand:

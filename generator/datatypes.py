@@ -10,6 +10,12 @@ class DataType:
     name: str
     cpp: str
     size_bytes: int
+    library_name: str = ""  # the runtime's to_string() name when it differs (fe4m3 vs e4m3 in kernel names)
+
+    @property
+    def manifest_name(self) -> str:
+        """The name manifest.json and the runtime's to_string() use."""
+        return self.library_name or self.name
 
 
 F16 = DataType(name="f16", cpp="cutlass::half_t", size_bytes=2)
@@ -19,6 +25,8 @@ F32 = DataType(name="f32", cpp="float", size_bytes=4)
 F64 = DataType(name="f64", cpp="double", size_bytes=8)
 S8 = DataType(name="s8", cpp="int8_t", size_bytes=1)
 S32 = DataType(name="s32", cpp="int32_t", size_bytes=4)
+E4M3 = DataType(name="e4m3", cpp="cutlass::float_e4m3_t", size_bytes=1, library_name="fe4m3")
+E5M2 = DataType(name="e5m2", cpp="cutlass::float_e5m2_t", size_bytes=1, library_name="fe5m2")
 
 
 @dataclass(frozen=True)

@@ -7,19 +7,26 @@ Every configuration is checked against the kernel rules and names are asserted u
 from typing import Iterable, Iterator, List, Sequence
 
 from . import rules
+from dataclasses import replace
+
 from .config import Family, KernelConfig, MathRow, Operand, output_operand
 from .families import FAMILIES, SOURCE_BUCKETS
 
 
 def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
     """Every configuration of one table row. The default set of a (types, layout) pair is its
-    first tile (and any tile marked in_default_set) at the largest and at the smallest alignment."""
+    first tile (and any tile marked in_default_set) at the largest and at the smallest alignment.
+    The first tile at the largest alignment also gets every fused epilogue variant of the row
+    (right after its plain kernel), the row's other default-set tiles only the variants listed
+    in EpilogueRow.in_default_set; those join the default set."""
     default_alignments = {max(row.alignments), min(row.alignments)}
+    fusions = row.epilogues
     for layout_a, layout_b in row.layouts:
         for tile_index, tile in enumerate(row.tiles):
             for alignment in sorted(row.alignments, reverse=True):
                 a = Operand(element=row.a, layout=layout_a, alignment=alignment)
-                yield KernelConfig(
+                default_tile = tile_index == 0 or tile.in_default_set
+                plain = KernelConfig(
                     family=family,
                     a=a,
                     b=Operand(element=row.b, layout=layout_b, alignment=alignment),
@@ -29,8 +36,22 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                     instruction=tile.instruction or row.instruction,
                     tile=tile,
                     math_operation=row.math_operation,
-                    in_default_set=(tile_index == 0 or tile.in_default_set) and alignment in default_alignments,
+                    in_default_set=default_tile and alignment in default_alignments,
                 )
+                if fusions.plain:
+                    yield plain
+                if not (default_tile and alignment == max(row.alignments)):
+                    continue
+                for variant in fusions.variants:
+                    if tile_index != 0 and variant not in fusions.in_default_set:
+                        continue  # the other default-set tiles get only the default-set variants
+                    yield replace(
+                        plain,
+                        epilogue=variant,
+                        element_bias=(fusions.bias_type or row.c) if variant.bias else None,
+                        element_aux=(fusions.aux_type or row.c) if variant.aux else None,
+                        in_default_set=variant in fusions.in_default_set,
+                    )
 
 
 def registration_order(families: Iterable[Family]) -> List[Family]:

@@ -14,7 +14,7 @@ GENERATOR_VERSION = 1
 def operand_entry(operand: Operand) -> Dict[str, object]:
     """{element, layout, alignment} of one operand."""
     return {
-        "element": operand.element.name,
+        "element": operand.element.manifest_name,
         "layout": operand.layout.manifest_name,
         "alignment": operand.alignment,
     }
@@ -32,8 +32,8 @@ def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
         "B": operand_entry(cfg.b),
         "C": operand_entry(cfg.c),
         "D": operand_entry(cfg.d),
-        "element_accumulator": cfg.accumulator.name,
-        "element_epilogue": cfg.compute.name,
+        "element_accumulator": cfg.accumulator.manifest_name,
+        "element_epilogue": cfg.compute.manifest_name,
         "threadblock_shape": cfg.tile.threadblock.as_list(),
         "warp_count": cfg.warp_count.as_list(),
         "instruction_shape": cfg.instruction.as_list(),
@@ -41,7 +41,20 @@ def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
         "cluster_shape": cfg.tile.cluster.as_list(),
         "min_cc": cfg.family.min_cc,
         "max_cc": cfg.family.max_cc,
+        "epilogue": epilogue_entry(cfg),
         "source_file": source_file,
+    }
+
+
+def epilogue_entry(cfg: KernelConfig) -> Dict[str, object]:
+    """The fused pieces (epilogues.py); the plain epilogue is identity with no pieces."""
+    e = cfg.epilogue
+    return {
+        "activation": e.activation,
+        "bias": cfg.element_bias.manifest_name if cfg.element_bias else "",
+        "alpha_vector": e.alpha_vector,
+        "aux": cfg.element_aux.manifest_name if cfg.element_aux else "",
+        "scale_amax": e.scale_amax,
     }
 
 

@@ -5,6 +5,8 @@
 3.x families (sm90):
     cutlass3x_sm{cc}_{opclass}_gemm_{A}_{B}_{acc}_{C}_{D}_{M}x{N}x{K}_{cM}x{cN}x{cK}_{stages}
         _{layoutA}{layoutB}{layoutC}_align{max(alignA, alignB)}{schedule suffix}{epilogue suffix}
+Fused epilogues append their variant (epilogues.py): "_epi_bias_gelu" to 2.x names, "_bias_gelu"
+to 3.x names (which end in "_epi_tma" already).
 
 ``kernel_name`` is the one source of a kernel's name: file names, manifest.json and the
 registration code all take it from here.
@@ -65,8 +67,16 @@ def kernel_name_3x(cfg: "KernelConfig") -> str:
     return (
         f"cutlass3x_sm{cfg.family.min_cc}_{cfg.family.opcode_class}_gemm_{types}"
         f"_{tb.m}x{tb.n}x{tb.k}_{cl.m}x{cl.n}x{cl.k}_{cfg.tile.stages}_{layouts}_align{alignment}"
-        f"{SCHEDULE_SUFFIXES[cfg.tile.schedule]}{EPILOGUE_SUFFIX}"
+        f"{SCHEDULE_SUFFIXES[cfg.tile.schedule]}{EPILOGUE_SUFFIX}{fusion_suffix(cfg)}"
     )
+
+
+def fusion_suffix(cfg: "KernelConfig") -> str:
+    """"" for the plain epilogue; else "_<variant>" for 3.x names (after "_epi_tma") and
+    "_epi_<variant>" for 2.x names (epilogues.py)."""
+    if not cfg.epilogue.fused:
+        return ""
+    return f"_{cfg.epilogue.suffix}" if cfg.family.api == "3x" else f"_epi_{cfg.epilogue.suffix}"
 
 
 def kernel_name(cfg: "KernelConfig") -> str:
@@ -77,7 +87,7 @@ def kernel_name(cfg: "KernelConfig") -> str:
     alignment = max(cfg.a.alignment, cfg.b.alignment)
     return (
         f"cutlass_{cfg.family.opcode_class}_{extended_name(cfg)}"
-        f"_{tb.m}x{tb.n}_{tb.k}x{cfg.tile.stages}_{layout_letters(cfg)}_align{alignment}"
+        f"_{tb.m}x{tb.n}_{tb.k}x{cfg.tile.stages}_{layout_letters(cfg)}_align{alignment}{fusion_suffix(cfg)}"
     )
 
 

@@ -22,6 +22,7 @@
  *    CUDA_R_32F  x CUDA_R_32F  -> CUDA_R_32F, COMPUTE_32F_FAST_TF32       (tf32 tensor cores)
  *    CUDA_R_64F  x CUDA_R_64F  -> CUDA_R_64F, COMPUTE_64F                 (SIMT dgemm)
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
+ *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
@@ -130,6 +131,82 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
                                                             void *C, cudaDataType_t Ctype, int64_t ldc,
                                                             cutlassLibComputeType_t computeType,
                                                             const char **kernel_name);
+
+/* ---- Fused epilogues ------------------------------------------------------------------------
+ * A handle carries an epilogue that applies to its later GemmEx / GemmStridedBatchedEx /
+ * GemmExSelect calls until it is changed (cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
+ * returns to the plain GEMM). Per element of the m x n output, in f32:
+ *     x = alpha [* alphaVector] * op(A) op(B) + beta * C [+ bias]
+ *     aux = x                                   (the _AUX epilogues: pre-activation value)
+ *     C = activation(x) [* scaleD]              (then converted to Ctype)
+ *     amax = max |activation(x)| over C         (before scaleD; for fp8 outputs)
+ * Activations: RELU max(x, 0); GELU the tanh approximation 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
+ * and GELU_ERF the exact 0.5x(1 + erf(x/sqrt(2))) (Hendrycks & Gimpel, arXiv:1606.08415); SILU
+ * x/(1 + exp(-x)); SIGMOID 1/(1 + exp(-x)); CLAMP min(max(x, lo), hi).
+ * Only kernels built with exactly the requested pieces run (see the kernel names' _epi_ suffix);
+ * a build without one returns NO_KERNEL. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
+ * alpha == 0 still runs the kernel (A and B must then be valid).
+ * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2 with 16-bit A/B) exist only with scaleD/amax
+ * set (cutlassLibSetEpilogueScaleAmax). */
+
+/** The epilogue. Enumerators that cuBLASLt's cublasLtEpilogue_t also has carry its values (bit 4 =
+ *  bias, bit 128 = aux); the others are cutlass_lib's. Unlike cuBLASLt's RELU_AUX (a bit mask), every
+ *  _AUX epilogue here stores the pre-activation value, so only the GELU ones are offered. */
+typedef enum {
+  CUTLASS_LIB_EPILOGUE_DEFAULT = 1,
+  CUTLASS_LIB_EPILOGUE_RELU = 2,
+  CUTLASS_LIB_EPILOGUE_BIAS = 4,
+  CUTLASS_LIB_EPILOGUE_RELU_BIAS = 6,
+  CUTLASS_LIB_EPILOGUE_GELU = 32,
+  CUTLASS_LIB_EPILOGUE_GELU_BIAS = 36,
+  CUTLASS_LIB_EPILOGUE_GELU_AUX = 160,
+  CUTLASS_LIB_EPILOGUE_GELU_AUX_BIAS = 164,
+  CUTLASS_LIB_EPILOGUE_GELU_ERF = 0x10000,
+  CUTLASS_LIB_EPILOGUE_GELU_ERF_BIAS = 0x10004,
+  CUTLASS_LIB_EPILOGUE_SILU = 0x20000,
+  CUTLASS_LIB_EPILOGUE_SILU_BIAS = 0x20004,
+  CUTLASS_LIB_EPILOGUE_SIGMOID = 0x30000,
+  CUTLASS_LIB_EPILOGUE_SIGMOID_BIAS = 0x30004,
+  CUTLASS_LIB_EPILOGUE_CLAMP = 0x40000,
+  CUTLASS_LIB_EPILOGUE_CLAMP_BIAS = 0x40004
+} cutlassLibEpilogue_t;
+
+/** Which index of C a vector follows: PER_ROW = element i of row i (m values; cuBLASLt's bias),
+ *  PER_COLUMN = element j of column j (n values). */
+typedef enum { CUTLASS_LIB_VECTOR_PER_ROW = 0, CUTLASS_LIB_VECTOR_PER_COLUMN = 1 } cutlassLibVectorMode_t;
+
+/** Sets the epilogue of later calls. INVALID_VALUE for a value outside the enum. The operands
+ *  (bias, aux, ...) are kept separately and are not cleared by this call. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t epilogue);
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t *epilogue);
+
+/** The bias of the _BIAS epilogues: a device vector of biasType (CUDA_R_32F, CUDA_R_16F or
+ *  CUDA_R_16BF; others NOT_SUPPORTED), m values (PER_ROW) or n (PER_COLUMN); batch i uses
+ *  bias + i * batchStride elements. A _BIAS epilogue without a bias is INVALID_VALUE at the call. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_t handle, const void *bias,
+                                                               cudaDataType_t biasType, cutlassLibVectorMode_t mode,
+                                                               int64_t batchStride);
+
+/** The aux output of the _AUX epilogues: an m x n column-major device matrix of auxType (CUDA_R_32F,
+ *  CUDA_R_16F or CUDA_R_16BF), ldaux >= max(1, m) elements, batch i at aux + i * batchStride. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAux(cutlassLibHandle_t handle, void *aux,
+                                                              cudaDataType_t auxType, int64_t ldaux,
+                                                              int64_t batchStride);
+
+/** Per-row or per-column alpha: a device f32 vector multiplying alpha (m or n values). Non-null
+ *  turns the piece on for later calls, NULL turns it off. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAlphaVector(cutlassLibHandle_t handle,
+                                                                      const float *alphaVector,
+                                                                      cutlassLibVectorMode_t mode,
+                                                                      int64_t batchStride);
+
+/** D scale and amax (device f32 scalars; scaleD NULL means 1, amax NULL means not written). Either
+ *  non-null turns the piece on, both NULL turn it off. amax is overwritten (not accumulated). */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHandle_t handle, const float *scaleD,
+                                                                    float *amax);
+
+/** Bounds of the CLAMP epilogues; INVALID_VALUE unless lo <= hi. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi);
 
 /** "CUTLASS_LIB_STATUS_SUCCESS" etc.; "CUTLASS_LIB_STATUS_UNKNOWN" for other values. */
 CUTLASS_LIB_C_API const char *cutlassLibGetStatusName(cutlassLibStatus_t status);

@@ -6,6 +6,7 @@ These instances take every layout with alignment 1, so selection always finds a 
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
+from ..epilogues import STANDARD, EpilogueRow
 from ..datatypes import ALL_LAYOUTS, COLUMN_MAJOR, F32, F64, ROW_MAJOR, S8, S32, Shape
 
 SIMT_INSTRUCTION = Shape(1, 1, 1)
@@ -36,7 +37,8 @@ IGEMM_LAYOUTS = (
 
 ROWS = (
     MathRow(a=F32, b=F32, c=F32, accumulator=F32, compute=F32, instruction=SIMT_INSTRUCTION,
-            layouts=ALL_LAYOUTS,   alignments=(1,), tiles=SGEMM_TILES),
+            layouts=ALL_LAYOUTS,   alignments=(1,), tiles=SGEMM_TILES,
+            epilogues=EpilogueRow(variants=STANDARD)),
     MathRow(a=F64, b=F64, c=F64, accumulator=F64, compute=F64, instruction=SIMT_INSTRUCTION,
             layouts=ALL_LAYOUTS,   alignments=(1,), tiles=DGEMM_TILES),
     MathRow(a=S8,  b=S8,  c=S32, accumulator=S32, compute=S32, instruction=SIMT_INSTRUCTION,

@@ -6,7 +6,8 @@ in preference order; the first row suits large problems and is the default set's
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, F16, F32, ROW_MAJOR, S8, S32, TF32, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, S8, S32, TF32, Shape
+from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
 
 TILES_16BIT = (
     TileRow(threadblock=Shape(128, 256, 32), warp=Shape(64, 64, 32), stages=3),
@@ -39,15 +40,27 @@ ALIGNMENTS_S8 = (16, 8, 4, 2, 1)
 
 TN_ONLY = ((ROW_MAJOR, COLUMN_MAJOR),)
 
+#: Fused epilogues of the 16-bit rows: every standard variant (full set); bias+ReLU and bias+GELU
+#: join the default set for 16-bit outputs. fp8 outputs (only fused, with scale and amax) on the
+#: first tile, TN.
+FUSED_16BIT_OUT = EpilogueRow(variants=STANDARD, in_default_set=DEFAULT_SET)
+FUSED_F32_OUT = EpilogueRow(variants=STANDARD)
+
 ROWS = (
     MathRow(a=F16,  b=F16,  c=F16, accumulator=F32, compute=F32, instruction=MMA_16816,
-            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT, epilogues=FUSED_16BIT_OUT),
     MathRow(a=F16,  b=F16,  c=F32, accumulator=F32, compute=F32, instruction=MMA_16816,
-            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT, epilogues=FUSED_F32_OUT),
     MathRow(a=BF16, b=BF16, c=BF16, accumulator=F32, compute=F32, instruction=MMA_16816,
-            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT, epilogues=FUSED_16BIT_OUT),
     MathRow(a=BF16, b=BF16, c=F32, accumulator=F32, compute=F32, instruction=MMA_16816,
-            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT),
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_16BIT, tiles=TILES_16BIT, epilogues=FUSED_F32_OUT),
+) + tuple(
+    MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=MMA_16816,
+            layouts=TN_ONLY, alignments=(8,), tiles=TILES_16BIT[:1],
+            epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=a))
+    for a in (BF16, F16) for c in (E4M3, E5M2)
+) + (
     MathRow(a=TF32, b=TF32, c=F32, accumulator=F32, compute=F32, instruction=MMA_1688,
             layouts=ALL_LAYOUTS, alignments=ALIGNMENTS_TF32,  tiles=TILES_TF32),
     MathRow(a=S8,   b=S8,   c=S32, accumulator=S32, compute=S32, instruction=MMA_16832,

@@ -10,7 +10,8 @@ large problems and is the default set's, with the 64x128 row for small problems.
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, F16, F32, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, Shape
+from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
 PINGPONG = "KernelTmaWarpSpecializedPingpong"
@@ -54,10 +55,22 @@ CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
 ALIGNMENTS = (8,)
 
 
+#: fp8 outputs: one 128-row warpgroup tile (the epilogue's TMA box is 128 one-byte rows).
+TILES_FP8 = TILES[:1]
+
+#: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
+#: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
+#: scale and amax, TN.
 ROWS = tuple(
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None,
-            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS, tiles=TILES)
+            layouts=ALL_LAYOUTS, alignments=ALIGNMENTS, tiles=TILES,
+            epilogues=EpilogueRow(variants=STANDARD, in_default_set=DEFAULT_SET if c == a else ()))
     for a in (BF16, F16) for c in (a, F32)
+) + tuple(
+    MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None,
+            layouts=((ROW_MAJOR, COLUMN_MAJOR),), alignments=ALIGNMENTS, tiles=TILES_FP8,
+            epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=a))
+    for a in (BF16, F16) for c in (E4M3, E5M2)
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
@@ -85,6 +98,10 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
         problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} needs more than 128 f32 accumulators per thread")
     if cfg.instruction != Shape(64, warp.n, 16):
         problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x 16")
+    box_m = 128 // cfg.c.element.size_bytes
+    if warp.m % box_m:
+        problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
+                        f"({box_m} rows of {cfg.c.element.name})")
     if warp.n not in (64, 128, 256):
         problems.append(f"consumer warpgroup N {warp.n} must be 64, 128 or 256")
     if tb.m > 256 or tb.n > 256:

@@ -13,6 +13,10 @@ using namespace cutlass::library;
 
 struct cutlassLibContext {
   Handle handle;
+  cutlassLibEpilogue_t epilogue = CUTLASS_LIB_EPILOGUE_DEFAULT;
+  GemmEpilogueArguments operands;   ///< pointers, strides and types set by the epilogue setters
+  NumericTypeID bias_type = NumericTypeID::kInvalid;
+  NumericTypeID aux_type = NumericTypeID::kInvalid;
 };
 
 namespace {
@@ -56,7 +60,89 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kF64, NumericTypeID::kF64, NumericTypeID::kF64},
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kS32, NumericTypeID::kS32, NumericTypeID::kS32},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E4M3, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
+     NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
+     NumericTypeID::kFE5M2, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_8F_E4M3, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16,
+     NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_16F, CUDA_R_16F, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16,
+     NumericTypeID::kFE5M2, NumericTypeID::kF32, NumericTypeID::kF32},
 };
+
+/// The pieces of one cutlassLibEpilogue_t enumerator.
+struct EpilogueRow {
+  cutlassLibEpilogue_t epilogue;
+  cutlass::epilogue::ActivationKind activation;
+  bool bias, aux;
+};
+
+using cutlass::epilogue::ActivationKind;
+constexpr EpilogueRow kEpilogueRows[] = {
+    {CUTLASS_LIB_EPILOGUE_DEFAULT, ActivationKind::kIdentity, false, false},
+    {CUTLASS_LIB_EPILOGUE_RELU, ActivationKind::kReLU, false, false},
+    {CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity, true, false},
+    {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU, true, false},
+    {CUTLASS_LIB_EPILOGUE_GELU, ActivationKind::kGELU, false, false},
+    {CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU, true, false},
+    {CUTLASS_LIB_EPILOGUE_GELU_AUX, ActivationKind::kGELU, false, true},
+    {CUTLASS_LIB_EPILOGUE_GELU_AUX_BIAS, ActivationKind::kGELU, true, true},
+    {CUTLASS_LIB_EPILOGUE_GELU_ERF, ActivationKind::kGELUErf, false, false},
+    {CUTLASS_LIB_EPILOGUE_GELU_ERF_BIAS, ActivationKind::kGELUErf, true, false},
+    {CUTLASS_LIB_EPILOGUE_SILU, ActivationKind::kSiLU, false, false},
+    {CUTLASS_LIB_EPILOGUE_SILU_BIAS, ActivationKind::kSiLU, true, false},
+    {CUTLASS_LIB_EPILOGUE_SIGMOID, ActivationKind::kSigmoid, false, false},
+    {CUTLASS_LIB_EPILOGUE_SIGMOID_BIAS, ActivationKind::kSigmoid, true, false},
+    {CUTLASS_LIB_EPILOGUE_CLAMP, ActivationKind::kClamp, false, false},
+    {CUTLASS_LIB_EPILOGUE_CLAMP_BIAS, ActivationKind::kClamp, true, false},
+};
+
+EpilogueRow const *find_epilogue_row(cutlassLibEpilogue_t epilogue) {
+  for (EpilogueRow const &row : kEpilogueRows) {
+    if (row.epilogue == epilogue) return &row;
+  }
+  return nullptr;
+}
+
+/// Element type of a bias or aux operand; kInvalid for types the epilogues do not take.
+NumericTypeID vector_type(cudaDataType_t type) {
+  switch (type) {
+    case CUDA_R_32F: return NumericTypeID::kF32;
+    case CUDA_R_16F: return NumericTypeID::kF16;
+    case CUDA_R_16BF: return NumericTypeID::kBF16;
+    default: return NumericTypeID::kInvalid;
+  }
+}
+
+bool is_vector_mode(cutlassLibVectorMode_t mode) {
+  return mode == CUTLASS_LIB_VECTOR_PER_ROW || mode == CUTLASS_LIB_VECTOR_PER_COLUMN;
+}
+
+cutlass::epilogue::VectorBroadcast to_broadcast(cutlassLibVectorMode_t mode) {
+  return mode == CUTLASS_LIB_VECTOR_PER_ROW ? cutlass::epilogue::VectorBroadcast::kPerRow
+                                            : cutlass::epilogue::VectorBroadcast::kPerColumn;
+}
+
+/// The epilogue arguments of the handle's current epilogue; false when a piece the epilogue
+/// names has no operand set (bias or aux).
+bool epilogue_of(cutlassLibContext const &context, GemmEpilogueArguments *out) {
+  EpilogueRow const *row = find_epilogue_row(context.epilogue);
+  GemmEpilogueArguments e = context.operands;
+  e.kind = EpilogueDescription{};
+  e.kind.activation = row->activation;
+  if (row->bias) {
+    if (context.bias_type == NumericTypeID::kInvalid) return false;
+    e.kind.element_bias = context.bias_type;
+  }
+  if (row->aux) {
+    if (context.aux_type == NumericTypeID::kInvalid) return false;
+    e.kind.element_aux = context.aux_type;
+  }
+  e.kind.alpha_vector = e.alpha_vector != nullptr;
+  e.kind.scale_amax = e.scale_d != nullptr || e.amax != nullptr;
+  *out = e;
+  return true;
+}
 
 TypeRow const *find_type_row(cudaDataType_t a, cudaDataType_t b, cudaDataType_t c, cutlassLibComputeType_t compute) {
   for (TypeRow const &row : kTypeRows) {
@@ -110,6 +196,7 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.element_C = call.element_D = types->element_C;
   call.element_compute = types->element_compute;
   call.element_scalar = types->element_scalar;
+  if (!epilogue_of(*handle, &call.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
 
   GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/kernel_name == nullptr);
   if (kernel_name && outcome.failure == GemmFailure::kNone) {
@@ -177,6 +264,71 @@ cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibO
   *kernel_name = nullptr;
   return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0,
                  1, /*batched=*/false, computeType, kernel_name);
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t epilogue) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!find_epilogue_row(epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  handle->epilogue = epilogue;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibGetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t *epilogue) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!epilogue) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *epilogue = handle->epilogue;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_t handle, const void *bias, cudaDataType_t biasType,
+                                             cutlassLibVectorMode_t mode, int64_t batchStride) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_vector_mode(mode) || batchStride < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  NumericTypeID const type = vector_type(biasType);
+  if (type == NumericTypeID::kInvalid) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  handle->operands.bias = bias;
+  handle->operands.bias_broadcast = to_broadcast(mode);
+  handle->operands.batch_stride_bias = batchStride;
+  handle->bias_type = type;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogueAux(cutlassLibHandle_t handle, void *aux, cudaDataType_t auxType,
+                                            int64_t ldaux, int64_t batchStride) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (ldaux < 1 || batchStride < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  NumericTypeID const type = vector_type(auxType);
+  if (type == NumericTypeID::kInvalid) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  handle->operands.aux = aux;
+  handle->operands.ldaux = ldaux;
+  handle->operands.batch_stride_aux = batchStride;
+  handle->aux_type = type;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogueAlphaVector(cutlassLibHandle_t handle, const float *alphaVector,
+                                                    cutlassLibVectorMode_t mode, int64_t batchStride) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_vector_mode(mode) || batchStride < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  handle->operands.alpha_vector = alphaVector;
+  handle->operands.alpha_vector_broadcast = to_broadcast(mode);
+  handle->operands.batch_stride_alpha_vector = batchStride;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHandle_t handle, const float *scaleD, float *amax) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  handle->operands.scale_d = scaleD;
+  handle->operands.amax = amax;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!(lo <= hi)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  handle->operands.clamp_min = lo;
+  handle->operands.clamp_max = hi;
+  return CUTLASS_LIB_STATUS_SUCCESS;
 }
 
 const char *cutlassLibGetStatusName(cutlassLibStatus_t status) {

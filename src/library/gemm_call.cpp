@@ -107,7 +107,7 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   bool const device_scalars = c.pointer_mode == ScalarPointerMode::kDevice;
   bool const output_nonempty = c.m > 0 && c.n > 0;
   bool const reads_ab = output_nonempty && c.k > 0 &&
-                        (device_scalars || !host_scalar_equals(c.element_scalar, c.alpha, 0));
+                        (device_scalars || c.epilogue.kind.fused() || !host_scalar_equals(c.element_scalar, c.alpha, 0));
   if (reads_ab && (!c.A || !c.B)) return fail(GemmFailure::kInvalidValue, "A and B must not be null");
   if (output_nonempty && !c.D) return fail(GemmFailure::kInvalidValue, "D must not be null");
   bool const reads_c = gemm_reads_c(c);
@@ -116,6 +116,38 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
     return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
   if (c.batch_count > 65535) return fail(GemmFailure::kNotSupported, "batch_count must be <= 65535");
+  return check_epilogue_arguments(c);
+}
+
+/// The fused-epilogue operands (library.h, GemmEpilogueArguments, states the rules).
+GemmOutcome check_epilogue_arguments(GemmCall const &c) {
+  GemmEpilogueArguments const &e = c.epilogue;
+  if (!e.kind.fused()) return {};
+  if (e.kind.activation == epilogue::ActivationKind::kInvalid) {
+    return fail(GemmFailure::kInvalidValue, "the epilogue's activation is invalid");
+  }
+  bool const output_nonempty = c.m > 0 && c.n > 0;
+  if (output_nonempty && e.kind.element_bias != NumericTypeID::kInvalid && !e.bias) {
+    return fail(GemmFailure::kInvalidValue, "the epilogue has a bias but the bias pointer is null");
+  }
+  if (output_nonempty && e.kind.alpha_vector && !e.alpha_vector) {
+    return fail(GemmFailure::kInvalidValue, "the epilogue has an alpha vector but its pointer is null");
+  }
+  if (e.kind.element_aux != NumericTypeID::kInvalid) {
+    if (output_nonempty && !e.aux) return fail(GemmFailure::kInvalidValue, "the epilogue has an aux output but its pointer is null");
+    if (e.ldaux < std::max<int64_t>(1, leading_extent(c.layout_D, c.m, c.n))) {
+      return fail(GemmFailure::kInvalidValue, "ldaux is smaller than the leading extent of D");
+    }
+  }
+  if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0 || e.batch_stride_aux < 0) {
+    return fail(GemmFailure::kInvalidValue, "epilogue batch strides must be >= 0");
+  }
+  if (e.kind.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
+    return fail(GemmFailure::kInvalidValue, "clamp_min must be <= clamp_max");
+  }
+  if (output_nonempty && c.k == 0) {
+    return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");
+  }
   return {};
 }
 
@@ -136,6 +168,15 @@ GemmCall to_column_major_output(GemmCall c) {
   t.ldb = c.lda;
   t.batch_stride_B = c.batch_stride_A;
   t.layout_C = t.layout_D = LayoutTypeID::kColumnMajor;
+  // Rows of D^T are columns of D: the vectors change their broadcast; aux (D's layout) transposes with D.
+  auto flip = [](epilogue::VectorBroadcast b) {
+    return b == epilogue::VectorBroadcast::kPerRow ? epilogue::VectorBroadcast::kPerColumn
+                                                    : epilogue::VectorBroadcast::kPerRow;
+  };
+  t.epilogue.bias_broadcast = flip(c.epilogue.bias_broadcast);
+  t.epilogue.alpha_vector_broadcast = flip(c.epilogue.alpha_vector_broadcast);
+  t.epilogue.rows = c.epilogue.columns;
+  t.epilogue.columns = c.epilogue.rows;
   return t;
 }
 
@@ -192,6 +233,7 @@ GemmFunctionalKey functional_key(GemmCall const &c) {
   key.layout_C = LayoutTypeID::kColumnMajor;
   key.element_D = c.element_D;
   key.layout_D = LayoutTypeID::kColumnMajor;
+  key.epilogue = c.epilogue.kind;
   return key;
 }
 
@@ -228,6 +270,7 @@ GemmUniversalArguments arguments_of(GemmCall const &c) {
   args.batch_stride_B = c.batch_stride_B;
   args.batch_stride_C = c.batch_stride_C;
   args.batch_stride_D = c.batch_stride_D;
+  args.epilogue = c.epilogue;
   return args;
 }
 
@@ -366,15 +409,19 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (checked.failure != GemmFailure::kNone) return checked;
   if (context.compute_capability == 0) return fail(GemmFailure::kNoDevice, "no usable CUDA device");
 
-  // 2. Kernels for these types and layouts (row-major C/D computed transposed).
-  GemmCall const call = to_column_major_output(user_call);
+  // 2. Kernels for these types, layouts and epilogue (row-major C/D computed transposed). The
+  //    epilogue's extents are the user's, even when the kernel later runs on a padded copy.
+  GemmCall call = to_column_major_output(user_call);
+  call.epilogue.rows = int(call.m);
+  call.epilogue.columns = int(call.n);
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
   if (!candidates) return fail(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
 
   // 3. Quick returns: empty output, or nothing to multiply.
   if (call.m == 0 || call.n == 0) return {};
   bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
-  if (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0))) {
+  bool const fused = call.epilogue.kind.fused();   // a fused epilogue always runs its kernel (K >= 1 checked)
+  if (!fused && (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0)))) {
     return scale_only(call, context, execute);
   }
 
@@ -425,7 +472,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : call);
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + staging_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
+  float *const amax = fused && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;
   if ((staged && !stage_in(plan, call, context.stream)) ||
+      (amax && cudaMemsetAsync(amax, 0, sizeof(float), context.stream) != cudaSuccess) ||
       chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
       chosen->run(arguments, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
       (staged && !stage_out(plan, call, context.stream))) {

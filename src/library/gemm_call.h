@@ -34,6 +34,7 @@ struct GemmCall {
   void *D = nullptr;
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
   int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;
+  GemmEpilogueArguments epilogue;   ///< fused pieces and their operands (plain by default)
 };
 
 /// Why a call did not run a kernel; each entry point maps these to its own status codes.
@@ -99,8 +100,11 @@ GemmFunctionalKey functional_key(GemmCall const &call);
 /// True when the call reads C: scalars on the device, or a host beta other than zero.
 bool gemm_reads_c(GemmCall const &call);
 
-/// The BLAS argument checks alone (the first step of gemm_call).
+/// The BLAS argument checks alone (the first step of gemm_call), the epilogue's included.
 GemmOutcome check_gemm_arguments(GemmCall const &call);
+
+/// The fused-epilogue operand checks (part of check_gemm_arguments).
+GemmOutcome check_epilogue_arguments(GemmCall const &call);
 
 /// Checks, quick-returns, selects. When `execute` is false nothing is launched and the
 /// outcome names the kernel that would run.

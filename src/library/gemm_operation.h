@@ -30,6 +30,35 @@ struct KernelClusterShape<Kernel, std::void_t<typename Kernel::ClusterShape>> {
   }
 };
 
+/// The library's description of an output operator's fused pieces (thread/linear_combination.h).
+template <typename OutputOp>
+EpilogueDescription epilogue_description() {
+  using F = typename OutputOp::FusionType;
+  EpilogueDescription d;
+  d.activation = F::kActivation;
+  d.element_bias = F::kBias ? NumericTypeMap<typename F::ElementBias>::kId : NumericTypeID::kInvalid;
+  d.alpha_vector = F::kAlphaVector;
+  d.element_aux = F::kAux ? NumericTypeMap<typename F::ElementAux>::kId : NumericTypeID::kInvalid;
+  d.scale_amax = F::kScaleAmax;
+  return d;
+}
+
+/// kSuccess when the call's fusion operands satisfy the kernel's pieces (library.h documents
+/// the rules); kErrorInvalidProblem otherwise.
+inline Status check_epilogue_operands(EpilogueDescription const &kernel, GemmEpilogueArguments const &e, int rows) {
+  if (e.kind != kernel) return Status::kErrorNotSupported;
+  if (kernel.element_bias != NumericTypeID::kInvalid && !e.bias) return Status::kErrorInvalidProblem;
+  if (kernel.alpha_vector && !e.alpha_vector) return Status::kErrorInvalidProblem;
+  if (kernel.element_aux != NumericTypeID::kInvalid && (!e.aux || e.ldaux < rows || e.batch_stride_aux < 0)) {
+    return Status::kErrorInvalidProblem;
+  }
+  if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0) return Status::kErrorInvalidProblem;
+  if (kernel.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
+    return Status::kErrorInvalidProblem;
+  }
+  return Status::kSuccess;
+}
+
 template <typename Kernel>
 class GemmUniversalOperation : public Operation {
  public:
@@ -62,6 +91,7 @@ class GemmUniversalOperation : public Operation {
     desc_.C = {NumericTypeMap<typename Kernel::ElementC>::kId, LayoutTypeID::kColumnMajor, Kernel::kAlignmentC};
     desc_.D = desc_.C;
     desc_.element_epilogue = NumericTypeMap<ElementCompute>::kId;
+    desc_.epilogue = epilogue_description<typename Kernel::EpilogueOutputOp>();
   }
 
   OperationDescription const &description() const override { return desc_; }
@@ -77,6 +107,9 @@ class GemmUniversalOperation : public Operation {
       return Status::kErrorArchMismatch;
     }
     if (arguments.alpha == nullptr || arguments.beta == nullptr) return Status::kErrorInvalidProblem;
+    int const rows = arguments.epilogue.rows > 0 ? arguments.epilogue.rows : arguments.problem_size.m();
+    Status const fusion = check_epilogue_operands(desc_.epilogue, arguments.epilogue, rows);
+    if (fusion != Status::kSuccess) return fusion;
     return Kernel::can_implement(to_kernel_arguments(arguments));
   }
 
@@ -120,7 +153,29 @@ class GemmUniversalOperation : public Operation {
     k.batch_stride_B = a.batch_stride_B;
     k.batch_stride_C = a.batch_stride_C;
     k.batch_stride_D = a.batch_stride_D;
+    set_fusion_operands(a, k.epilogue);
     return k;
+  }
+
+  /// The fusion operands of the output operator's Params (read only by the pieces it has).
+  static void set_fusion_operands(GemmUniversalArguments const &a, typename Kernel::EpilogueOutputOp::Params &p) {
+    using Op = typename Kernel::EpilogueOutputOp;
+    GemmEpilogueArguments const &e = a.epilogue;
+    p.bias = static_cast<typename Op::ElementBias const *>(e.bias);
+    p.bias_broadcast = e.bias_broadcast;
+    p.batch_stride_bias = e.batch_stride_bias;
+    p.alpha_vector = reinterpret_cast<typename Op::ElementCompute const *>(e.alpha_vector);
+    p.alpha_vector_broadcast = e.alpha_vector_broadcast;
+    p.batch_stride_alpha_vector = e.batch_stride_alpha_vector;
+    p.aux = static_cast<typename Op::ElementAux *>(e.aux);
+    p.ldaux = e.ldaux;
+    p.batch_stride_aux = e.batch_stride_aux;
+    p.scale_d = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_d);
+    p.amax = e.amax;
+    p.clamp_min = typename Op::ElementCompute(e.clamp_min);
+    p.clamp_max = typename Op::ElementCompute(e.clamp_max);
+    p.rows = e.rows > 0 ? e.rows : a.problem_size.m();
+    p.columns = e.columns > 0 ? e.columns : a.problem_size.n();
   }
 
   GemmDescription desc_;

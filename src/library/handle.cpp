@@ -120,6 +120,21 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
                               NumericTypeID element_D, LayoutTypeID layout_D, void *ptr_D, int64_t ldd,
                               int batch_count, int64_t batch_stride_A, int64_t batch_stride_B,
                               int64_t batch_stride_C, int64_t batch_stride_D) {
+  return gemm_universal(mode, M, N, K, 1, 1, 1, 1, 1, 1, element_compute, element_scalar, alpha, element_A, layout_A,
+                        transform_A, ptr_A, lda, element_B, layout_B, transform_B, ptr_B, ldb, beta, element_C,
+                        layout_C, ptr_C, ldc, element_D, layout_D, ptr_D, ldd, batch_count, batch_stride_A,
+                        batch_stride_B, batch_stride_C, batch_stride_D, GemmEpilogueArguments{});
+}
+
+Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K, int, int, int, int, int, int,
+                              NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                              NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A,
+                              void const *ptr_A, int64_t lda, NumericTypeID element_B, LayoutTypeID layout_B,
+                              ComplexTransform transform_B, void const *ptr_B, int64_t ldb, void const *beta,
+                              NumericTypeID element_C, LayoutTypeID layout_C, void const *ptr_C, int64_t ldc,
+                              NumericTypeID element_D, LayoutTypeID layout_D, void *ptr_D, int64_t ldd,
+                              int batch_count, int64_t batch_stride_A, int64_t batch_stride_B,
+                              int64_t batch_stride_C, int64_t batch_stride_D, GemmEpilogueArguments const &epilogue) {
   last_operation_ = nullptr;
   if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
   GemmCall call;
@@ -155,6 +170,7 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
   call.D = ptr_D;
   call.ldd = ldd;
   call.batch_stride_D = batch_stride_D;
+  call.epilogue = epilogue;
 
   GemmOutcome outcome = HandleAccess::call(*this, call, /*execute=*/true);
   return to_status(outcome.failure);

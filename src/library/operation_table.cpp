@@ -12,14 +12,16 @@ bool GemmFunctionalKey::operator==(GemmFunctionalKey const &o) const {
          element_scalar == o.element_scalar && element_A == o.element_A && layout_A == o.layout_A &&
          transform_A == o.transform_A && element_B == o.element_B && layout_B == o.layout_B &&
          transform_B == o.transform_B && element_C == o.element_C && layout_C == o.layout_C &&
-         element_D == o.element_D && layout_D == o.layout_D;
+         element_D == o.element_D && layout_D == o.layout_D && epilogue == o.epilogue;
 }
 
 size_t GemmFunctionalKeyHasher::operator()(GemmFunctionalKey const &k) const {
   int const fields[] = {int(k.provider),    int(k.gemm_kind), int(k.element_compute), int(k.element_scalar),
                         int(k.element_A),   int(k.layout_A),  int(k.transform_A),     int(k.element_B),
                         int(k.layout_B),    int(k.transform_B), int(k.element_C),     int(k.layout_C),
-                        int(k.element_D),   int(k.layout_D)};
+                        int(k.element_D),   int(k.layout_D),  int(k.epilogue.activation),
+                        int(k.epilogue.element_bias), int(k.epilogue.alpha_vector), int(k.epilogue.element_aux),
+                        int(k.epilogue.scale_amax)};
   size_t hash = 0;
   for (int field : fields) hash = hash * 131 + size_t(field);
   return hash;
@@ -41,6 +43,7 @@ GemmFunctionalKey make_gemm_functional_key(GemmDescription const &d) {
   key.layout_C = d.C.layout;
   key.element_D = d.D.element;
   key.layout_D = d.D.layout;
+  key.epilogue = d.epilogue;
   return key;
 }
 

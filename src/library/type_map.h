@@ -21,6 +21,8 @@ template <> struct NumericTypeMap<bfloat16_t> { static constexpr NumericTypeID k
 template <> struct NumericTypeMap<tfloat32_t> { static constexpr NumericTypeID kId = NumericTypeID::kTF32; };
 template <> struct NumericTypeMap<int8_t> { static constexpr NumericTypeID kId = NumericTypeID::kS8; };
 template <> struct NumericTypeMap<int32_t> { static constexpr NumericTypeID kId = NumericTypeID::kS32; };
+template <> struct NumericTypeMap<float_e4m3_t> { static constexpr NumericTypeID kId = NumericTypeID::kFE4M3; };
+template <> struct NumericTypeMap<float_e5m2_t> { static constexpr NumericTypeID kId = NumericTypeID::kFE5M2; };
 
 template <typename L> struct LayoutMap;
 template <> struct LayoutMap<layout::ColumnMajor> { static constexpr LayoutTypeID kId = LayoutTypeID::kColumnMajor; };

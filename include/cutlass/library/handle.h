@@ -114,6 +114,30 @@ class CUTLASS_LIB_API Handle {
                         int64_t batch_stride_A = 0, int64_t batch_stride_B = 0,
                         int64_t batch_stride_C = 0, int64_t batch_stride_D = 0);
 
+  /// gemm_universal with a fused epilogue (library.h, GemmEpilogueArguments):
+  ///     D = activation(alpha [* alpha_vector] * op(A) op(B) + beta * C [+ bias]) [* scale_d]
+  /// with the optional aux output of the pre-activation value and amax. Only kernels whose
+  /// epilogue has exactly the pieces `epilogue.kind` names are candidates (kErrorNotSupported
+  /// when the build has none for the types); a missing operand the pieces need, ldaux too small
+  /// or clamp_min > clamp_max is kErrorInvalidProblem; K == 0 with a non-empty D is
+  /// kErrorNotSupported (alpha == 0 runs the kernel: the epilogue still applies). For row-major
+  /// C/D, per-row and per-column keep their meaning for the user's D, and aux has D's layout.
+  Status gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
+                        int cluster_m, int cluster_n, int cluster_k,
+                        int cluster_m_fallback, int cluster_n_fallback, int cluster_k_fallback,
+                        NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                        NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A,
+                        void const *ptr_A, int64_t lda,
+                        NumericTypeID element_B, LayoutTypeID layout_B, ComplexTransform transform_B,
+                        void const *ptr_B, int64_t ldb,
+                        void const *beta,
+                        NumericTypeID element_C, LayoutTypeID layout_C, void const *ptr_C, int64_t ldc,
+                        NumericTypeID element_D, LayoutTypeID layout_D, void *ptr_D, int64_t ldd,
+                        int batch_count,
+                        int64_t batch_stride_A, int64_t batch_stride_B,
+                        int64_t batch_stride_C, int64_t batch_stride_D,
+                        GemmEpilogueArguments const &epilogue);
+
  private:
   friend struct HandleAccess;
   int device_ = -1;

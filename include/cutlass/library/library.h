@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cutlass/cutlass.h"
+#include "cutlass/epilogue/epilogue_types.h"
 #include "cutlass/gemm_coord.h"
 #include "cutlass/library/export.h"
 #include "cutlass/library/types.h"
@@ -55,11 +56,34 @@ struct OperationDescription {
   TileDescription tile_description;
 };
 
+/// The fused pieces of a kernel's epilogue (compile-time facts, part of the functional key):
+///     x = alpha [* alpha_vector] * AB + beta * C [+ bias];  [aux = x];  D = activation(x) [* scale_d]
+/// and [amax = max |activation(x)|]. The default value is the plain epilogue D = alpha AB + beta C.
+/// Formulas and sources: cutlass/epilogue/thread/linear_combination.h and activation.h.
+struct EpilogueDescription {
+  epilogue::ActivationKind activation = epilogue::ActivationKind::kIdentity;
+  NumericTypeID element_bias = NumericTypeID::kInvalid;   ///< kInvalid: no bias
+  bool alpha_vector = false;                               ///< per-row / per-column alpha (f32)
+  NumericTypeID element_aux = NumericTypeID::kInvalid;    ///< kInvalid: no aux output
+  bool scale_amax = false;                                 ///< D scale and amax (fp8 outputs)
+
+  bool fused() const {
+    return activation != epilogue::ActivationKind::kIdentity || element_bias != NumericTypeID::kInvalid ||
+           alpha_vector || element_aux != NumericTypeID::kInvalid || scale_amax;
+  }
+  bool operator==(EpilogueDescription const &o) const {
+    return activation == o.activation && element_bias == o.element_bias && alpha_vector == o.alpha_vector &&
+           element_aux == o.element_aux && scale_amax == o.scale_amax;
+  }
+  bool operator!=(EpilogueDescription const &o) const { return !(*this == o); }
+};
+
 /// Facts of a GEMM kernel. Cast an Operation's description() to this when kind == kGemm.
 struct GemmDescription : OperationDescription {
   GemmKind gemm_kind = GemmKind::kUniversal;
   TensorDescription A, B, C, D;
   NumericTypeID element_epilogue = NumericTypeID::kInvalid;   ///< type of alpha and beta
+  EpilogueDescription epilogue;                               ///< fused pieces (none by default)
   SplitKMode split_k_mode = SplitKMode::kNone;
   ComplexTransform transform_A = ComplexTransform::kNone;
   ComplexTransform transform_B = ComplexTransform::kNone;
@@ -71,6 +95,40 @@ struct GemmUniversalConfiguration {
   gemm::GemmCoord problem_size;
   int batch_count = 1;
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;   ///< elements
+};
+
+/// The operands of a fused epilogue, per call. `kind` names the pieces the call asks for; the
+/// kernel must have exactly these (selection matches them). All pointers are device pointers;
+/// leading dimensions and batch strides are in elements.
+///  - bias: `kind.element_bias` values, M of them (kPerRow: bias[m] added to row m) or N
+///    (kPerColumn); required when kind has a bias.
+///  - alpha_vector: f32, M (kPerRow) or N (kPerColumn) values multiplying alpha; required when
+///    kind.alpha_vector.
+///  - aux: M x N, `kind.element_aux`, the layout of D, leading dimension ldaux >= the extent of D's
+///    leading dimension; receives the pre-activation value. Required when kind has aux.
+///  - scale_d: f32 device scalar multiplying D (null = 1); amax: f32 device scalar set to
+///    max |activation(x)| over D (before scale_d); both only with kind.scale_amax; amax may be null.
+///  - clamp_min <= clamp_max: the bounds of ActivationKind::kClamp.
+/// A missing required pointer, ldaux too small or clamp_min > clamp_max is kErrorInvalidProblem.
+struct GemmEpilogueArguments {
+  EpilogueDescription kind;
+  void const *bias = nullptr;
+  epilogue::VectorBroadcast bias_broadcast = epilogue::VectorBroadcast::kPerRow;
+  int64_t batch_stride_bias = 0;
+  float const *alpha_vector = nullptr;
+  epilogue::VectorBroadcast alpha_vector_broadcast = epilogue::VectorBroadcast::kPerRow;
+  int64_t batch_stride_alpha_vector = 0;
+  void *aux = nullptr;
+  int64_t ldaux = 0;
+  int64_t batch_stride_aux = 0;
+  float const *scale_d = nullptr;
+  float *amax = nullptr;
+  float clamp_min = 0.f;
+  float clamp_max = 0.f;
+  /// Extent of D the vectors, aux and amax cover (column-major); 0 = the problem's M / N. The
+  /// library sets them when it runs a kernel on a padded copy of the problem.
+  int rows = 0;
+  int columns = 0;
 };
 
 /// Per-call arguments. Pointers are device pointers of the description's element types;
@@ -87,6 +145,7 @@ struct GemmUniversalArguments {
   ScalarPointerMode pointer_mode = ScalarPointerMode::kHost;
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;                            ///< elements
   int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;  ///< elements
+  GemmEpilogueArguments epilogue;   ///< fused-epilogue operands (kind must match the kernel's)
 };
 
 /// One precompiled kernel. Every member is thread-safe and const except initialize().

@@ -31,6 +31,7 @@ struct GemmFunctionalKey {
   LayoutTypeID layout_C = LayoutTypeID::kInvalid;
   NumericTypeID element_D = NumericTypeID::kInvalid;
   LayoutTypeID layout_D = LayoutTypeID::kInvalid;
+  EpilogueDescription epilogue;   ///< fused pieces; the plain epilogue by default
 
   bool operator==(GemmFunctionalKey const &o) const;
   bool operator!=(GemmFunctionalKey const &o) const { return !(*this == o); }

@@ -8,6 +8,10 @@
 /// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
 /// stores of the last tile drain while the next tile's mainloop runs.
 /// D may alias C: each box of C is read into shared memory before the same box of D is written.
+/// The output operator's fused pieces (thread/linear_combination.h) are applied per element in
+/// registers; the tile's slices of the bias / alpha vectors are staged in shared memory once per
+/// tile (global loads per box made the consumer spill); the aux output (if any) is written
+/// straight to global memory by the element's owner.
 #pragma once
 
 #include <cuda.h>
@@ -17,8 +21,32 @@
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
 
 namespace cutlass {
+namespace gemm {
+namespace collective {
+/// fp8 outputs (fused epilogues with scale and amax) move through TMA as bytes.
+template <>
+struct TmaDataType<float_e4m3_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+};
+template <>
+struct TmaDataType<float_e5m2_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+};
+}  // namespace collective
+}  // namespace gemm
+
 namespace epilogue {
 namespace collective {
+
+/// Shared-memory copies of one tile's per-row and per-column vector terms, per consumer
+/// (empty unless the output operator has bias or alpha vectors).
+template <typename Terms, int WgM, int WgN, int Consumers, bool kEnabled>
+struct Sm90EpilogueVectors {};
+template <typename Terms, int WgM, int WgN, int Consumers>
+struct Sm90EpilogueVectors<Terms, WgM, WgN, Consumers, true> {
+  Terms row[Consumers][WgM];
+  Terms column[Consumers][WgN];
+};
 
 template <typename ElementC, typename EpilogueOutputOp, int WgM, int WgN, int Consumers>
 struct Sm90EpilogueTma {
@@ -31,9 +59,14 @@ struct Sm90EpilogueTma {
   static constexpr int kAtomsM = WgM / 64;
   static constexpr int kAccumulatorsPerAtom = WgN / 2;
 
+  using Terms = typename EpilogueOutputOp::Terms;
+  /// Fused epilogues with bias or alpha vectors stage each tile's slices of them here.
+  static constexpr bool kHasVectors = EpilogueOutputOp::kHasVectors;
+
   struct SharedStorage {
     alignas(1024) ElementC buffer[Consumers][2][kBoxM * kBoxN];
     uint64_t source_full[Consumers];
+    Sm90EpilogueVectors<Terms, WgM, WgN, Consumers, kHasVectors> vectors;
   };
 
   struct Params {
@@ -85,11 +118,14 @@ struct Sm90EpilogueTma {
   CUTLASS_DEVICE static void store(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
                                    float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0, int l,
                                    State &state) {
-    EpilogueOutputOp const output_op(params.output_op);
+    EpilogueOutputOp output_op(params.output_op);
+    output_op.set_batch(l);
     bool const source = params.has_source_pointer && output_op.is_source_needed();
     int const warp = thread_in_wg / 32, lane = thread_in_wg % 32;
     int const barrier_id = 1 + consumer;
     bool const leader = thread_in_wg == 0;
+
+    stage_vectors(smem, output_op, consumer, thread_in_wg, row0, col0);   // read after the first box's barrier
 
     CUTLASS_PRAGMA_UNROLL
     for (int bm = 0; bm < kBoxesM; ++bm) {
@@ -113,7 +149,7 @@ struct Sm90EpilogueTma {
         for (int a = 0; a < kAtomsM; ++a) {
           CUTLASS_PRAGMA_UNROLL
           for (int h = 0; h < 2; ++h) {
-            int const row = 64 * a + 16 * warp + lane / 4 + 8 * h;   // in the warpgroup tile
+            int const row = thread_row(warp, lane, a, h);   // in the warpgroup tile
             if (row / kBoxM != bm) continue;
             int const r = row % kBoxM;
             CUTLASS_PRAGMA_UNROLL
@@ -123,7 +159,10 @@ struct Sm90EpilogueTma {
                 int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;
                 ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
                 float const value = acc[a][4 * i + 2 * h + c];
-                *out = source ? output_op(value, *out) : output_op(value);
+                Terms const rt = row_terms(smem, consumer, row);
+                Terms const ct = column_terms(smem, consumer, bn * kBoxN + column);
+                int const m = row0 + row, n = col0 + bn * kBoxN + column;
+                *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
               }
             }
           }
@@ -137,7 +176,31 @@ struct Sm90EpilogueTma {
         ++state.box;
       }
     }
+    output_op.end_tile();
   }
+
+  /// Loads this tile's vector terms (rows [row0, row0 + WgM), columns [col0, col0 + WgN)) into
+  /// shared memory; the named barrier at the start of the first box publishes them, and every
+  /// read of the previous tile's terms precedes the previous tile's last barrier.
+  CUTLASS_DEVICE static void stage_vectors(SharedStorage &smem, EpilogueOutputOp const &op, int consumer,
+                                           int thread_in_wg, int row0, int col0) {
+    if constexpr (kHasVectors) {
+      for (int r = thread_in_wg; r < WgM; r += 128) smem.vectors.row[consumer][r] = op.row_terms(row0 + r);
+      for (int c = thread_in_wg; c < WgN; c += 128) smem.vectors.column[consumer][c] = op.column_terms(col0 + c);
+    }
+  }
+  CUTLASS_DEVICE static Terms row_terms(SharedStorage &smem, int consumer, int row) {
+    if constexpr (kHasVectors) return smem.vectors.row[consumer][row];
+    return Terms{0.f, 1.f};
+  }
+  CUTLASS_DEVICE static Terms column_terms(SharedStorage &smem, int consumer, int column) {
+    if constexpr (kHasVectors) return smem.vectors.column[consumer][column];
+    return Terms{0.f, 1.f};
+  }
+
+  /// Row, in the warpgroup tile, of accumulator row-half h of atom a (wgmma m64 D fragment:
+  /// PTX ISA "Matrix fragments for wgmma.mma_async", 16 rows per warp, lane / 4, +8 for h).
+  CUTLASS_DEVICE static int thread_row(int warp, int lane, int a, int h) { return 64 * a + 16 * warp + lane / 4 + 8 * h; }
 
   /// Called once by each consumer's leader before the kernel exits: stores must complete.
   CUTLASS_DEVICE static void drain() { arch::tma_store_wait<0>(); }

@@ -1,53 +1,175 @@
 /// @file cutlass/epilogue/thread/linear_combination.h
 /// The per-element output operator every kernel family applies to its accumulators:
 ///
-///     D = alpha * accumulator + beta * C        (computed in ElementCompute, then converted)
+///     x = alpha * alpha_vector * accumulator + beta * C + bias      (in ElementCompute)
+///     aux = x                                                        (optional second output)
+///     D = activation(x) * scale_d                                    (then converted to ElementOutput)
+///     amax = max |activation(x)| over D, before scale_d and conversion (optional)
+///
+/// Every piece after `alpha * accumulator + beta * C` is chosen at compile time by the Fusion
+/// parameter (NoFusion by default: the plain BLAS epilogue, which pays nothing for the others).
+/// The pieces and their operands:
+///   bias          vector of ElementBias, broadcast per row (bias[m], M entries; cuBLASLt's BIAS
+///                 orientation) or per column (bias[n], N entries), chosen at run time
+///   alpha_vector  vector of ElementCompute multiplying alpha, per row or per column (run time)
+///   aux           M x N column-major matrix of ElementAux (leading dimension ldaux, elements)
+///                 receiving the pre-activation value x (what a backward pass needs, cuBLASLt's
+///                 GELU_AUX)
+///   scale_amax    D is multiplied by *scale_d (a device scalar; null means 1) and the largest
+///                 |activation(x)| of D's elements is max-reduced into *amax (a device float that
+///                 the caller zeroes first; NaNs are ignored). This is cuBLASLt's amax_D of its FP8
+///                 epilogue ("cuBLASLt API: FP8 usage", amax computed before the D scale).
+///   activation    see activation.h (kClamp takes clamp_min, clamp_max)
+/// Vectors and aux advance by their batch strides (elements) for batch entry l.
 ///
 /// beta == 0 means C is not read at all (BLAS semantics: NaN or garbage in C never reaches D).
 /// Kernels ask is_source_needed() once per CTA and skip the C loads when it is false.
 /// alpha and beta come either by value or, when the pointer is non-null, from device memory
 /// (ScalarPointerMode::kDevice in the library).
+///
+/// How a kernel's epilogue drives it, per tile:
+///     op.set_batch(l);
+///     Terms r = op.row_terms(m);  Terms c = op.column_terms(n);   // hoisted per row / column
+///     D(m, n) = op(acc, [C(m, n),] r, c, m, n);                       // every element of the tile
+///     op.end_tile();                                                  // all 32 lanes of each warp
+/// m and n are global coordinates in D; elements outside rows x columns (the tile's padding) may
+/// be passed: they read no vector element, write no aux and do not count toward amax.
 #pragma once
 
+#include <cstring>
 #include <type_traits>
 
+#include "cutlass/epilogue/thread/activation.h"
 #include "cutlass/numeric_conversion.h"
 
 namespace cutlass {
 namespace epilogue {
 namespace thread {
 
-template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_>
+/// The compile-time pieces of a fused epilogue (see the file comment).
+template <ActivationKind Activation_ = ActivationKind::kIdentity, bool kBias_ = false, typename ElementBias_ = float,
+          bool kAlphaVector_ = false, bool kAux_ = false, typename ElementAux_ = float, bool kScaleAmax_ = false>
+struct Fusion {
+  static constexpr ActivationKind kActivation = Activation_;
+  static constexpr bool kBias = kBias_;
+  using ElementBias = ElementBias_;
+  static constexpr bool kAlphaVector = kAlphaVector_;
+  static constexpr bool kAux = kAux_;
+  using ElementAux = ElementAux_;
+  static constexpr bool kScaleAmax = kScaleAmax_;
+  static constexpr bool kFused =
+      Activation_ != ActivationKind::kIdentity || kBias_ || kAlphaVector_ || kAux_ || kScaleAmax_;
+};
+
+/// The plain epilogue D = alpha * acc + beta * C.
+using NoFusion = Fusion<>;
+
+template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_,
+          typename Fusion_ = NoFusion>
 class LinearCombination {
  public:
   using ElementOutput = ElementOutput_;
   using ElementAccumulator = ElementAccumulator_;
   using ElementCompute = ElementCompute_;
+  using FusionType = Fusion_;
+  using ElementBias = typename Fusion_::ElementBias;
+  using ElementAux = typename Fusion_::ElementAux;
+  static constexpr bool kFused = Fusion_::kFused;
+  /// True when row_terms / column_terms read vectors (kernels may stage them per tile).
+  static constexpr bool kHasVectors = Fusion_::kBias || Fusion_::kAlphaVector;
 
-  /// Host-side parameters, passed to the kernel by value.
+  static_assert(!kFused || std::is_same<ElementCompute, float>::value,
+                "LinearCombination: fused epilogue pieces need ElementCompute = float");
+
+  /// Host-side parameters, passed to the kernel by value. The fusion operands are read only
+  /// when the Fusion enables their piece.
   struct Params {
     ElementCompute alpha = ElementCompute(1);
     ElementCompute beta = ElementCompute(0);
     ElementCompute const *alpha_ptr = nullptr;  ///< device pointer; overrides alpha when set
     ElementCompute const *beta_ptr = nullptr;   ///< device pointer; overrides beta when set
+
+    ElementBias const *bias = nullptr;
+    VectorBroadcast bias_broadcast = VectorBroadcast::kPerRow;
+    int64_t batch_stride_bias = 0;              ///< elements
+    ElementCompute const *alpha_vector = nullptr;
+    VectorBroadcast alpha_vector_broadcast = VectorBroadcast::kPerRow;
+    int64_t batch_stride_alpha_vector = 0;      ///< elements
+    ElementAux *aux = nullptr;
+    int64_t ldaux = 0;                          ///< elements, >= rows
+    int64_t batch_stride_aux = 0;               ///< elements
+    ElementCompute const *scale_d = nullptr;    ///< device scalar; null = 1
+    float *amax = nullptr;                      ///< device scalar, max-reduced (zero it first)
+    ElementCompute clamp_min = ElementCompute(0);
+    ElementCompute clamp_max = ElementCompute(0);
+    int rows = 0;      ///< M of D: the extent of per-row vectors and aux rows
+    int columns = 0;   ///< N of D
+  };
+
+  /// Per-row or per-column vector values of one element (bias 0 and alpha 1 when unused).
+  struct Terms {
+    ElementCompute bias;
+    ElementCompute alpha;
   };
 
   CUTLASS_HOST_DEVICE explicit LinearCombination(Params const &params)
-      : alpha_(params.alpha_ptr ? *params.alpha_ptr : params.alpha),
-        beta_(params.beta_ptr ? *params.beta_ptr : params.beta) {}
+      : params_(params),
+        alpha_(params.alpha_ptr ? *params.alpha_ptr : params.alpha),
+        beta_(params.beta_ptr ? *params.beta_ptr : params.beta),
+        scale_d_(Fusion_::kScaleAmax && params.scale_d ? *params.scale_d : ElementCompute(1)) {}
 
   /// False when beta == 0: the kernel must not load C.
   CUTLASS_HOST_DEVICE bool is_source_needed() const { return beta_ != ElementCompute(0); }
 
-  /// D = alpha * acc + beta * c.
+  /// Moves the vector and aux pointers to batch entry l.
+  CUTLASS_HOST_DEVICE void set_batch(int64_t l) {
+    if (Fusion_::kBias) params_.bias += l * params_.batch_stride_bias;
+    if (Fusion_::kAlphaVector) params_.alpha_vector += l * params_.batch_stride_alpha_vector;
+    if (Fusion_::kAux) params_.aux += l * params_.batch_stride_aux;
+  }
+
+#if defined(__CUDACC__)
+  CUTLASS_DEVICE Terms row_terms(int m) const { return vector_terms(m, params_.rows, VectorBroadcast::kPerRow); }
+  CUTLASS_DEVICE Terms column_terms(int n) const {
+    return vector_terms(n, params_.columns, VectorBroadcast::kPerColumn);
+  }
+
+  /// D(m, n) from the accumulator and C(m, n).
+  CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, ElementOutput c, Terms const &row,
+                                          Terms const &column, int m, int n) {
+    ElementCompute const s = NumericConverter<ElementCompute, ElementOutput>::convert(c);
+    return finish(add(scaled(acc, row, column), multiply(beta_, s)), row, column, m, n);
+  }
+
+  /// D(m, n) from the accumulator alone (source not needed).
+  CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, Terms const &row, Terms const &column, int m,
+                                          int n) {
+    return finish(scaled(acc, row, column), row, column, m, n);
+  }
+
+  /// Folds this thread's amax into *amax (one atomic per warp). Every lane of the warp calls it.
+  CUTLASS_DEVICE void end_tile() {
+    if (Fusion_::kScaleAmax) {
+      unsigned const bits = __reduce_max_sync(0xffffffffu, __float_as_uint(amax_));   // amax_ >= 0: bit order = value order
+      if ((threadIdx.x & 31) == 0 && bits != 0u && params_.amax) {
+        atomicMax(reinterpret_cast<unsigned *>(params_.amax), bits);
+      }
+      amax_ = 0.f;
+    }
+  }
+#endif
+
+  /// D = alpha * acc + beta * c (the plain epilogue only).
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc, ElementOutput c) const {
+    static_assert(!kFused, "a fused LinearCombination needs the (acc, c, row, column, m, n) form");
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
     ElementCompute s = NumericConverter<ElementCompute, ElementOutput>::convert(c);
     return NumericConverter<ElementOutput, ElementCompute>::convert(add(multiply(alpha_, a), multiply(beta_, s)));
   }
 
-  /// D = alpha * acc (source not needed).
+  /// D = alpha * acc (the plain epilogue only, source not needed).
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc) const {
+    static_assert(!kFused, "a fused LinearCombination needs the (acc, row, column, m, n) form");
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
     return NumericConverter<ElementOutput, ElementCompute>::convert(multiply(alpha_, a));
   }
@@ -64,8 +186,87 @@ class LinearCombination {
     return ElementCompute(Wrapping(x) + Wrapping(y));
   }
 
+  static constexpr bool kActivationZeroAtZero =
+      Fusion_::kActivation == ActivationKind::kIdentity || Fusion_::kActivation == ActivationKind::kReLU ||
+      Fusion_::kActivation == ActivationKind::kGELU || Fusion_::kActivation == ActivationKind::kGELUErf ||
+      Fusion_::kActivation == ActivationKind::kSiLU;
+
+  /// Activations use the fast tanh / exp when the output has at most 16 bits (activation.h).
+  static constexpr bool kFastMath = sizeof(ElementOutput) <= 2;
+
+#if defined(__CUDACC__)
+  // NOTE: vector loads and aux stores are volatile PTX so the compiler keeps them where the
+  // epilogue puts them (per row once per tile, per column once per box). As plain loads it
+  // hoisted every box's loads to the top of the epilogue and the sm90 consumer spilled
+  // (316-592 bytes at 128x128); this way a box holds only its own terms.
+  template <typename T>
+  CUTLASS_DEVICE static ElementCompute load_vector(T const *p) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "epilogue vectors are 16- or 32-bit");
+    T value;
+    if (sizeof(T) == 2) {
+      unsigned short bits;
+      asm volatile("ld.global.nc.b16 %0, [%1];" : "=h"(bits) : "l"(p));
+      memcpy(&value, &bits, 2);
+    } else {
+      unsigned bits;
+      asm volatile("ld.global.nc.b32 %0, [%1];" : "=r"(bits) : "l"(p));
+      memcpy(&value, &bits, 4);
+    }
+    return NumericConverter<ElementCompute, T>::convert(value);
+  }
+
+  template <typename T>
+  CUTLASS_DEVICE static void store_aux(T *p, T value) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "aux elements are 16- or 32-bit");
+    if (sizeof(T) == 2) {
+      unsigned short bits;
+      memcpy(&bits, &value, 2);
+      asm volatile("st.global.b16 [%0], %1;" : : "l"(p), "h"(bits) : "memory");
+    } else {
+      unsigned bits;
+      memcpy(&bits, &value, 4);
+      asm volatile("st.global.b32 [%0], %1;" : : "l"(p), "r"(bits) : "memory");
+    }
+  }
+
+  CUTLASS_DEVICE Terms vector_terms(int i, int extent, VectorBroadcast along) const {
+    Terms t{ElementCompute(0), ElementCompute(1)};
+    if (Fusion_::kBias && params_.bias_broadcast == along && i < extent) t.bias = load_vector(params_.bias + i);
+    if (Fusion_::kAlphaVector && params_.alpha_vector_broadcast == along && i < extent) {
+      t.alpha = load_vector(params_.alpha_vector + i);
+    }
+    return t;
+  }
+
+  CUTLASS_DEVICE ElementCompute scaled(ElementAccumulator acc, Terms const &row, Terms const &column) const {
+    ElementCompute const a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
+    if (Fusion_::kAlphaVector) return alpha_ * (row.alpha * column.alpha) * a;
+    return multiply(alpha_, a);
+  }
+
+  CUTLASS_DEVICE ElementOutput finish(ElementCompute x, Terms const &row, Terms const &column, int m, int n) {
+    if (!kFused) return NumericConverter<ElementOutput, ElementCompute>::convert(x);
+    if (Fusion_::kBias) x += row.bias + column.bias;
+    bool const inside = m < params_.rows && n < params_.columns;
+    if (Fusion_::kAux && inside) {
+      store_aux(params_.aux + (int64_t(n) * params_.ldaux + m), NumericConverter<ElementAux, ElementCompute>::convert(x));
+    }
+    ElementCompute y = Activation<Fusion_::kActivation, kFastMath>::apply(x, params_.clamp_min, params_.clamp_max);
+    if (Fusion_::kScaleAmax) {
+      // NOTE: padding elements (outside rows x columns) have x == 0 (zero accumulators, zero C,
+      // no vector terms), so when activation(0) == 0 they cannot raise amax: no bounds test.
+      if (kActivationZeroAtZero || inside) amax_ = fmaxf(amax_, fabsf(y));
+      y *= scale_d_;
+    }
+    return NumericConverter<ElementOutput, ElementCompute>::convert(y);
+  }
+#endif
+
+  Params params_;
   ElementCompute alpha_;
   ElementCompute beta_;
+  ElementCompute scale_d_;
+  float amax_ = 0.f;
 };
 
 }  // namespace thread

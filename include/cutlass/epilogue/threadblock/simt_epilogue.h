@@ -16,6 +16,8 @@
 ///
 /// Predication: only m < M, n < N are read or written. C is read only when the operator needs
 /// it, by the thread that then writes the same D element, so D may alias C.
+/// Fused pieces of the operator (thread/linear_combination.h) take their vector terms per
+/// element; the caller calls op.set_batch() first.
 #pragma once
 
 #include <cstdint>
@@ -63,20 +65,21 @@ class SimtEpilogue {
       : staging_(smem.staging[thread_idx / 32]), lane_(thread_idx % 32), coord_(thread_idx) {}
 
   /// `output` may live in shared memory; it is read once, before the first __syncwarp.
-  CUTLASS_DEVICE void operator()(OutputOp const &op, AccumulatorTile const &acc, Output const &output) {
+  CUTLASS_DEVICE void operator()(OutputOp &op, AccumulatorTile const &acc, Output const &output) {
     Output const out = output;
     if (op.is_source_needed()) {
       store<true>(op, acc, out);
     } else {
       store<false>(op, acc, out);
     }
+    op.end_tile();
   }
 
  private:
   using Vector = gemm::threadblock::SimtVector<ElementAccumulator, Policy::kVector>;
 
   template <bool kReadSource>
-  CUTLASS_DEVICE void store(OutputOp const &op, AccumulatorTile const &acc, Output const &out) {
+  CUTLASS_DEVICE void store(OutputOp &op, AccumulatorTile const &acc, Output const &out) {
     // Offsets from the warp tile's origin, and the rows/columns left in the problem from there
     // (differences of in-range ints: no overflow for any M, N <= INT_MAX).
     int64_t const m_warp = int64_t(out.m_begin) + coord_.warp_m * Policy::kWarpM;
@@ -101,10 +104,14 @@ class SimtEpilogue {
           int64_t const m_global = m_warp + row;
           int64_t const n_global = n_warp + n;
           ElementAccumulator value = staging_[col * kStagingStride + row];
+          int const m = int(m_global), n = int(n_global);
+          auto const row_terms = op.row_terms(m);
+          auto const column_terms = op.column_terms(n);
           if (kReadSource) {
-            out.ptr_D[m_global + n_global * out.ldd] = op(value, out.ptr_C[m_global + n_global * out.ldc]);
+            out.ptr_D[m_global + n_global * out.ldd] =
+                op(value, out.ptr_C[m_global + n_global * out.ldc], row_terms, column_terms, m, n);
           } else {
-            out.ptr_D[m_global + n_global * out.ldd] = op(value);
+            out.ptr_D[m_global + n_global * out.ldd] = op(value, row_terms, column_terms, m, n);
           }
         }
       }

@@ -20,6 +20,8 @@
 /// is wholly in or out) the thread loads C (only when OutputOp::is_source_needed(); C is never
 /// touched when beta == 0), applies the operator per element, and stores D. The same thread
 /// reads C[m..m+V) of column n before it writes D[m..m+V) of column n, so D may alias C.
+/// Fused pieces of the operator (thread/linear_combination.h) get their per-row and per-column
+/// vector terms per element and per vector; op.set_batch() must have been called.
 #pragma once
 
 #include <cstdint>
@@ -97,7 +99,7 @@ class Sm80EpilogueStaged {
   /// @param ptr_c    C of this batch; read only when op.is_source_needed()
   /// @param ptr_d    D of this batch; may equal ptr_c
   /// @param ldc, ldd leading dimensions, elements
-  CUTLASS_DEVICE static void store(Accumulators const &acc, OutputOp const &op, void *smem, ElementC const *ptr_c,
+  CUTLASS_DEVICE static void store(Accumulators const &acc, OutputOp &op, void *smem, ElementC const *ptr_c,
                                    int64_t ldc, ElementC *ptr_d, int64_t ldd, int problem_m, int problem_n, int m0,
                                    int n0, int thread, int lane, int warp_m, int warp_n) {
     ElementAccumulator *slab = static_cast<ElementAccumulator *>(smem);
@@ -138,13 +140,18 @@ class Sm80EpilogueStaged {
           }
           using OutputVector = Sm80VectorAccess<ElementC, kAlignmentC, kAlignmentC * int(sizeof(ElementC))>;
           OutputVector out;
+          typename OutputOp::Terms const column_terms = op.column_terms(n);
           if (read_c) {
             OutputVector const c = *reinterpret_cast<OutputVector const *>(ptr_c + int64_t(n) * ldc + m);
             CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kAlignmentC; ++e) out.storage[e] = op(accum.storage[e], c.storage[e]);
+            for (int e = 0; e < kAlignmentC; ++e) {
+              out.storage[e] = op(accum.storage[e], c.storage[e], op.row_terms(m + e), column_terms, m + e, n);
+            }
           } else {
             CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kAlignmentC; ++e) out.storage[e] = op(accum.storage[e]);
+            for (int e = 0; e < kAlignmentC; ++e) {
+              out.storage[e] = op(accum.storage[e], op.row_terms(m + e), column_terms, m + e, n);
+            }
           }
           *reinterpret_cast<OutputVector *>(ptr_d + int64_t(n) * ldd + m) = out;
         }
@@ -153,6 +160,7 @@ class Sm80EpilogueStaged {
         __syncthreads();
       }
     }
+    op.end_tile();
   }
 };
 

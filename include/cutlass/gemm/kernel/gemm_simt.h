@@ -174,7 +174,8 @@ struct GemmSimt {
 
     // Mma::run ended on a barrier: the stages are free for staging, smem.output is visible to all.
     // The output operator is built only now: alpha/beta may be device loads.
-    EpilogueOutputOp const output_op(args.epilogue);
+    EpilogueOutputOp output_op(args.epilogue);
+    output_op.set_batch(l);
     Epilogue(smem.epilogue, reread_thread_idx())(output_op, accumulators, smem.output);
   }
 

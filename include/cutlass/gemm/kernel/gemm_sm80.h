@@ -237,7 +237,8 @@ struct GemmSm80 {
     int const n0 = tile_n * ThreadblockShape::kN;
     GemmCoord const problem = params.problem_size;
 
-    EpilogueOutputOp const output_op(params.epilogue);
+    EpilogueOutputOp output_op(params.epilogue);
+    output_op.set_batch(batch);
     typename Mma::LoaderA loader_a(params.ptr_A + batch * params.batch_stride_A, params.lda, problem.m(), m0, thread);
     typename Mma::LoaderB loader_b(params.ptr_B + batch * params.batch_stride_B, params.ldb, problem.n(), n0, thread);
 
