@@ -2,7 +2,9 @@
 /// The sm90 epilogue: each consumer warpgroup turns its accumulators into D through shared
 /// memory and TMA stores, one box at a time:
 ///   [C box --TMA load--> smem, when beta != 0] -> D = op(acc, C) written to the same smem box by
-///   the threads that own the elements -> fence.proxy.async -> TMA store of the box.
+///   the threads that own the elements (16-bit outputs: stmatrix, 8 elements per lane per
+///   instruction, C read back with ldmatrix; f32 and fp8: one store per element) ->
+///   fence.proxy.async -> TMA store of the box.
 /// Boxes are kBoxM x kBoxN of column-major D (kBoxM = one 128-byte swizzle row: 64 16-bit or
 /// 32 f32 elements), double-buffered per warpgroup so a store drains while the next box fills.
 /// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
@@ -16,6 +18,10 @@
 
 #include <cuda.h>
 
+#include <cstring>
+
+#include "cutlass/arch/memory_sm80.h"
+#include "cutlass/arch/memory_sm90.h"
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/cutlass.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
@@ -58,6 +64,14 @@ struct Sm90EpilogueTma {
   static constexpr int kBoxBytes = kBoxM * kBoxN * int(sizeof(ElementC));
   static constexpr int kAtomsM = WgM / 64;
   static constexpr int kAccumulatorsPerAtom = WgN / 2;
+  /// 16-bit outputs go to shared memory through stmatrix (8 elements per lane per instruction).
+  /// Defining CUTLASS_SM90_EPILOGUE_STORE_PER_ELEMENT selects the one-store-per-element path for
+  /// every type (kept for A/B measurements, docs/NOTES.md).
+#if defined(CUTLASS_SM90_EPILOGUE_STORE_PER_ELEMENT)
+  static constexpr bool kStmatrix = false;
+#else
+  static constexpr bool kStmatrix = sizeof(ElementC) == 2 && kBoxM == 64;
+#endif
 
   using Terms = typename EpilogueOutputOp::Terms;
   /// Fused epilogues with bias or alpha vectors stage each tile's slices of them here.
@@ -144,6 +158,9 @@ struct Sm90EpilogueTma {
           arch::mbarrier_wait(&smem.source_full[consumer], state.source_phase);
           state.source_phase ^= 1;
         }
+        if constexpr (kStmatrix) {
+          store_box_stmatrix(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn, buffer);
+        } else {
         // This thread's elements of the box: atom a, 8-column group i, row half h, column c.
         CUTLASS_PRAGMA_UNROLL
         for (int a = 0; a < kAtomsM; ++a) {
@@ -167,6 +184,7 @@ struct Sm90EpilogueTma {
             }
           }
         }
+        }
         arch::fence_view_async_shared();
         arch::named_barrier_sync(barrier_id, 128);
         if (leader) {
@@ -177,6 +195,53 @@ struct Sm90EpilogueTma {
       }
     }
     output_op.end_tile();
+  }
+
+  /// One box of a 16-bit output through stmatrix: per pair of 8-column groups, the thread's
+  /// eight elements (row halves h, groups i, i+1, columns c) are computed, packed in pairs and
+  /// stored as four transposed 8x8 matrices (memory row = one column of D, 8 rows of M = 16
+  /// bytes, at its swizzled place); C, when read, comes back the same way through ldmatrix.
+  /// Matrix s of an instruction is (h = s % 2, group i0 + s / 2); lane 8s + j addresses column j
+  /// of it. The box's rows are wgmma atom bm (kBoxM == 64).
+  CUTLASS_DEVICE static void store_box_stmatrix(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
+                                                int consumer, int warp, int lane,
+                                                float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
+                                                int bm, int bn, ElementC *buffer) {
+    uint32_t const base = arch::shared_address(buffer);
+    int const q = lane / 8, j = lane % 8;
+    int const a = bm;
+    CUTLASS_PRAGMA_UNROLL
+    for (int g = 0; g < kBoxN / 16; ++g) {
+      int const address_column = 16 * g + 8 * (q / 2) + j;   // in the box
+      uint32_t const address = base + uint32_t(swizzled_offset(16 * warp + 8 * (q % 2), address_column));
+      uint32_t source_words[4];
+      if (source) arch::ldsm_x4_trans(source_words, address);
+      uint32_t words[4];
+      CUTLASS_PRAGMA_UNROLL
+      for (int s = 0; s < 4; ++s) {
+        int const h = s % 2, i = bn * (kBoxN / 8) + 2 * g + s / 2;   // i: 8-column group in the tile
+        int const row = thread_row(warp, lane, a, h);
+        ElementC out[2];
+        CUTLASS_PRAGMA_UNROLL
+        for (int c = 0; c < 2; ++c) {
+          int const column = 8 * i + 2 * (lane % 4) + c;   // in the warpgroup tile
+          float const value = acc[a][4 * i + 2 * h + c];
+          Terms const rt = row_terms(smem, consumer, row);
+          Terms const ct = column_terms(smem, consumer, column);
+          int const m = row0 + row, n = col0 + column;
+          if (source) {
+            ElementC c_value;
+            uint16_t const half = uint16_t(source_words[s] >> (16 * c));
+            memcpy(&c_value, &half, 2);
+            out[c] = output_op(value, c_value, rt, ct, m, n);
+          } else {
+            out[c] = output_op(value, rt, ct, m, n);
+          }
+        }
+        memcpy(&words[s], out, 4);
+      }
+      arch::stsm_x4_trans(address, words);
+    }
   }
 
   /// Loads this tile's vector terms (rows [row0, row0 + WgM), columns [col0, col0 + WgN)) into
