@@ -231,8 +231,9 @@ struct GemmSm80 {
     int const thread = int(threadIdx.x);
     int const lane = thread % 32;
     int const warp = __shfl_sync(0xffffffffu, thread / 32, 0);   // warp-uniform in a register
-    int const warp_m = warp % Mma::kWarpsM;
-    int const warp_n = warp / Mma::kWarpsM;
+    auto const warp_mn = cute::idx2crd(warp, typename Mma::WarpGridShape{});   // (warp_m, warp_n), M fastest
+    int const warp_m = cute::get<0>(warp_mn);
+    int const warp_n = cute::get<1>(warp_mn);
     int const m0 = tile_m * ThreadblockShape::kM;
     int const n0 = tile_n * ThreadblockShape::kN;
     GemmCoord const problem = params.problem_size;

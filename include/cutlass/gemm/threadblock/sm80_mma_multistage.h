@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include "cute/layout.hpp"
 #include "cutlass/arch/memory_sm80.h"
 #include "cutlass/cutlass.h"
 #include "cutlass/gemm/threadblock/sm80_mma_traits.h"
@@ -65,6 +66,11 @@ class Sm80MmaMultistage {
   static constexpr int kKSteps = kK / Instruction::Shape::kK;
   static constexpr int kMTiles = kWarpM / 16;
   static constexpr int kNTiles = kWarpN / 8;
+  /// Warps of the CTA over its tile: warp w takes warp tile idx2crd(w, WarpGridShape) =
+  /// (w % kWarpsM, w / kWarpsM); its origin in the CTA tile is WarpOriginM/N at that coordinate.
+  using WarpGridShape = cute::Shape<cute::Int<kWarpsM>, cute::Int<kWarpsN>>;
+  using WarpOriginM = cute::Layout<cute::Shape<cute::Int<kWarpsM>>, cute::Stride<cute::Int<kWarpM>>>;
+  using WarpOriginN = cute::Layout<cute::Shape<cute::Int<kWarpsN>>, cute::Stride<cute::Int<kWarpN>>>;
 
   static_assert(kStages >= 3, "GemmSm80: Stages must be >= 3 (the ring keeps Stages-1 tiles in flight)");
   static_assert(kM % kWarpM == 0 && kN % kWarpN == 0,
@@ -93,6 +99,9 @@ class Sm80MmaMultistage {
   static constexpr int kStageBytesB = SmemLayoutB::kBytes;
   static constexpr int kSmemBytes = kStages * (kStageBytesA + kStageBytesB);
   static_assert(kStageBytesA % 128 == 0 && kStageBytesB % 128 == 0, "stages must be whole 128-byte lines");
+  /// Stage s of A (B) starts StageA{}(s) (StageB{}(s)) bytes into the A (B) ring.
+  using StageA = cute::Layout<cute::Shape<cute::Int<kStages>>, cute::Stride<cute::Int<kStageBytesA>>>;
+  using StageB = cute::Layout<cute::Shape<cute::Int<kStages>>, cute::Stride<cute::Int<kStageBytesB>>>;
 
   /// Computes acc = sum over K of A_tile * B_tile for this CTA (acc must be zero on entry).
   /// @param smem        .shared address of the kSmemBytes pipeline buffer (128-byte aligned)
@@ -100,15 +109,15 @@ class Sm80MmaMultistage {
   /// @param warp_m, warp_n  this warp's coordinates in the kWarpsM x kWarpsN warp grid
   CUTLASS_DEVICE static void run(Accumulators &acc, uint32_t smem, LoaderA &loader_a, LoaderB &loader_b,
                                  int problem_k, int lane, int warp_m, int warp_n) {
-    WarpLoaderA const warp_a(lane, warp_m * kWarpM);
-    WarpLoaderB const warp_b(lane, warp_n * kWarpN);
+    WarpLoaderA const warp_a(lane, WarpOriginM{}(warp_m));
+    WarpLoaderB const warp_b(lane, WarpOriginN{}(warp_n));
     uint32_t const smem_b = smem + kStages * kStageBytesA;
     int const k_tiles = (problem_k + kK - 1) / kK;
     int k_load_remaining = problem_k;   // K - (index of the next k-tile to load) * kK
 
     auto load_stage = [&](int s) {
-      loader_a.load(smem + s * kStageBytesA, k_load_remaining);
-      loader_b.load(smem_b + s * kStageBytesB, k_load_remaining);
+      loader_a.load(smem + StageA{}(s), k_load_remaining);
+      loader_b.load(smem_b + StageB{}(s), k_load_remaining);
       k_load_remaining -= kK;
       arch::cp_async_commit();
     };
@@ -139,11 +148,11 @@ class Sm80MmaMultistage {
       CUTLASS_PRAGMA_UNROLL
       for (int kk = 0; kk < kKSteps; ++kk) {
         int const next = (kk + 1) % 2;
-        warp_a.load(frag_a[next], smem + read_stage * kStageBytesA, (kk + 1) % kKSteps);
-        warp_b.load(frag_b[next], smem_b + read_stage * kStageBytesB, (kk + 1) % kKSteps);
+        warp_a.load(frag_a[next], smem + StageA{}(read_stage), (kk + 1) % kKSteps);
+        warp_b.load(frag_b[next], smem_b + StageB{}(read_stage), (kk + 1) % kKSteps);
         if (kk == 0) {
-          write_a = smem + write_stage * kStageBytesA;
-          write_b = smem_b + write_stage * kStageBytesB;
+          write_a = smem + StageA{}(write_stage);
+          write_b = smem_b + StageB{}(write_stage);
           write_k_remaining = k_load_remaining;
           k_load_remaining -= kK;
         }

@@ -20,14 +20,25 @@
 /// Either way an out-of-range piece reads no global memory and leaves zeros, so the partial
 /// last K tile and the M/N overhang of edge tiles contribute nothing.
 ///
+/// Addressing, through the layout algebra (include/cute): thread t's place in a pass is the
+/// coordinate idx2crd(t, ThreadShape) = (chunk column, row) of a (kThreadsPerRow, kRowsPerPass)
+/// arrangement; a chunk or piece is a tile coordinate (row, column) = thread's coordinate +
+/// pass_coord(pr, pc, e); that coordinate goes through GmemLayout (rows of ld elements) to the
+/// global element and through SmemLayout (Sm80SwizzledTile::Layout, swizzled bytes) to the
+/// stage. Each thread keeps its own origin in both (a pointer and one swizzled register); the
+/// steps are compile-time and are added through Sm80SwizzledOffset's rules, so they end up as
+/// address immediates.
+///
 /// Edge rule: the caller guarantees (can_implement) that the contiguous extent of the operand
 /// (K for K-major, M/N for MN-major) is a multiple of kAlignment, so every piece is either
 /// wholly inside the matrix or wholly outside; one predicate per piece is exact.
 #pragma once
 
 #include <cstdint>
+#include "cute/layout.hpp"
 #include "cutlass/arch/memory_sm80.h"
 #include "cutlass/cutlass.h"
+#include "cutlass/gemm/threadblock/sm80_smem_layout.h"
 
 namespace cutlass {
 namespace gemm {
@@ -37,6 +48,7 @@ template <typename Element, bool kKMajor_, int kAlignment_, int kThreads_, typen
 class Sm80TileLoader {
  public:
   using SmemLayout = SmemLayout_;
+  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
   static constexpr bool kKMajor = kKMajor_;
   static constexpr int kAlignment = kAlignment_;
   static constexpr int kThreads = kThreads_;
@@ -63,13 +75,41 @@ class Sm80TileLoader {
                 "(use a deeper K tile or fewer threads)");
   static_assert(!kKMajor || kPassesRow <= 32, "one predicate bit per M/N pass");
 
+  // ---- layouts ----
+  /// Threads of one pass: thread t takes chunk column c of row r, (c, r) = idx2crd(t, ThreadShape):
+  /// consecutive threads, consecutive chunks of a row (coalesced).
+  using ThreadShape = cute::Shape<cute::Int<kThreadsPerRow>, cute::Int<kRowsPerPass>>;
+  /// Thread t -> unswizzled byte offset of its first chunk in the stage (= RowMajor at the
+  /// thread's (row, column); gives the bits a thread's origin can have).
+  using ThreadBytes =
+      cute::Layout<ThreadShape, cute::Stride<cute::Int<16>, cute::Int<SmemLayout::kRowBytes>>>;
+  /// Global tile: (row, column) -> element offset, rows ld elements apart.
+  using GmemLayout = cute::Layout<cute::Shape<cute::Int<kRows>, cute::Int<kColumns>>, cute::Stride<int64_t, cute::_1>>;
+  static_assert(ThreadBytes{}(cute::Int<kThreadsPerRow + 1>{}) ==
+                    RowMajor{}(cute::Int<1>{}, cute::Int<kElementsPerChunk>{}),
+                "ThreadBytes must be SmemLayout::RowMajor at the thread's (row, column)");
+
+  /// Bits of the unswizzled offsets: a thread's origin, the pass-row, pass-column and piece steps.
+  static constexpr uint32_t kThreadBits = sm80_layout_bits(ThreadBytes{});
+  static constexpr uint32_t kPassRowBits =
+      sm80_multiple_bits(kRowsPerPass * SmemLayout::kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
+  static constexpr uint32_t kPassColumnBits = sm80_multiple_bits(kThreadsPerRow * 16, SmemLayout::kRowBytes);
+  static_assert(16 <= (1 << SmemLayout::Swizzle::num_base), "a chunk's pieces must lie below the swizzled bits");
+  using SmemOffset = Sm80SwizzledOffset<SmemLayout, kThreadBits>;
+
+  /// (row, column) of piece e of the chunk of pass (pr, pc), relative to the thread's first chunk.
+  CUTLASS_HOST_DEVICE static constexpr auto pass_coord(int pr, int pc, int e = 0) {
+    return cute::make_coord(pr * kRowsPerPass, pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment);
+  }
+
   /// Tile row of this thread's chunks in pass `pass_row`.
   CUTLASS_HOST_DEVICE static constexpr int row_of(int thread, int pass_row) {
-    return pass_row * kRowsPerPass + thread / kThreadsPerRow;
+    return cute::get<1>(cute::idx2crd(thread, ThreadShape{})) + cute::get<0>(pass_coord(pass_row, 0));
   }
   /// Tile column (element) where this thread's chunk of pass `pass_column` starts.
   CUTLASS_HOST_DEVICE static constexpr int column_of(int thread, int pass_column) {
-    return (pass_column * kThreadsPerRow + thread % kThreadsPerRow) * kElementsPerChunk;
+    return cute::get<0>(cute::idx2crd(thread, ThreadShape{})) * kElementsPerChunk +
+           cute::get<1>(pass_coord(0, pass_column));
   }
 
   /// @param ptr        operand of this batch (element (0, 0))
@@ -78,15 +118,21 @@ class Sm80TileLoader {
   /// @param mn_offset  first M (N) index of this CTA tile
   /// @param thread     thread index in the CTA
   CUTLASS_HOST_DEVICE Sm80TileLoader(Element const *ptr, int64_t ld, int mn_extent, int mn_offset, int thread)
-      : base_(ptr), ld_(ld), row_(row_of(thread, 0)), column_(column_of(thread, 0)), mn_limit_(0), mn_valid_(0) {
+      : base_(ptr),
+        ld_(ld),
+        row_(row_of(thread, 0)),
+        column_(column_of(thread, 0)),
+        mn_limit_(0),
+        mn_valid_(0) {
+    GmemLayout const gmem(cute::make_shape(cute::Int<kRows>{}, cute::Int<kColumns>{}), cute::make_stride(ld, cute::_1{}));
     if constexpr (kKMajor) {
-      ptr_ = ptr + int64_t(mn_offset + row_) * ld + column_;
+      ptr_ = ptr + gmem(mn_offset + row_, column_);
       CUTLASS_PRAGMA_UNROLL
       for (int p = 0; p < kPassesRow; ++p) {
-        mn_valid_ |= uint32_t(mn_offset + row_ + p * kRowsPerPass < mn_extent) << p;
+        mn_valid_ |= uint32_t(mn_offset + row_ + cute::get<0>(pass_coord(p, 0)) < mn_extent) << p;
       }
     } else {
-      ptr_ = ptr + int64_t(row_) * ld + mn_offset + column_;
+      ptr_ = ptr + gmem(row_, mn_offset) + column_;
       mn_limit_ = mn_extent - mn_offset - column_;
     }
   }
@@ -143,35 +189,28 @@ class Sm80TileLoader {
   /// compare with an immediate; as (thread base + step < k_remaining) the compiler keeps one
   /// "base + step" register per piece alive across the K loop.
   CUTLASS_HOST_DEVICE bool piece_valid(int pr, int pc, int e, int k_remaining) const {
-    int const column_step = pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment;
+    auto const step = pass_coord(pr, pc, e);
     if constexpr (kKMajor) {
-      return ((mn_valid_ >> pr) & 1u) && (column_step < k_remaining - column_);
+      return ((mn_valid_ >> pr) & 1u) && (cute::get<1>(step) < k_remaining - column_);
     } else {
-      return (pr * kRowsPerPass < k_remaining - row_) && (column_step < mn_limit_);
+      return (cute::get<0>(step) < k_remaining - row_) && (cute::get<1>(step) < mn_limit_);
     }
   }
   /// Global address of piece e of the chunk of pass (pr, pc) of the current k-tile.
   CUTLASS_HOST_DEVICE Element const *piece_source(int pr, int pc, int e) const {
-    return ptr_ + int64_t(pr * kRowsPerPass) * ld_ + pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment;
+    GmemLayout const gmem(cute::make_shape(cute::Int<kRows>{}, cute::Int<kColumns>{}), cute::make_stride(ld_, cute::_1{}));
+    return ptr_ + gmem(pass_coord(pr, pc, e));
   }
-  /// A pass-row step that leaves row_xor() unchanged and moves whole 128-byte lines.
-  static constexpr bool kRowStepIsPeriodic =
-      kRowsPerPass % ((SmemLayout::kXorMask + 1) << SmemLayout::kRowShift) == 0 &&
-      (kRowsPerPass * kChunksPerRow) % 8 == 0;
-  /// A pass-column step of whole 128-byte lines (the XOR only permutes chunks inside a line).
-  static constexpr bool kColumnStepIsPeriodic = kThreadsPerRow % 8 == 0;
 
   /// Byte offset in the stage of the chunk of pass (pr, pc); piece e is at + e * kPieceBytes.
-  /// Equals SmemLayout::offset_bytes(row_of(thread, pr), column_of(thread, pc)); periodic steps
-  /// are added outside the swizzle so they compile to immediates.
+  /// Equals SmemLayout::offset_bytes(row_of(thread, pr), column_of(thread, pc)): the thread's
+  /// swizzled origin plus the steps, which the swizzle lets through (Sm80SwizzledOffset).
   CUTLASS_HOST_DEVICE uint32_t chunk_smem_offset(int pr, int pc) const {
-    int const row_step = pr * kRowsPerPass;
-    int const chunk_step = pc * kThreadsPerRow;
-    uint32_t offset = SmemLayout::offset_bytes(row_ + (kRowStepIsPeriodic ? 0 : row_step),
-                                               column_ + (kColumnStepIsPeriodic ? 0 : chunk_step * kElementsPerChunk));
-    if constexpr (kRowStepIsPeriodic) offset += uint32_t(row_step * kChunksPerRow * 16);
-    if constexpr (kColumnStepIsPeriodic) offset += uint32_t(chunk_step * 16);
-    return offset;
+    auto const step = pass_coord(pr, pc);
+    return SmemOffset::origin(uint32_t(RowMajor{}(row_, column_)))
+        .template plus<kPassRowBits>(uint32_t(RowMajor{}(cute::get<0>(step), cute::_0{})))
+        .template plus<kPassColumnBits>(uint32_t(RowMajor{}(cute::_0{}, cute::get<1>(step))))
+        .value();
   }
   /// Moves to the next k-tile.
   CUTLASS_HOST_DEVICE void advance() { ptr_ += kKMajor ? int64_t(kTileK) : int64_t(kTileK) * ld_; }

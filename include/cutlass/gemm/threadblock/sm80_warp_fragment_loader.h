@@ -21,14 +21,22 @@
 ///    (k +0, n +0), (k +8, n +0), (k +0, n +8), (k +8, n +8).
 ///  - kLds32 (tf32 MN-major; rows = K): one 32-bit shared load per register.
 ///
-/// Each reader's constructor keeps only lane constants; offset() adds the compile-time part
-/// (tile, k-step) and is the only address formula (host-callable so tests can check it).
+/// Addressing, through the layout algebra (include/cute): each reader has a LaneBytes layout,
+/// lane -> unswizzled byte offset of the element (or ldmatrix row) the lane addresses, made by
+/// composing the tile's SmemLayout::RowMajor with a LaneCoord layout (lane -> tile coordinate,
+/// as a column-major index of (rows, columns)). The warp tile's origin (warp_mn, from the warp
+/// grid of the mainloop) and the compile-time steps (m16/n8 tile, register, k-step) are added
+/// through Sm80SwizzledOffset (sm80_smem_layout.h), which keeps the swizzle outside the steps:
+/// the constructor keeps one swizzled register, offset() adds constants (host-callable so tests
+/// can check it).
 #pragma once
 
 #include <cstdint>
+#include "cute/layout.hpp"
 #include "cutlass/arch/memory_sm80.h"
 #include "cutlass/cutlass.h"
 #include "cutlass/gemm/threadblock/sm80_mma_traits.h"
+#include "cutlass/gemm/threadblock/sm80_smem_layout.h"
 
 namespace cutlass {
 namespace gemm {
@@ -68,25 +76,40 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsm, kIsA, SmemLayout, kWarpMN>
     : public Sm80FragmentShape<kIsA, kWarpMN> {
  public:
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
+  static constexpr int kRowBytes = SmemLayout::kRowBytes;
+  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
   static constexpr int kLoads = kWarpMN / 16;   ///< ldmatrix.x4 per k-step, each covering 16 rows
+  static constexpr int kRows = SmemLayout::kRows;
+  static constexpr int kChunk = SmemLayout::kElementsPerChunk;   ///< elements per 16-byte chunk
+
+  /// Lane l = r + 8 j (matrix j) gives ldmatrix the row r + 8 (j & 1) (A) or r + 8 (j >> 1) (B)
+  /// at chunk j >> 1 (A) or j & 1 (B) of a 16-row x 2-chunk block: (r, j0, j1) -> tile coordinate.
+  using LaneCoord = cute::Layout<cute::Shape<cute::_8, cute::_2, cute::_2>,
+                                 cute::Stride<cute::_1, cute::Int<kIsA ? 8 : kRows * kChunk>,
+                                              cute::Int<kIsA ? kRows * kChunk : 8>>>;
+  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
+  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
+  static constexpr uint32_t kWarpBits =
+      sm80_multiple_bits(kWarpMN * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
+  static constexpr uint32_t kKStepBits = sm80_range_bits(kChunksPerRow / 2, 32);   ///< 2 chunks per k-step
+  static constexpr uint32_t kLoadBits = sm80_multiple_bits(16 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
 
   /// @param warp_mn  first M (A) or N (B) row of the warp tile inside the CTA tile (multiple of 16)
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
-    int matrix = lane >> 3;
-    int r = lane & 7;
-    int row = (kIsA ? (matrix & 1) : (matrix >> 1)) * 8 + r;   // row inside a 16-row group
-    int chunk = kIsA ? (matrix >> 1) : (matrix & 1);           // chunk inside the k-step
-    base_ = uint32_t(warp_mn * kChunksPerRow * 16);
-    linear_ = uint32_t(row * kChunksPerRow + chunk);
-    xor_ = SmemLayout::row_xor(row);
-  }
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
+      : lane_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))),
+        warp_(uint32_t(RowMajor{}(warp_mn, cute::_0{}))) {}
 
-  /// Byte offset in the stage of the row this lane gives to ldmatrix `load` of k-step kk.
-  /// Equals SmemLayout::offset_bytes(warp_mn + 16 * load + row, (2 * kk + chunk) * elements per
-  /// chunk): row_xor() reads only row bits 0..3 (16 | warp_mn + 16 * load) and XORs only chunk
-  /// bits 0..2, so the 16-row group's part can be added outside the XOR.
+  /// Byte offset in the stage of the row this lane gives to ldmatrix `load` of k-step kk:
+  /// SmemLayout::offset_bytes(warp_mn + 16 * load + row, (2 * kk + chunk) * elements per chunk).
+  /// The 16-row steps are whole swizzle periods (an immediate); the k-step's 2 chunks share no
+  /// bit with the lane's chunk (an XOR with a constant).
+  /// The warp's origin is a whole number of swizzle periods too; it is added last, outside the
+  /// per-lane constants.
   CUTLASS_HOST_DEVICE uint32_t offset(int load, int kk) const {
-    return base_ + uint32_t(load * 16 * kChunksPerRow * 16) + (((linear_ + 2u * kk) ^ xor_) << 4);
+    return lane_.template plus<kKStepBits>(uint32_t(RowMajor{}(cute::_0{}, 2 * kk * kChunk)))
+        .template plus<kLoadBits>(uint32_t(RowMajor{}(16 * load, cute::_0{})))
+        .template plus<kWarpBits>(warp_)
+        .value();
   }
 
   template <typename Fragment>
@@ -100,9 +123,8 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsm, kIsA, SmemLayout, kWarpMN>
   }
 
  private:
-  uint32_t base_;
-  uint32_t linear_;
-  uint32_t xor_;
+  Sm80SwizzledOffset<SmemLayout, kLaneBits> lane_;   ///< the lane's row of the warp tile's origin
+  uint32_t warp_;                                    ///< the warp tile's origin, unswizzled bytes
 };
 
 /// 16-bit MN-major tile (rows = K, columns = M/N), read with ldmatrix .trans.
@@ -111,26 +133,38 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsmTrans, kIsA, SmemLayout, kWa
     : public Sm80FragmentShape<kIsA, kWarpMN> {
  public:
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
+  static constexpr int kRowBytes = SmemLayout::kRowBytes;
+  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
   static constexpr int kLoads = kWarpMN / 16;
+  static constexpr int kRows = SmemLayout::kRows;
   static_assert(SmemLayout::kElementBytes == 2, "ldmatrix .trans moves 16-bit elements only");
   static_assert(SmemLayout::kRowShift == 0 && SmemLayout::kXorMask == 7 && SmemLayout::kXorShift == 0,
                 "ldmatrix .trans reads 8 consecutive K rows: the layout must XOR by row % 8");
 
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
-    int matrix = lane >> 3;
-    int r = lane & 7;
-    int k_half = kIsA ? (matrix >> 1) : (matrix & 1);
-    int mn_half = kIsA ? (matrix & 1) : (matrix >> 1);
-    row_bytes_ = uint32_t((k_half * 8 + r) * kChunksPerRow * 16);
-    chunk_ = uint32_t(warp_mn / 8 + mn_half);
-    xor_ = SmemLayout::row_xor(r);
-  }
+  /// Lane l = r + 8 j (matrix j) gives ldmatrix K row r + 8 k_half at M/N element 8 mn_half, with
+  /// (k_half, mn_half) = (j >> 1, j & 1) (A) or (j & 1, j >> 1) (B): (r, j0, j1) -> tile coordinate.
+  using LaneCoord = cute::Layout<cute::Shape<cute::_8, cute::_2, cute::_2>,
+                                 cute::Stride<cute::_1, cute::Int<kIsA ? 8 * kRows : 8>,
+                                              cute::Int<kIsA ? 8 : 8 * kRows>>>;
+  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
+  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
+  static constexpr uint32_t kWarpBits = sm80_multiple_bits(kWarpMN * 2, kRowBytes);
+  static constexpr uint32_t kLoadBits = sm80_range_bits(kLoads, 32);   ///< 16 M/N elements per load
+  static constexpr uint32_t kKStepBits = sm80_multiple_bits(16 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
+  using Base = decltype(Sm80SwizzledOffset<SmemLayout, kLaneBits>{}.template plus<kWarpBits>(0u));
+
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
+      : base_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))
+                  .template plus<kWarpBits>(uint32_t(RowMajor{}(cute::_0{}, warp_mn)))) {}
 
   /// Byte offset of the row this lane gives to ldmatrix `load` of k-step kk: K row
-  /// 16 * kk + 8 * k_half + r, M/N chunk (warp_mn + 16 * load) / 8 + mn_half; row_xor depends
-  /// on row % 8 = r only.
+  /// 16 * kk + 8 * k_half + r, M/N element warp_mn + 16 * load + 8 * mn_half. The 16-row k-step is
+  /// a whole swizzle period (an immediate); the load's 2 chunks share no bit with the lane's
+  /// chunk or the warp's (an XOR with a constant).
   CUTLASS_HOST_DEVICE uint32_t offset(int load, int kk) const {
-    return row_bytes_ + uint32_t(kk * 16 * kChunksPerRow * 16) + (((chunk_ + 2u * load) ^ xor_) << 4);
+    return base_.template plus<kLoadBits>(uint32_t(RowMajor{}(cute::_0{}, 16 * load)))
+        .template plus<kKStepBits>(uint32_t(RowMajor{}(16 * kk, cute::_0{})))
+        .value();
   }
 
   template <typename Fragment>
@@ -144,9 +178,7 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsmTrans, kIsA, SmemLayout, kWa
   }
 
  private:
-  uint32_t row_bytes_;
-  uint32_t chunk_;
-  uint32_t xor_;
+  Base base_;
 };
 
 /// 32-bit MN-major tile (rows = K, columns = M/N), read with one 32-bit load per register.
@@ -156,27 +188,36 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLds32, kIsA, SmemLayout, kWarpMN
  public:
   using Shape = Sm80FragmentShape<kIsA, kWarpMN>;
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
+  static constexpr int kRowBytes = SmemLayout::kRowBytes;
+  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
+  static constexpr int kRows = SmemLayout::kRows;
   static_assert(SmemLayout::kElementBytes == 4, "the 32-bit reader serves tf32 tiles");
   static_assert(SmemLayout::kRowShift == 0 && (SmemLayout::kXorMask & 3) == 3,
-                "the 32-bit reader assumes row_xor(k) depends on k % 4 only");
+                "the 32-bit reader assumes the XOR depends on k % 4 only");
 
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
-    int g = lane >> 2;
-    int t = lane & 3;
-    row_bytes_ = uint32_t(t * kChunksPerRow * 16);
-    chunk_ = uint32_t(warp_mn / 4 + (g >> 2));
-    xor_ = SmemLayout::row_xor(t);
-    within_ = uint32_t((g & 3) * 4);
-  }
+  /// Lane l = t + 4 g reads K row t at M/N element g: (t, g) -> tile coordinate.
+  using LaneCoord = cute::Layout<cute::Shape<cute::_4, cute::_8>, cute::Stride<cute::_1, cute::Int<kRows>>>;
+  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
+  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
+  static constexpr uint32_t kWarpBits = sm80_multiple_bits(kWarpMN * 4, kRowBytes);
+  static constexpr uint32_t kMNStepBits = sm80_range_bits(kWarpMN / 8, 32);   ///< 8 M/N elements apart
+  static constexpr uint32_t kKStepBits = sm80_multiple_bits(4 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
+  using Base = decltype(Sm80SwizzledOffset<SmemLayout, kLaneBits>{}.template plus<kWarpBits>(0u));
+
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
+      : base_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))
+                  .template plus<kWarpBits>(uint32_t(RowMajor{}(cute::_0{}, warp_mn)))) {}
 
   /// Byte offset of register `reg` of tile `tile` in k-step kk: element (k 8 kk + t + 4 k_add,
   /// mn warp_mn + g + mn_add) with (A) mn_add = 16 tile + 8 (reg & 1), k_add = reg >> 1 or
-  /// (B) mn_add = 8 tile, k_add = reg. row_xor(k) = row_xor(t) since 4 | 8 kk + 4 k_add.
+  /// (B) mn_add = 8 tile, k_add = reg. The K steps are whole swizzle periods (4 rows: an
+  /// immediate); the M/N steps share no bit with the lane's or the warp's (an XOR with a constant).
   CUTLASS_HOST_DEVICE uint32_t offset(int tile, int reg, int kk) const {
     int mn_add = kIsA ? 16 * tile + 8 * (reg & 1) : 8 * tile;
     int k_add = kIsA ? (reg >> 1) : reg;
-    return row_bytes_ + uint32_t((8 * kk + 4 * k_add) * kChunksPerRow * 16) +
-           (((chunk_ + uint32_t(mn_add / 4)) ^ xor_) << 4) + within_;
+    return base_.template plus<kMNStepBits>(uint32_t(RowMajor{}(cute::_0{}, mn_add)))
+        .template plus<kKStepBits>(uint32_t(RowMajor{}(8 * kk + 4 * k_add, cute::_0{})))
+        .value();
   }
 
   template <typename Fragment>
@@ -191,10 +232,7 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLds32, kIsA, SmemLayout, kWarpMN
   }
 
  private:
-  uint32_t row_bytes_;
-  uint32_t chunk_;
-  uint32_t xor_;
-  uint32_t within_;
+  Base base_;
 };
 
 }  // namespace threadblock
