@@ -231,9 +231,11 @@ class LinearCombination {
 
   CUTLASS_DEVICE Terms vector_terms(int i, int extent, VectorBroadcast along) const {
     Terms t{ElementCompute(0), ElementCompute(1)};
-    if (Fusion_::kBias && params_.bias_broadcast == along && i < extent) t.bias = load_vector(params_.bias + i);
-    if (Fusion_::kAlphaVector && params_.alpha_vector_broadcast == along && i < extent) {
-      t.alpha = load_vector(params_.alpha_vector + i);
+    if constexpr (Fusion_::kBias) {
+      if (params_.bias_broadcast == along && i < extent) t.bias = load_vector(params_.bias + i);
+    }
+    if constexpr (Fusion_::kAlphaVector) {
+      if (params_.alpha_vector_broadcast == along && i < extent) t.alpha = load_vector(params_.alpha_vector + i);
     }
     return t;
   }
@@ -245,20 +247,25 @@ class LinearCombination {
   }
 
   CUTLASS_DEVICE ElementOutput finish(ElementCompute x, Terms const &row, Terms const &column, int m, int n) {
-    if (!kFused) return NumericConverter<ElementOutput, ElementCompute>::convert(x);
-    if (Fusion_::kBias) x += row.bias + column.bias;
-    bool const inside = m < params_.rows && n < params_.columns;
-    if (Fusion_::kAux && inside) {
-      store_aux(params_.aux + (int64_t(n) * params_.ldaux + m), NumericConverter<ElementAux, ElementCompute>::convert(x));
+    if constexpr (!kFused) {
+      return NumericConverter<ElementOutput, ElementCompute>::convert(x);
+    } else {
+      if (Fusion_::kBias) x += row.bias + column.bias;
+      bool const inside = m < params_.rows && n < params_.columns;
+      if constexpr (Fusion_::kAux) {
+        if (inside) {
+          store_aux(params_.aux + (int64_t(n) * params_.ldaux + m), NumericConverter<ElementAux, ElementCompute>::convert(x));
+        }
+      }
+      ElementCompute y = Activation<Fusion_::kActivation, kFastMath>::apply(x, params_.clamp_min, params_.clamp_max);
+      if (Fusion_::kScaleAmax) {
+        // NOTE: padding elements (outside rows x columns) have x == 0 (zero accumulators, zero C,
+        // no vector terms), so when activation(0) == 0 they cannot raise amax: no bounds test.
+        if (kActivationZeroAtZero || inside) amax_ = fmaxf(amax_, fabsf(y));
+        y *= scale_d_;
+      }
+      return NumericConverter<ElementOutput, ElementCompute>::convert(y);
     }
-    ElementCompute y = Activation<Fusion_::kActivation, kFastMath>::apply(x, params_.clamp_min, params_.clamp_max);
-    if (Fusion_::kScaleAmax) {
-      // NOTE: padding elements (outside rows x columns) have x == 0 (zero accumulators, zero C,
-      // no vector terms), so when activation(0) == 0 they cannot raise amax: no bounds test.
-      if (kActivationZeroAtZero || inside) amax_ = fmaxf(amax_, fabsf(y));
-      y *= scale_d_;
-    }
-    return NumericConverter<ElementOutput, ElementCompute>::convert(y);
   }
 #endif
 
