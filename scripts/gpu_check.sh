@@ -5,7 +5,11 @@
 #
 # Environment: OUT, BUILD_DIR (default build-gpu), CUTLASS_NVCC_ARCHS (default 90a: the H200's
 # own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS,
-# SKIP_BUILD=1 to reuse a build, BENCH_SIZES (default "4096 8192").
+# SKIP_BUILD=1 to reuse a build, BENCH_SIZES (default "4096 8192"), and the optional stages
+#   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel
+#   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
+#   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. .bench/gemm-shapes.csv
+# Every stage runs under a time limit, so a hang costs minutes, not the session.
 # $OUT receives gpu_check_logs.tar.gz (every log and CSV), profile_default.log and bench.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,3 +56,21 @@ for s in ${BENCH_SIZES:-4096 8192}; do
     tail -3 "$out/bench.log"
   done
 done
+
+if [ "${SANITIZE:-0}" = 1 ]; then
+  # One small problem per sm90 kernel (every built one), under memcheck; the summary line counts errors.
+  timeout 600 compute-sanitizer --tool memcheck --print-limit 20 "$build_dir/test/cutlass_lib_gpu_tests" \
+    --gtest_filter='Manifest/KernelTest.DAliasesC/cutlass3x_sm90*' > "$out/memcheck.log" 2>&1
+  echo "memcheck: $(grep -c '^\[       OK' "$out/memcheck.log") sm90 kernels ran; $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+fi
+
+if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then
+  OUT="$out/epilogues" BUILD_DIR="$build_dir" timeout 600 scripts/bench_epilogues.sh > "$out/bench_epilogues.log" 2>&1
+  tail -30 "$out/bench_epilogues.log"
+fi
+
+if [ -n "${SHAPES:-}" ] && [ -f "$SHAPES" ]; then
+  timeout 900 "$build_dir/src/benchmark/cutlass_bench" --shapes="$SHAPES" --output="$out/bench_shapes.csv" \
+    > "$out/bench_shapes.log" 2>&1
+  grep -A 12 "geometric mean" "$out/bench_shapes.log" | head -14
+fi
