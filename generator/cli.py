@@ -39,7 +39,7 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--operations", default="all",
                         help=f"comma list of operation kinds ({', '.join(OPERATIONS)}) or \"all\"")
     parser.add_argument("--kernels", default="",
-                        help='comma list of name patterns ("*" wildcard); empty: the default set; "all": every kernel')
+                        help='comma list of name patterns ("*" wildcard); empty or "default": the default set; "all": every kernel')
     parser.add_argument("--ignore-kernels", default="",
                         help="comma list of name patterns to drop; always applied, wins over --kernels")
     parser.add_argument("--curr-build-dir", default=".",

@@ -1,4 +1,5 @@
-"""Compile one generated instance per family with nvcc (STYLE.md 7.6).
+"""Compile one generated instance per family with nvcc (STYLE.md 7.6): a plain kernel and a
+fused-epilogue kernel (bias + aux) of each.
 
 Skipped when nvcc is not on PATH or the family's kernel header does not exist yet. Compiles
 only (no GPU needed), with the project's flags, for max(80, min_cc) (CUDA 13 has no sm_50..72).
@@ -33,16 +34,28 @@ def compile_instance(nvcc, source, arch, include_dirs):
     return subprocess.run(command, capture_output=True, text=True, timeout=600)
 
 
+def pick(family, kind):
+    """The instance to compile: the family's first default-set kernel ("plain"), or its first
+    kernel with a bias and an aux output ("fused": the Fusion parameters most pieces use)."""
+    kernels = enumerate_kernels([family])
+    if kind == "plain":
+        return next(k for k in kernels if k.in_default_set and not k.epilogue.fused)
+    return next(k for k in kernels if k.epilogue.bias and k.epilogue.aux)
+
+
+@pytest.mark.parametrize("kind", ["plain", "fused"])
 @pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
-def test_one_instance_per_family_compiles(family, tmp_path):
+def test_one_instance_per_family_compiles(family, kind, tmp_path):
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         pytest.skip("nvcc is not on PATH")
     if not (REPO / "include" / family.kernel_header).is_file():
         pytest.skip(f"{family.kernel_header} does not exist yet")
-    first = next(k for k in enumerate_kernels([family]) if k.in_default_set)
+    first = pick(family, kind)
     arch = nvcc_arch(family)
-    argv = ["--architectures", arch[3:], "--kernels", first.name, "--curr-build-dir", str(tmp_path)]
+    # a kernel's name is a prefix of its fused variants' names: ignore those ("<name>_...")
+    argv = ["--architectures", arch[3:], "--kernels", first.name, "--ignore-kernels", first.name + "_",
+            "--curr-build-dir", str(tmp_path)]
     assert cli.main(argv) == 0
     (source,) = (tmp_path / "generated").glob("*.cu")
     result = compile_instance(nvcc, source, arch, [REPO / "include", REPO / "src" / "library"])

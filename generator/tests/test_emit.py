@@ -10,7 +10,11 @@ import pytest
 
 from generator import cli, emit
 from generator.enumeration import enumerate_kernels
+from generator.epilogues import STANDARD
 from generator.families import sm50_simt, sm80_tensorop
+
+#: manifest.json's "epilogue" object of a plain kernel
+PLAIN_EPILOGUE = {"activation": "identity", "bias": "", "alpha_vector": False, "aux": "", "scale_amax": False}
 
 ARCHS = "80;90a"
 
@@ -53,9 +57,13 @@ def test_all_kernels_fill_files_of_at_most_four(tmp_path):
         count = len(instance_names(path.read_text()))
         assert 1 <= count <= emit.KERNELS_PER_FILE, path.name
         total += count
-    assert total == 638
-    assert sorted(p.name for p in out.glob("gemm_sm80_s16816gemm_bf16_tn_*.cu")) == [
-        f"gemm_sm80_s16816gemm_bf16_tn_{i}.cu" for i in range(6)]  # 24 kernels
+    assert total == len(enumerate_kernels())  # "80;90a" enables every family
+    # bf16 -> f32 TN: 6 tiles x 4 alignments + 17 fused variants of the first tile = 41 kernels, 11 files;
+    # its fp8-output siblings are other types, so other files
+    assert sorted(p.name for p in out.glob("gemm_sm80_s16816gemm_bf16_tn_*.cu")) == sorted(
+        f"gemm_sm80_s16816gemm_bf16_tn_{i}.cu" for i in range(11))
+    assert sorted(p.name for p in out.glob("gemm_sm80_e*_s16816gemm_bf16_tn_*.cu")) == [
+        "gemm_sm80_e4m3_s16816gemm_bf16_tn_0.cu", "gemm_sm80_e5m2_s16816gemm_bf16_tn_0.cu"]
 
 
 def test_instance_text(default_output):
@@ -99,13 +107,77 @@ using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tn
     assert expected_sm90 in sm90
 
 
-def test_strict_undefined_catches_a_missing_field():
-    cfg = enumerate_kernels()[0]
+def test_fused_instance_text(default_output):
+    # default set, bf16 -> bf16 TN: align8 plain, its bias_relu and bias_gelu, then align1 (one file)
+    text = (default_output / "gemm_sm80_bf16_s16816gemm_bf16_tn_0.cu").read_text()
+    assert instance_names(text) == [
+        "cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8",
+        "cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_relu",
+        "cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu",
+        "cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align1",
+    ]
+    expected = """
+using cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_kernel = cutlass::gemm::kernel::GemmSm80<
+    cutlass::bfloat16_t, cutlass::layout::RowMajor, 8,
+    cutlass::bfloat16_t, cutlass::layout::ColumnMajor, 8,
+    cutlass::bfloat16_t, 8,
+    float,
+    cutlass::gemm::GemmShape<128, 256, 32>, cutlass::gemm::GemmShape<64, 64, 32>, cutlass::gemm::GemmShape<16, 8, 16>,
+    cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float, cutlass::epilogue::thread::Fusion<cutlass::epilogue::ActivationKind::kGELU, true, cutlass::bfloat16_t, false, false, float, false>>,
+    3>;
+"""
+    assert expected in text
+    sm90 = (default_output / "gemm_sm90_bf16_bf16_tnn_0.cu").read_text()
+    assert ("using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_warpspecialized"
+            "_pingpong_epi_tma_bias_relu_kernel = cutlass::gemm::kernel::GemmSm90<") in sm90
+    assert ("    cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float, cutlass::epilogue::thread::"
+            "Fusion<cutlass::epilogue::ActivationKind::kReLU, true, cutlass::bfloat16_t, false, false, float, false>>>;\n"
+            ) in sm90
+
+
+def _config(name):
+    return next(k for k in enumerate_kernels() if k.name == name)
+
+
+@pytest.mark.parametrize("name, output_op", [
+    # plain: unchanged, three parameters
+    ("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8",
+     "cutlass::epilogue::thread::LinearCombination<float, float, float>"),
+    ("cutlass_simt_dgemm_64x64_8x2_nn_align1",
+     "cutlass::epilogue::thread::LinearCombination<double, double, double>"),
+    ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_6_tnn_align8_warpspecialized_pingpong_epi_tma",
+     "cutlass::epilogue::thread::LinearCombination<cutlass::half_t, float, float>"),
+    # fused: Fusion<activation, bias?, bias type, alpha vector?, aux?, aux type, scale+amax?>; absent types say float
+    ("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_aux",
+     "cutlass::epilogue::thread::LinearCombination<float, float, float, cutlass::epilogue::thread::Fusion<"
+     "cutlass::epilogue::ActivationKind::kGELU, true, float, false, true, float, false>>"),
+    ("cutlass_simt_sgemm_128x128_8x2_tt_align1_epi_alphavec_bias_relu",
+     "cutlass::epilogue::thread::LinearCombination<float, float, float, cutlass::epilogue::thread::Fusion<"
+     "cutlass::epilogue::ActivationKind::kReLU, true, float, true, false, float, false>>"),
+    ("cutlass_tensorop_f16_s16816gemm_f16_128x256_32x3_nt_align8_epi_gelu_erf",
+     "cutlass::epilogue::thread::LinearCombination<cutlass::half_t, float, float, cutlass::epilogue::thread::Fusion<"
+     "cutlass::epilogue::ActivationKind::kGELUErf, false, float, false, false, float, false>>"),
+    ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_f16_f16_128x128x64_1x1x1_6_tnn_align8_warpspecialized_pingpong_epi_tma_clamp",
+     "cutlass::epilogue::thread::LinearCombination<cutlass::half_t, float, float, cutlass::epilogue::thread::Fusion<"
+     "cutlass::epilogue::ActivationKind::kClamp, false, float, false, false, float, false>>"),
+    ("cutlass3x_sm90_tensorop_gemm_f16_f16_f32_e5m2_e5m2_128x128x64_1x1x1_6_tnn_align8_warpspecialized_pingpong_epi_tma"
+     "_bias_relu_amax",
+     "cutlass::epilogue::thread::LinearCombination<cutlass::float_e5m2_t, float, float, cutlass::epilogue::thread::Fusion<"
+     "cutlass::epilogue::ActivationKind::kReLU, true, cutlass::half_t, false, false, float, true>>"),
+])
+def test_output_op_cpp(name, output_op):
+    assert _config(name).output_op_cpp == output_op
+
+
+@pytest.mark.parametrize("family_index", [0, -1], ids=["first family", "last family"])
+def test_strict_undefined_catches_a_missing_field(family_index):
+    families = sorted({k.family.name: k.family for k in enumerate_kernels()}.values(), key=lambda f: f.min_cc)
+    cfg = next(k for k in enumerate_kernels([families[family_index]]))
     fields = {name: getattr(cfg, name) for name in ("name", "a", "b", "c", "accumulator", "instruction", "tile")}
-    incomplete = types.SimpleNamespace(**fields)  # no "compute"
+    incomplete = types.SimpleNamespace(**fields)  # no "output_op_cpp" (the epilogue's C++ type)
     source = emit.SourceFile(file_name="x.cu", family=cfg.family, kernels=(incomplete,))
     template = emit.environment().get_template(cfg.family.template)
-    with pytest.raises(jinja2.UndefinedError, match="compute"):
+    with pytest.raises(jinja2.UndefinedError, match="output_op_cpp"):
         template.render(source=source, command="cmd")
 
 
@@ -148,11 +220,12 @@ def test_manifest_fields(manifest, default_output, capsys):
     assert [k["name"] for k in manifest["kernels"]] == capsys.readouterr().out.split()
     keys = ["name", "family", "operation", "opcode_class", "math_operation", "A", "B", "C", "D",
             "element_accumulator", "element_epilogue", "threadblock_shape", "warp_count", "instruction_shape",
-            "stages", "cluster_shape", "min_cc", "max_cc", "source_file"]
+            "stages", "cluster_shape", "min_cc", "max_cc", "epilogue", "source_file"]
     for entry in manifest["kernels"]:
         assert list(entry) == keys
         assert entry["D"] == entry["C"] and entry["C"]["layout"] == "column"
         assert entry["name"] in instance_names((default_output / entry["source_file"]).read_text())
+        assert list(entry["epilogue"]) == list(PLAIN_EPILOGUE)
     by_name = {k["name"]: k for k in manifest["kernels"]}
     assert by_name["cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8"] == {
         "name": "cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8",
@@ -173,14 +246,52 @@ def test_manifest_fields(manifest, default_output, capsys):
         "cluster_shape": [1, 1, 1],
         "min_cc": 80,
         "max_cc": 1000,
+        "epilogue": PLAIN_EPILOGUE,
         "source_file": "gemm_sm80_s16816gemm_bf16_tn_0.cu",
     }
+    fused = by_name["cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu"]
+    assert fused["epilogue"] == {"activation": "gelu", "bias": "bf16", "alpha_vector": False, "aux": "",
+                                 "scale_amax": False}
+    plain = by_name["cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8"]
+    assert {key: value for key, value in fused.items() if key not in ("name", "epilogue")} == \
+        {key: value for key, value in plain.items() if key not in ("name", "epilogue")}
+    # the default set's fused kernels are exactly bias_relu and bias_gelu
+    assert {(e["epilogue"]["activation"], e["epilogue"]["bias"] != "") for e in manifest["kernels"]
+            if e["epilogue"] != PLAIN_EPILOGUE} == {("relu", True), ("gelu", True)}
     igemm = by_name["cutlass_simt_igemm_s8_64x64_16x2_nt_align1"]
     assert igemm["family"] == sm50_simt.FAMILY.name and igemm["opcode_class"] == "simt"
     assert igemm["instruction_shape"] == [1, 1, 1] and igemm["warp_count"] == [2, 2, 1]
     assert (igemm["min_cc"], igemm["max_cc"]) == (50, 1000)
     assert (igemm["element_accumulator"], igemm["element_epilogue"], igemm["C"]["element"]) == ("s32", "s32", "s32")
     assert by_name["cutlass_simt_dgemm_64x64_8x2_nn_align1"]["element_epilogue"] == "f64"
+
+
+def test_manifest_epilogue_objects(tmp_path):
+    out = generate(tmp_path, "--kernels", "s16816gemm_bf16_128x256_32x3_tn_align8,e4m3,sgemm_128x128_8x2_nn_align1")
+    by_name = {k["name"]: k for k in json.loads((out / "manifest.json").read_text())["kernels"]}
+    # every variant of a row: one entry each, the activation by its generator name
+    bf16_f32 = [k for n, k in by_name.items() if n.startswith("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8")]
+    assert len(bf16_f32) == 1 + len(STANDARD)
+    assert {k["epilogue"]["activation"] for k in bf16_f32} == {
+        "identity", "relu", "gelu", "gelu_erf", "silu", "sigmoid", "clamp"}
+    entry = lambda name: by_name[name]["epilogue"]  # noqa: E731
+    # f32 output: bias and aux in f32
+    assert entry("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_aux") == {
+        "activation": "gelu", "bias": "f32", "alpha_vector": False, "aux": "f32", "scale_amax": False}
+    assert entry("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_alphavec") == {
+        "activation": "identity", "bias": "", "alpha_vector": True, "aux": "", "scale_amax": False}
+    assert entry("cutlass_simt_sgemm_128x128_8x2_nn_align1_epi_clamp") == {
+        "activation": "clamp", "bias": "", "alpha_vector": False, "aux": "", "scale_amax": False}
+    # fp8: manifest spelling fe4m3 (names say e4m3), bias in the input type, scale_amax always
+    fp8 = [k for n, k in by_name.items() if "e4m3" in n]
+    assert len(fp8) == 2 * 2 * 4  # (bf16, f16) inputs x (sm80, sm90) x 4 variants
+    for k in fp8:
+        assert k["C"]["element"] == k["D"]["element"] == "fe4m3"
+        assert k["epilogue"]["scale_amax"] is True
+        assert k["epilogue"]["bias"] in ("", k["A"]["element"])
+        assert k["epilogue"]["aux"] == ""
+    assert entry("cutlass_tensorop_e4m3_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_amax") == {
+        "activation": "gelu", "bias": "bf16", "alpha_vector": False, "aux": "", "scale_amax": True}
 
 
 def test_initialize_all_registers_in_order(manifest, default_output):
@@ -210,11 +321,13 @@ def test_sources_cmake_lists_every_file(manifest, default_output):
 
 
 def test_summary_line(tmp_path, capsys):
-    generate(tmp_path, "--kernels", "sgemm")
-    assert capsys.readouterr().out == "cutlass_lib generator: 16 kernels selected (of 638 enumerated)\n"
+    # the sgemm kernels' fused variants: 4 layouts x 17 on the first tile
+    generate(tmp_path, "--kernels", "sgemm*_epi_")
+    total = len(enumerate_kernels())  # "80;90a" enables every family
+    assert capsys.readouterr().out == f"cutlass_lib generator: 68 kernels selected (of {total} enumerated)\n"
 
 
 def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
-    assert len(capsys.readouterr().out.split()) == 85
+    assert len(capsys.readouterr().out.split()) == 133  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []

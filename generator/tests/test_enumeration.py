@@ -5,9 +5,19 @@ import pytest
 
 from generator import rules
 from generator.config import TileRow
-from generator.datatypes import ALL_LAYOUTS, Shape
+from generator.datatypes import ALL_LAYOUTS, BF16, E4M3, E5M2, F16, F32, Shape
 from generator.enumeration import enumerate_kernels
+from generator.epilogues import DEFAULT_SET, FP8, PLAIN, STANDARD, Epilogue
 from generator.families import FAMILIES, sm50_simt, sm80_tensorop, sm90_tensorop
+
+#: Fused variants (epilogues.py): every float row with fusions offers the 17 STANDARD variants on
+#: its first tile at its largest alignment; fp8-output rows only the 4 FP8 variants (no plain
+#: kernel); bias+ReLU and bias+GELU (DEFAULT_SET, 2) are also built on the other default-set tiles
+#: of the 16-bit-output rows and join the default set.
+N_STANDARD, N_FP8, N_DEFAULT_VARIANTS = 17, 4, 2
+
+#: The sgemm tile rows: sm50_simt's table (its plain count scales with it; its fused count does not).
+N_SGEMM_TILES = len(sm50_simt.SGEMM_TILES)
 
 
 @pytest.fixture(scope="module")
@@ -19,22 +29,44 @@ def by_family(kernels, family):
     return [k for k in kernels if k.family is family]
 
 
+def test_variant_tables():
+    assert (len(STANDARD), len(FP8), len(DEFAULT_SET)) == (N_STANDARD, N_FP8, N_DEFAULT_VARIANTS)
+    assert set(DEFAULT_SET) == {Epilogue(activation="relu", bias=True), Epilogue(activation="gelu", bias=True)}
+    assert set(DEFAULT_SET) <= set(STANDARD)
+    assert all(e.scale_amax for e in FP8) and not any(e.scale_amax for e in STANDARD)
+
+
 def test_counts_per_family(kernels):
-    # sgemm 4 layouts x 4 tiles + dgemm 4 x 2 + igemm 3 layouts x 1 tile
-    assert len(by_family(kernels, sm50_simt.FAMILY)) == 16 + 8 + 3
-    # 16-bit: 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32: 4 x 3 x 3; s8: 1 x 3 x 5
-    assert len(by_family(kernels, sm80_tensorop.FAMILY)) == 384 + 36 + 15
-    # 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 7 tiles x alignment 8
-    assert len(by_family(kernels, sm90_tensorop.FAMILY)) == 176
-    assert len(kernels) == 638
+    simt, sm80, sm90 = (by_family(kernels, f) for f in (sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY))
+    # plain: sgemm 4 layouts x N_SGEMM_TILES tiles (4 at the time of writing) + dgemm 4 x 2 + igemm 3 layouts x 1;
+    # fused: sgemm only (f32 row), 4 layouts x 17 on its first tile (align1 is its largest)
+    assert len([k for k in simt if not k.epilogue.fused]) == 4 * N_SGEMM_TILES + 8 + 3
+    assert len([k for k in simt if k.epilogue.fused]) == 4 * N_STANDARD
+    # plain: 16-bit 4 type rows x 4 layouts x 6 tiles x 4 alignments; tf32 4 x 3 x 3; s8 1 x 3 x 5 (fp8 rows: none)
+    assert len([k for k in sm80 if not k.epilogue.fused]) == 384 + 36 + 15
+    # fused: the 4 16-bit rows x 4 layouts x 17 (first tile, align8); fp8 (bf16, f16) x (e4m3, e5m2) x tn x 4
+    assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
+    # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 11 tiles x alignment 8
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 176
+    # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' second default-set
+    # tile (64x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4
+    assert len([k for k in sm90 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 16 + 16
+    # plain 27 (+4 per extra sgemm tile) + 435 + 176 = 638; fused 68 + 288 + 304 = 660
+    assert len(kernels) == (638 + 4 * (N_SGEMM_TILES - 4)) + 660
 
 
 def test_default_set_counts(kernels):
     default = [k for k in kernels if k.in_default_set]
+    # plain: sgemm 4 layouts + dgemm 4 + igemm 3 (first tile, align1); no fused SIMT kernel in the set
     assert len(by_family(default, sm50_simt.FAMILY)) == 11
-    assert len(by_family(default, sm80_tensorop.FAMILY)) == 42
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 32
-    assert len(default) == 85
+    # plain: 16-bit 4 rows x 4 layouts x {align8, align1} + tf32 4 x 2 + s8 1 x 2 = 42;
+    # fused: the 2 16-bit-output rows x 4 layouts x (bias_relu, bias_gelu) on the first tile at align8 = 16
+    assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 2 * 4 * N_DEFAULT_VARIANTS == 58
+    # plain: 4 rows x 4 layouts x 2 default-set tiles (align8 only) = 32;
+    # fused: the 2 16-bit-output rows x 4 layouts x 2 tiles x (bias_relu, bias_gelu) = 32
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 32 + 2 * 4 * 2 * N_DEFAULT_VARIANTS == 64
+    assert len(default) == 85 + 48 == 133
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -79,7 +111,101 @@ def test_registration_order_prefers_newer_families_then_table_order(kernels):
     assert min_ccs == sorted(min_ccs, reverse=True)
     tn_bf16 = [k for k in kernels if k.name.startswith("cutlass_tensorop_s16816gemm_bf16") and "_tn_" in k.name]
     assert tn_bf16[0].tile == sm80_tensorop.TILES_16BIT[0]
-    assert [k.a.alignment for k in tn_bf16[:4]] == [8, 4, 2, 1]
+    plain = [k for k in tn_bf16 if not k.epilogue.fused]
+    assert [k.a.alignment for k in plain[:4]] == [8, 4, 2, 1]
+    # the fused variants follow their plain kernel, in the table's order, before the next alignment
+    assert [k.epilogue for k in tn_bf16[:1 + N_STANDARD]] == [PLAIN, *STANDARD]
+    assert {(k.tile, k.a.alignment) for k in tn_bf16[:1 + N_STANDARD]} == {(sm80_tensorop.TILES_16BIT[0], 8)}
+    assert tn_bf16[1 + N_STANDARD].a.alignment == 4 and not tn_bf16[1 + N_STANDARD].epilogue.fused
+
+
+def _default_tiles(row):
+    return [t for i, t in enumerate(row.tiles) if i == 0 or t.in_default_set]
+
+
+def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kernels):
+    checked = 0
+    for family in (sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
+        for row in family.rows:
+            fusions = row.epilogues
+            row_kernels = [k for k in by_family(kernels, family)
+                           if (k.a.element, k.c.element, k.accumulator) == (row.a, row.c, row.accumulator)]
+            for k in row_kernels:
+                if not k.epilogue.fused:
+                    continue
+                checked += 1
+                assert k.a.alignment == max(row.alignments), k.name
+                assert k.tile in _default_tiles(row), k.name
+                if k.tile != row.tiles[0]:
+                    # other default-set tiles: only the row's default-set variants
+                    assert k.epilogue in fusions.in_default_set, k.name
+            for layouts in row.layouts:
+                for index, tile in enumerate(_default_tiles(row)):
+                    got = [k.epilogue for k in row_kernels if k.epilogue.fused and k.tile == tile
+                           and (k.a.layout, k.b.layout) == layouts]
+                    wanted = list(fusions.variants) if index == 0 else \
+                        [v for v in fusions.variants if v in fusions.in_default_set]
+                    assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
+    assert checked == 68 + 288 + 304
+
+
+def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
+    small = [k for k in by_family(kernels, sm90_tensorop.FAMILY)
+             if k.tile.threadblock == Shape(64, 128, 64) and k.epilogue.fused]
+    assert small and all(k.tile.in_default_set for k in small)
+    assert {k.epilogue for k in small} == set(DEFAULT_SET)
+    assert {k.c.element for k in small} == {BF16, F16}, "f32-output rows add none there"
+    # the non-default tiles (cooperative, clusters) and the smaller alignments get no fused kernel
+    for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
+        for k in by_family(kernels, family):
+            first = k.tile == next(r for r in family.rows if r.a == k.a.element and r.c == k.c.element).tiles[0]
+            if k.epilogue.fused and not first:
+                assert k.tile.in_default_set and k.epilogue in DEFAULT_SET, k.name
+
+
+def test_fp8_rows_have_no_plain_kernel_and_always_scale_amax(kernels):
+    fp8 = [k for k in kernels if k.c.element in (E4M3, E5M2)]
+    # (bf16, f16) x (e4m3, e5m2) x tn x 4 variants, in each of sm80 and sm90
+    assert len(fp8) == 2 * 4 * N_FP8
+    assert all(k.epilogue.fused and k.epilogue.scale_amax for k in fp8)
+    assert [k.epilogue for k in fp8 if k.family is sm90_tensorop.FAMILY][:N_FP8] == list(FP8)
+    assert {k.a.layout.letter + k.b.layout.letter for k in fp8} == {"tn"}
+    assert not any(k.in_default_set for k in fp8)
+    assert not any(k.epilogue.scale_amax for k in kernels if k.c.element not in (E4M3, E5M2))
+
+
+def test_bias_and_aux_element_types(kernels):
+    fused = [k for k in kernels if k.epilogue.fused]
+    assert any(k.element_aux for k in fused) and any(k.element_bias for k in fused)
+    for k in fused:
+        if k.c.element in (E4M3, E5M2):
+            expected = k.a.element     # fp8 outputs: the input type
+        elif k.c.element == F32:
+            expected = F32             # f32 outputs (sgemm and 16-bit inputs with f32 output): f32
+        else:
+            expected = k.c.element     # 16-bit outputs: the output type
+            assert expected in (BF16, F16)
+        assert k.element_bias == (expected if k.epilogue.bias else None), k.name
+        assert k.element_aux == (expected if k.epilogue.aux else None), k.name
+    for k in kernels:
+        if not k.epilogue.fused:
+            assert k.element_bias is None and k.element_aux is None, k.name
+
+
+def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(kernels):
+    fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused]
+    assert {k.family for k in fused_default} == {sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
+    assert all(k.c.element in (BF16, F16) and k.c.element == k.a.element for k in fused_default)
+    for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
+        for element in (BF16, F16):
+            for layout in ("nn", "nt", "tn", "tt"):
+                group = [k for k in fused_default if k.family is family and k.c.element == element
+                         and k.a.layout.letter + k.b.layout.letter == layout]
+                tiles = {k.tile for k in group}
+                assert [k.epilogue for k in group] == list(DEFAULT_SET) * len(tiles), (family.name, element, layout)
+    # every fused default-set kernel has a plain default-set kernel of the same configuration
+    plain_default = {(k.family.name, k.a, k.b, k.c, k.tile) for k in kernels if k.in_default_set and not k.epilogue.fused}
+    assert all((k.family.name, k.a, k.b, k.c, k.tile) in plain_default for k in fused_default)
 
 
 def _broken_family(**tile_fields):
@@ -169,6 +295,7 @@ def test_sm90_cluster_rules(tile_fields, message):
 
 def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
+    # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters); no fused variant on them
     assert len(clustered) == 64
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

@@ -7,7 +7,13 @@ from generator import cli, filtering
 from generator.architectures import Arch, family_enabled, parse_architectures
 from generator.datatypes import BF16, F32
 from generator.enumeration import enumerate_kernels
-from generator.families import sm80_tensorop
+from generator.epilogues import STANDARD
+from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
+
+#: The default set with every family enabled (test_enumeration.py derives it: 85 plain + 48 fused).
+DEFAULT_SET_SIZE = 133
+#: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
+SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +49,8 @@ def test_pattern_semantics(pattern, name, expected):
 
 def test_comma_list_is_a_union_and_whitespace_is_trimmed(kernels):
     sgemm, dgemm = names_of(kernels, "sgemm"), names_of(kernels, "dgemm")
-    assert len(sgemm) == 16 and len(dgemm) == 8
+    # sgemm: 4 layouts x its tiles, plus the first tile's 17 fused variants per layout; dgemm: 4 x 2, no fused
+    assert len(sgemm) == 4 * len(sm50_simt.SGEMM_TILES) + 4 * len(STANDARD) and len(dgemm) == 8
     union = [n for n in names_of(kernels, "all") if n in set(sgemm + dgemm)]
     assert names_of(kernels, "sgemm,dgemm") == union
     assert names_of(kernels, " sgemm ,  dgemm ") == union
@@ -79,7 +86,8 @@ def test_bf16_f32_output_tn_align8_example(kernels):
         if k.family is sm80_tensorop.FAMILY and k.a.element == BF16 and k.c.element == F32
         and k.a.layout.letter + k.b.layout.letter == "tn" and k.a.alignment == 8
     ]
-    assert len(expected) == len(sm80_tensorop.TILES_16BIT)
+    # one plain kernel per 16-bit tile row, and the 17 fused variants of the first tile
+    assert len(expected) == len(sm80_tensorop.TILES_16BIT) + len(STANDARD)
     assert names_of(kernels, "cutlass_tensorop_s*gemm_bf16_*_tn_align8") == expected
 
 
@@ -99,7 +107,7 @@ def test_unknown_operation_is_rejected(capsys):
 @pytest.mark.parametrize("operations", ["gemm", "GEMM", "all", "ALL", ""])
 def test_known_operations_are_accepted(capsys, operations):
     status, names, _ = listed(capsys, "--operations", operations)
-    assert status == 0 and len(names) == 85
+    assert status == 0 and len(names) == DEFAULT_SET_SIZE
 
 
 def test_zero_matches_exits_3_with_nearby_names(capsys):
@@ -133,9 +141,88 @@ def test_bad_architecture_exits_2(capsys):
 def test_families_follow_the_listed_architectures(capsys):
     assert cli.main(["--architectures", "70", "--kernels", "all", "--list"]) == 0
     names = capsys.readouterr().out.split()
-    assert len(names) == 27 and all(n.startswith("cutlass_simt_") for n in names)
+    assert len(names) == SIMT_COUNT and all(n.startswith("cutlass_simt_") for n in names)
     assert cli.main(["--architectures", "40", "--list"]) == 3
     assert "No kernel family supports" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spelling", ["default", "DEFAULT", " Default ", "\tdefault"])
+def test_default_keyword_selects_the_default_set(kernels, spelling):
+    default = [k.name for k in kernels if k.in_default_set]
+    assert len(default) == DEFAULT_SET_SIZE
+    assert names_of(kernels, spelling) == default
+    assert names_of(kernels, spelling) == names_of(kernels, "")
+
+
+def test_default_keyword_is_only_a_whole_pattern(kernels):
+    # no kernel name contains "default": as part of a pattern it is an ordinary (non-matching) piece
+    assert names_of(kernels, "default*") == []
+    assert names_of(kernels, "*default") == []
+    assert names_of(kernels, "defaults") == []
+
+
+def test_default_combines_with_other_patterns(kernels):
+    bias_gelu = names_of(kernels, "*bias_gelu*")
+    union = names_of(kernels, "default,*bias_gelu*")
+    wanted = {k.name for k in kernels if k.in_default_set} | set(bias_gelu)
+    assert union == [k.name for k in kernels if k.name in wanted], "a union, in registration order"
+    assert len(union) == DEFAULT_SET_SIZE + len([n for n in bias_gelu if not any(
+        k.name == n and k.in_default_set for k in kernels)])
+    # every default-set bias_gelu kernel is counted once; the non-default ones are added
+    assert set(names_of(kernels, "default")) < set(union) and set(bias_gelu) < set(union)
+    assert names_of(kernels, " default ; sgemm ") == [
+        k.name for k in kernels if k.in_default_set or "sgemm" in k.name]
+    assert names_of(kernels, "default,all") == [k.name for k in kernels]
+
+
+def test_default_keyword_and_the_ignore_list(kernels):
+    # the ignore list wins over "default" too
+    assert names_of(kernels, "default", ignore="tensorop") == [
+        k.name for k in kernels if k.in_default_set and "tensorop" not in k.name]
+    # "default" in the ignore list drops the default set
+    assert names_of(kernels, "all", ignore="default") == [k.name for k in kernels if not k.in_default_set]
+    assert names_of(kernels, "default,sgemm", ignore="DEFAULT") == [
+        k.name for k in kernels if "sgemm" in k.name and not k.in_default_set]
+
+
+def test_default_keyword_through_the_command_line(capsys, kernels):
+    status, names, _ = listed(capsys, "--kernels", "default,*bias_gelu*")
+    assert status == 0 and names == names_of(kernels, "default,*bias_gelu*")
+    status, names, err = listed(capsys, "--kernels", "default", "--ignore-kernels", "cutlass")
+    assert status == 3 and names == [] and "no kernel matched" in err
+
+
+def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
+    selected = [k for k in kernels if k.name in set(names_of(kernels, "*bias_gelu"))]
+    assert {k.family.api for k in selected} == {"2x", "3x"}
+    assert all(k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf") for k in selected)
+    assert any(k.name.endswith("_align8_epi_bias_gelu") for k in selected)
+    assert any(k.name.endswith("_epi_tma_bias_gelu") for k in selected)
+    # it also matches the longer variants that start with bias_gelu (aux, erf, fp8 amax):
+    # sgemm 4 layouts x 3 + sm80 16-bit 4 rows x 4 layouts x 3 + sm80 fp8 4 x 1
+    # + sm90 4 rows x 4 layouts x 3 + sm90 64x128 tile 2 rows x 4 layouts x 1 + sm90 fp8 4 x 1
+    assert {k.epilogue.suffix for k in selected} == {"bias_gelu", "bias_gelu_aux", "bias_gelu_erf", "bias_gelu_amax"}
+    assert len(selected) == 12 + 48 + 4 + 48 + 8 + 4
+    assert [k.name for k in selected] == names_of(kernels, "bias_gelu")
+    # every kernel with a bias and GELU (tanh or erf) is selected
+    assert [k.name for k in kernels if k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf")] == [
+        k.name for k in selected]
+
+
+def test_ignore_list_drops_fused_variants(kernels):
+    # ignore patterns drop fused variants as they drop any kernel
+    remaining = names_of(kernels, "sgemm_128x128_8x2_nn_align1", ignore="_gelu,_epi_bias")
+    assert remaining == [n for n in names_of(kernels, "sgemm_128x128_8x2_nn_align1")
+                         if "_gelu" not in n and "_epi_bias" not in n]
+    assert "cutlass_simt_sgemm_128x128_8x2_nn_align1" in remaining
+    assert "cutlass_simt_sgemm_128x128_8x2_nn_align1_epi_relu" in remaining
+    assert not any("gelu" in n or "epi_bias" in n for n in remaining)
+    # "cutlass_*_epi_" (2.x) and "_epi_tma_" (3.x) drop every fused kernel and nothing else
+    plain = names_of(kernels, "all", ignore="cutlass_*_epi_,_epi_tma_")
+    assert plain == [k.name for k in kernels if not k.epilogue.fused]
+    assert any(k.family is sm90_tensorop.FAMILY for k in kernels if k.name in set(plain))
+    # the default set without its fused kernels is the old (plain) default set
+    assert len(names_of(kernels, "", ignore="cutlass_*_epi_,_epi_tma_")) == 85
 
 
 def test_arch_specific_family_needs_the_a_suffix():

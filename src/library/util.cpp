@@ -119,5 +119,46 @@ char const *to_string(Provider provider) {
 
 char const *to_string(Status status) { return cutlassGetStatusString(status); }
 
+namespace {
+
+struct ActivationName {
+  epilogue::ActivationKind kind;
+  char const *name;
+};
+
+/// The generator's names (generator/epilogues.py ACTIVATIONS).
+constexpr ActivationName kActivationNames[] = {
+    {epilogue::ActivationKind::kIdentity, "identity"}, {epilogue::ActivationKind::kReLU, "relu"},
+    {epilogue::ActivationKind::kGELU, "gelu"},         {epilogue::ActivationKind::kGELUErf, "gelu_erf"},
+    {epilogue::ActivationKind::kSiLU, "silu"},         {epilogue::ActivationKind::kSigmoid, "sigmoid"},
+    {epilogue::ActivationKind::kClamp, "clamp"},
+};
+
+}  // namespace
+
+char const *to_string(epilogue::ActivationKind activation) {
+  for (auto const &a : kActivationNames) {
+    if (a.kind == activation) return a.name;
+  }
+  return "invalid";
+}
+
+bool from_string(char const *text, epilogue::ActivationKind *activation) {
+  if (!text || !activation) return false;
+  for (auto const &a : kActivationNames) {
+    if (std::strcmp(a.name, text) == 0) {
+      *activation = a.kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+epilogue::ActivationKind activation_kind_from_string(char const *text) {
+  epilogue::ActivationKind kind = epilogue::ActivationKind::kInvalid;
+  from_string(text, &kind);
+  return kind;
+}
+
 }  // namespace library
 }  // namespace cutlass

@@ -1,11 +1,16 @@
 /// Host tests of kernel selection: preference order of the operation table, the per-operand
-/// alignment rule, the description-level first fit, and the row-major transposition. These use
+/// alignment rule, the description-level first fit, the row-major transposition, and fused
+/// epilogues (exact EpilogueDescription match, the epilogue argument checks). These use
 /// descriptions only (no device): pointers are made-up addresses that are never dereferenced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "cutlass/library/singleton.h"
+#include "cutlass/library/util.h"
 #include "gemm_call.h"
 
 namespace {
@@ -114,9 +119,24 @@ TEST(Selection, AlignedCallPicksTheFirstPreferredKernel) {
   EXPECT_EQ(8, d.A.alignment) << d.name;
 }
 
+/// True when some candidate for `c` has A alignment `alignment` and runs on `cc`.
+bool has_kernel(GemmCall const &c, int alignment, int cc) {
+  GemmOperationVector const *candidates = candidates_for(c);
+  if (!candidates) return false;
+  for (Operation const *op : *candidates) {
+    auto const &tile = desc_of(op).tile_description;
+    if (desc_of(op).A.alignment == alignment && cc >= tile.minimum_compute_capability &&
+        cc <= tile.maximum_compute_capability) {
+      return true;
+    }
+  }
+  return false;
+}
+
 TEST(Selection, MisalignedOperandFallsBackToSmallerAlignment) {
   GemmCall c = bf16_tn_call(4096, 4096, 4096);
   if (!candidates_for(c)) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
+  if (!has_kernel(c, 1, 90)) GTEST_SKIP() << "this build has no align1 bf16 -> bf16 TN kernel for sm_90";
   c.A = address(0x100002);   // 2-byte aligned: one bf16 element
   Operation const *op = first_fit(c, 90);
   ASSERT_NE(nullptr, op);
@@ -150,7 +170,12 @@ TEST(Selection, ComputeCapabilityBoundsAreRespected) {
   bool any = true;
   EXPECT_EQ(nullptr, select_kernel(*candidates_for(c), c, 75, 132, false, &any)) << "sm80 tensor-op kernels need sm_80";
   EXPECT_FALSE(any);
-  Operation const *op = first_fit(c, 80);
+  bool any80 = false;
+  Operation const *op = select_kernel(*candidates_for(c), c, 80, 132, false, &any80);
+  if (!any80) {   // e.g. a 90a-only build: its sm90 kernels do not run on sm_80
+    EXPECT_EQ(nullptr, op);
+    return;
+  }
   ASSERT_NE(nullptr, op);
   EXPECT_LE(desc_of(op).tile_description.minimum_compute_capability, 80);
 }
@@ -223,6 +248,304 @@ TEST(Selection, RowMajorOutputIsComputedTransposed) {
   EXPECT_EQ(LayoutTypeID::kColumnMajor, t.layout_D);
   EXPECT_EQ(c.C, t.C);
   EXPECT_EQ(c.D, t.D);
+}
+
+// ---- fused epilogues ------------------------------------------------------------------------
+
+using cutlass::epilogue::ActivationKind;
+using cutlass::epilogue::VectorBroadcast;
+
+float const kOne = 1.f;
+float const kZero = 0.f;
+
+/// A column-major-output call with exactly the types and layouts of `d` and its epilogue pieces
+/// (operands 16-byte aligned, M = N = K = 256, bias / alpha vector / aux set when the kind has them).
+GemmCall call_for(GemmDescription const &d, EpilogueDescription const &kind) {
+  GemmCall c;
+  c.m = c.n = c.k = 256;
+  c.element_compute = d.tile_description.math_instruction.element_accumulator;
+  c.element_scalar = d.element_epilogue;
+  c.element_A = d.A.element;
+  c.element_B = d.B.element;
+  c.element_C = d.C.element;
+  c.element_D = d.D.element;
+  c.layout_A = d.A.layout;
+  c.layout_B = d.B.layout;
+  c.alpha = &kOne;
+  c.beta = &kZero;
+  c.A = address(0x100000);
+  c.B = address(0x200000);
+  c.C = address(0x300000);
+  c.D = const_cast<void *>(address(0x400000));
+  c.lda = c.ldb = c.ldc = c.ldd = 256;
+  c.epilogue.kind = kind;
+  if (kind.element_bias != NumericTypeID::kInvalid) c.epilogue.bias = address(0x500000);
+  if (kind.alpha_vector) c.epilogue.alpha_vector = static_cast<float const *>(address(0x600000));
+  if (kind.element_aux != NumericTypeID::kInvalid) {
+    c.epilogue.aux = const_cast<void *>(address(0x700000));
+    c.epilogue.ldaux = 256;
+  }
+  return c;
+}
+
+std::vector<Operation const *> fused_kernels() {
+  std::vector<Operation const *> fused;
+  for (auto const &op : Singleton::get().manifest) {
+    if (desc_of(op.get()).epilogue.fused()) fused.push_back(op.get());
+  }
+  return fused;
+}
+
+/// A readable description of an epilogue, for failure messages.
+std::string variant_name(EpilogueDescription const &e) {
+  return std::string("activation=") + to_string(e.activation) + " bias=" + to_string(e.element_bias) +
+         " alpha_vector=" + (e.alpha_vector ? "1" : "0") + " aux=" + to_string(e.element_aux) +
+         " scale_amax=" + (e.scale_amax ? "1" : "0");
+}
+
+/// Epilogues one piece away from `e` (another activation, bias or not, alpha vector, aux, scale).
+std::vector<EpilogueDescription> near_misses(EpilogueDescription const &e) {
+  std::vector<EpilogueDescription> out;
+  EpilogueDescription m = e;
+  m.activation = e.activation == ActivationKind::kReLU ? ActivationKind::kGELU : ActivationKind::kReLU;
+  out.push_back(m);
+  m = e;
+  m.activation = ActivationKind::kIdentity;
+  out.push_back(m);
+  m = e;   // a bias added (f32) or removed
+  m.element_bias = e.element_bias == NumericTypeID::kInvalid ? NumericTypeID::kF32 : NumericTypeID::kInvalid;
+  out.push_back(m);
+  if (e.element_bias != NumericTypeID::kInvalid) {
+    m = e;   // the same pieces, the bias in another type
+    m.element_bias = e.element_bias == NumericTypeID::kF32 ? NumericTypeID::kBF16 : NumericTypeID::kF32;
+    out.push_back(m);
+  }
+  m = e;
+  m.alpha_vector = !e.alpha_vector;
+  out.push_back(m);
+  m = e;
+  m.element_aux = e.element_aux == NumericTypeID::kInvalid ? NumericTypeID::kF32 : NumericTypeID::kInvalid;
+  out.push_back(m);
+  m = e;
+  m.scale_amax = !e.scale_amax;
+  out.push_back(m);
+  out.erase(std::remove(out.begin(), out.end(), e), out.end());   // e.g. "no activation" for a bias-only kernel
+  return out;
+}
+
+TEST(SelectionEpilogue, FunctionalKeyCarriesTheEpilogue) {
+  GemmCall c = bf16_tn_call(64, 64, 64);
+  EXPECT_FALSE(functional_key(c).epilogue.fused());
+  c.epilogue.kind.activation = ActivationKind::kGELU;
+  c.epilogue.kind.element_bias = NumericTypeID::kBF16;
+  GemmFunctionalKey const fused = functional_key(c);
+  EXPECT_EQ(c.epilogue.kind, fused.epilogue);
+  GemmFunctionalKey plain = fused;
+  plain.epilogue = EpilogueDescription();
+  EXPECT_NE(fused, plain);
+  EXPECT_NE(GemmFunctionalKeyHasher()(fused), GemmFunctionalKeyHasher()(plain));
+  for (EpilogueDescription const &other : near_misses(c.epilogue.kind)) {
+    GemmFunctionalKey k = fused;
+    k.epilogue = other;
+    EXPECT_NE(fused, k) << variant_name(other);
+  }
+}
+
+TEST(SelectionEpilogue, FusedCallFindsOnlyKernelsWithExactlyItsEpilogue) {
+  std::vector<Operation const *> const fused = fused_kernels();
+  if (fused.empty()) GTEST_SKIP() << "this build has no fused-epilogue kernels";
+  for (Operation const *op : fused) {
+    GemmDescription const &d = desc_of(op);
+    SCOPED_TRACE(d.name);
+    GemmCall const c = call_for(d, d.epilogue);
+    GemmOperationVector const *candidates = candidates_for(c);
+    ASSERT_NE(nullptr, candidates);
+    EXPECT_NE(candidates->end(), std::find(candidates->begin(), candidates->end(), op));
+    for (Operation const *other : *candidates) EXPECT_EQ(d.epilogue, desc_of(other).epilogue) << desc_of(other).name;
+    int const cc = d.tile_description.minimum_compute_capability;
+    Operation const *chosen = first_fit(c, cc);
+    ASSERT_NE(nullptr, chosen);
+    EXPECT_EQ(d.epilogue, desc_of(chosen).epilogue) << desc_of(chosen).name;
+    // one piece different: other kernels (or none), never this one
+    for (EpilogueDescription const &miss : near_misses(d.epilogue)) {
+      GemmOperationVector const *near = candidates_for(call_for(d, miss));
+      if (!near) continue;
+      EXPECT_EQ(near->end(), std::find(near->begin(), near->end(), op));
+      for (Operation const *other : *near) {
+        EXPECT_EQ(miss, desc_of(other).epilogue) << desc_of(other).name << " for " << variant_name(miss);
+      }
+    }
+  }
+}
+
+TEST(SelectionEpilogue, PlainCallNeverGetsAFusedKernel) {
+  size_t keys = 0;
+  for (auto const &entry : Singleton::get().operation_table.gemm_operations) {
+    ASSERT_FALSE(entry.second.empty());
+    GemmDescription const &d = desc_of(entry.second.front());
+    GemmCall const plain = call_for(d, EpilogueDescription());
+    GemmOperationVector const *candidates = candidates_for(plain);
+    if (!candidates) {
+      EXPECT_TRUE(d.epilogue.fused()) << "a plain kernel's own types find no plain kernels: " << d.name;
+      continue;   // e.g. fp8 outputs: fused kernels only
+    }
+    ++keys;
+    for (Operation const *op : *candidates) EXPECT_FALSE(desc_of(op).epilogue.fused()) << desc_of(op).name;
+    for (int cc : {80, 90}) {
+      Operation const *chosen = first_fit(plain, cc);
+      if (chosen) EXPECT_FALSE(desc_of(chosen).epilogue.fused()) << desc_of(chosen).name;
+    }
+  }
+  EXPECT_GT(keys, 0u);
+}
+
+GemmCall fused_call(EpilogueDescription kind) {
+  GemmCall c = bf16_tn_call(64, 48, 32);
+  c.alpha = &kOne;
+  c.beta = &kZero;
+  c.epilogue.kind = kind;
+  c.epilogue.bias = address(0x500000);
+  c.epilogue.alpha_vector = static_cast<float const *>(address(0x600000));
+  c.epilogue.aux = const_cast<void *>(address(0x700000));
+  c.epilogue.ldaux = 64;
+  return c;
+}
+
+EpilogueDescription every_piece() {
+  EpilogueDescription e;
+  e.activation = ActivationKind::kGELU;
+  e.element_bias = NumericTypeID::kBF16;
+  e.alpha_vector = true;
+  e.element_aux = NumericTypeID::kBF16;
+  return e;
+}
+
+TEST(SelectionEpilogue, ValidFusedArgumentsPass) {
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(fused_call(every_piece())).failure);
+  // a piece the kind does not have needs no pointer
+  GemmCall c = fused_call(EpilogueDescription());
+  c.epilogue.kind.activation = ActivationKind::kReLU;
+  c.epilogue.bias = nullptr;
+  c.epilogue.alpha_vector = nullptr;
+  c.epilogue.aux = nullptr;
+  c.epilogue.ldaux = 0;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+  // clamp_min == clamp_max is a valid (constant) clamp
+  c.epilogue.kind.activation = ActivationKind::kClamp;
+  c.epilogue.clamp_min = c.epilogue.clamp_max = 0.5f;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, NullBiasIsInvalid) {
+  GemmCall c = fused_call(every_piece());
+  c.epilogue.bias = nullptr;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_epilogue_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, NullAlphaVectorIsInvalid) {
+  GemmCall c = fused_call(every_piece());
+  c.epilogue.alpha_vector = nullptr;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, AuxNeedsAPointerAndALeadingDimension) {
+  GemmCall c = fused_call(every_piece());
+  c.epilogue.aux = nullptr;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c = fused_call(every_piece());
+  c.epilogue.ldaux = c.m - 1;   // column-major D: ldaux >= rows (M)
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c.epilogue.ldaux = 0;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c.epilogue.ldaux = c.m;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+  // row-major D: aux has D's layout, so ldaux >= N
+  c = fused_call(every_piece());
+  c.layout_C = c.layout_D = LayoutTypeID::kRowMajor;
+  c.ldc = c.ldd = c.n;
+  c.epilogue.ldaux = c.n - 1;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c.epilogue.ldaux = c.n;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, ClampBoundsMustBeOrdered) {
+  EpilogueDescription kind;
+  kind.activation = ActivationKind::kClamp;
+  GemmCall c = fused_call(kind);
+  c.epilogue.clamp_min = 1.f;
+  c.epilogue.clamp_max = -1.f;
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c.epilogue.clamp_max = std::nanf("");
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure) << "a NaN bound is not ordered";
+  c.epilogue.clamp_min = -1.f;
+  c.epilogue.clamp_max = 1.f;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, NegativeEpilogueBatchStridesAreInvalid) {
+  for (int which = 0; which < 3; ++which) {
+    GemmCall c = fused_call(every_piece());
+    c.mode = cutlass::gemm::GemmUniversalMode::kBatched;
+    c.batch_count = 2;
+    (which == 0 ? c.epilogue.batch_stride_bias
+                : which == 1 ? c.epilogue.batch_stride_alpha_vector : c.epilogue.batch_stride_aux) = -1;
+    EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure) << "stride " << which;
+  }
+}
+
+TEST(SelectionEpilogue, FusedWithEmptyProductIsNotSupported) {
+  GemmCall c = fused_call(every_piece());
+  c.k = 0;
+  c.lda = c.ldb = 64;
+  GemmOutcome const outcome = check_gemm_arguments(c);
+  EXPECT_EQ(GemmFailure::kNotSupported, outcome.failure) << outcome.detail;
+  // the plain epilogue takes the BLAS quick return instead (D = beta C): valid
+  c.epilogue = GemmEpilogueArguments();
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+  // an empty output is a no-op, fused or not
+  c = fused_call(every_piece());
+  c.k = 0;
+  c.n = 0;
+  c.lda = c.ldb = 64;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, RowMajorOutputFlipsTheVectorsAndSwapsTheExtents) {
+  GemmCall c = fused_call(every_piece());
+  c.layout_C = c.layout_D = LayoutTypeID::kRowMajor;
+  c.ldc = c.ldd = c.epilogue.ldaux = c.n;
+  c.epilogue.bias_broadcast = VectorBroadcast::kPerRow;
+  c.epilogue.alpha_vector_broadcast = VectorBroadcast::kPerColumn;
+  c.epilogue.rows = int(c.m);
+  c.epilogue.columns = int(c.n);
+  GemmCall const t = to_column_major_output(c);
+  EXPECT_EQ(c.n, t.m);
+  EXPECT_EQ(c.m, t.n);
+  EXPECT_EQ(VectorBroadcast::kPerColumn, t.epilogue.bias_broadcast) << "rows of D are columns of D^T";
+  EXPECT_EQ(VectorBroadcast::kPerRow, t.epilogue.alpha_vector_broadcast);
+  EXPECT_EQ(c.n, t.epilogue.rows);
+  EXPECT_EQ(c.m, t.epilogue.columns);
+  // the pieces and their operands are unchanged (aux keeps D's storage, which D^T reads column-major)
+  EXPECT_EQ(c.epilogue.kind, t.epilogue.kind);
+  EXPECT_EQ(c.epilogue.bias, t.epilogue.bias);
+  EXPECT_EQ(c.epilogue.alpha_vector, t.epilogue.alpha_vector);
+  EXPECT_EQ(c.epilogue.aux, t.epilogue.aux);
+  EXPECT_EQ(c.epilogue.ldaux, t.epilogue.ldaux);
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(t).failure) << "the transposed call is valid too";
+  // a column-major call is left alone
+  c = fused_call(every_piece());
+  c.epilogue.bias_broadcast = VectorBroadcast::kPerRow;
+  GemmCall const same = to_column_major_output(c);
+  EXPECT_EQ(VectorBroadcast::kPerRow, same.epilogue.bias_broadcast);
+  EXPECT_EQ(c.m, same.m);
+  // flipping twice returns the original broadcast
+  c.layout_C = c.layout_D = LayoutTypeID::kRowMajor;
+  GemmCall twice = to_column_major_output(c);
+  twice.layout_C = twice.layout_D = LayoutTypeID::kRowMajor;
+  twice = to_column_major_output(twice);
+  EXPECT_EQ(VectorBroadcast::kPerRow, twice.epilogue.bias_broadcast);
 }
 
 }  // namespace
