@@ -5,7 +5,8 @@
 
 Name suffix: 2.x names gain ``_epi_<variant>`` (cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu);
 3.x names, which already end in ``_epi_tma``, gain ``_<variant>`` (..._warpspecialized_pingpong_epi_tma_bias_gelu).
-Either way ``*bias_gelu`` selects the bias+GELU kernels and ``*_epi_*`` every fused kernel of the 2.x families.
+Either way ``*bias_gelu`` selects the bias+GELU kernels; ``cutlass_*_epi_`` selects every fused 2.x kernel and
+``_epi_tma_`` every fused 3.x kernel (plain 3.x names end in ``_epi_tma``).
 The plain epilogue adds nothing, so existing names and filters are unchanged.
 """
 from dataclasses import dataclass
