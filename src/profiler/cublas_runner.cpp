@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 
 #include "cublas_gemm.h"
+#include "cublaslt_epilogue.h"
 #endif
 
 namespace cutlass {
@@ -13,7 +14,43 @@ namespace profiler {
 
 #if CUTLASS_ENABLE_CUBLAS
 
-CublasRunner::CublasRunner(cudaStream_t stream) {
+struct CublasRunner::Lt {
+  cublasLtHandle_t handle = nullptr;
+  void *workspace = nullptr;
+  reference::CublasLtEpilogueGemm gemm;
+
+  ~Lt() {
+    if (workspace) cudaFree(workspace);
+    if (handle) cublasLtDestroy(handle);
+  }
+};
+
+bool CublasRunner::lt_supports(reference::EpilogueOperands const &epilogue, library::LayoutTypeID layout_C) {
+  return reference::CublasLtEpilogueGemm::supports(epilogue, layout_C);
+}
+
+std::string CublasRunner::lt_prepare(reference::GemmProblem const &problem, reference::EpilogueOperands const &epilogue) {
+  if (!handle_) return reason_;
+  if (!lt_) {
+    auto lt = std::make_unique<Lt>();
+    cublasStatus_t const status = cublasLtCreate(&lt->handle);
+    if (status != CUBLAS_STATUS_SUCCESS) return std::string("cublasLtCreate failed: ") + cublasGetStatusName(status);
+    if (cudaMalloc(&lt->workspace, kLtWorkspaceBytes) != cudaSuccess) {
+      cudaGetLastError();
+      lt->workspace = nullptr;
+      return "cudaMalloc of cuBLASLt's workspace failed";
+    }
+    lt_ = std::move(lt);
+  }
+  return lt_->gemm.prepare(lt_->handle, problem, epilogue, lt_->workspace, kLtWorkspaceBytes);
+}
+
+std::string CublasRunner::lt_run(reference::GemmProblem const &problem, reference::EpilogueOperands const &epilogue) const {
+  if (!lt_ || !lt_->gemm.prepared()) return "cuBLASLt: not prepared";
+  return lt_->gemm.run(problem, epilogue, stream_);
+}
+
+CublasRunner::CublasRunner(cudaStream_t stream) : stream_(stream) {
   cublasHandle_t handle = nullptr;
   cublasStatus_t const status = cublasCreate(&handle);
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -25,6 +62,7 @@ CublasRunner::CublasRunner(cudaStream_t stream) {
 }
 
 CublasRunner::~CublasRunner() {
+  lt_.reset();
   if (handle_) cublasDestroy(static_cast<cublasHandle_t>(handle_));
 }
 
@@ -36,13 +74,29 @@ std::string CublasRunner::run(reference::GemmProblem const &problem) const {
 
 #else
 
-CublasRunner::CublasRunner(cudaStream_t) : reason_("built without cuBLAS") {}
+struct CublasRunner::Lt {};
+
+CublasRunner::CublasRunner(cudaStream_t stream) : reason_("built without cuBLAS"), stream_(stream) {}
 
 CublasRunner::~CublasRunner() = default;
 
 std::string CublasRunner::run(reference::GemmProblem const &) const { return reason_; }
 
+bool CublasRunner::lt_supports(reference::EpilogueOperands const &, library::LayoutTypeID) { return false; }
+
+std::string CublasRunner::lt_prepare(reference::GemmProblem const &, reference::EpilogueOperands const &) {
+  return reason_;
+}
+
+std::string CublasRunner::lt_run(reference::GemmProblem const &, reference::EpilogueOperands const &) const {
+  return reason_;
+}
+
 #endif
+
+std::string CublasRunner::lt_function_name(char const *epilogue_name) {
+  return std::string("cublasLtMatmul(") + epilogue_name + ")";
+}
 
 char const *CublasRunner::function_name(int64_t batch_count) {
   return batch_count > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx";

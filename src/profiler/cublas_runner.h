@@ -3,9 +3,11 @@
 /// the profiler's stream; built without cuBLAS it runs nothing and says so ("not run").
 #pragma once
 
+#include <memory>
 #include <string>
 #include <cuda_runtime_api.h>
 
+#include "epilogue_reference.h"
 #include "gemm_reference.h"
 
 namespace cutlass {
@@ -31,9 +33,31 @@ class CublasRunner {
   /// The cuBLAS function the profiler calls for this batch count.
   static char const *function_name(int64_t batch_count);
 
+  // ---- cuBLASLt with its fused epilogue (reference/cublaslt_epilogue.h) ----
+
+  /// True when cuBLASLt has a fused epilogue for these pieces and C layout (false without cuBLAS).
+  static bool lt_supports(reference::EpilogueOperands const &epilogue, library::LayoutTypeID layout_C);
+
+  /// Builds cuBLASLt's descriptors and picks the heuristic's algorithm for the problem (a 32 MiB
+  /// workspace, allocated once). "" on success, else why not.
+  std::string lt_prepare(reference::GemmProblem const &problem, reference::EpilogueOperands const &epilogue);
+
+  /// Launches the prepared cuBLASLt GEMM with these pointers. "" or the cuBLAS status name.
+  std::string lt_run(reference::GemmProblem const &problem, reference::EpilogueOperands const &epilogue) const;
+
+  /// "cublasLtMatmul(CUBLASLT_EPILOGUE_GELU_BIAS)".
+  static std::string lt_function_name(char const *epilogue_name);
+
+  /// Bytes of cuBLASLt's workspace.
+  static constexpr size_t kLtWorkspaceBytes = size_t(32) << 20;
+
  private:
+  struct Lt;   ///< cuBLASLt's handle, workspace and prepared GEMM (cublas_runner.cpp)
+
   void *handle_ = nullptr;   ///< cublasHandle_t when built with cuBLAS
   std::string reason_;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<Lt> lt_;
 };
 
 }  // namespace profiler

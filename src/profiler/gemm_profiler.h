@@ -1,7 +1,11 @@
 /// @file src/profiler/gemm_profiler.h
 /// Profiles one problem at a time: every fitting kernel ("cutlass"), the Handle's choice
 /// ("handle") and cuBLAS ("cublas"); each verified once on copy 0 of the operands and timed
-/// interleaved with cuBLAS on rotating copies.
+/// interleaved with cuBLAS on rotating copies. With a fused epilogue (GemmSpec::epilogue) the
+/// kernels are those with exactly that epilogue, "cublas" is cublasGemmEx followed by the
+/// separate epilogue kernel (reference::unfused_epilogue), and a "cublaslt" row runs
+/// cublasLtMatmul with cuBLASLt's fused epilogue where it has one; ours are timed interleaved
+/// with both.
 #pragma once
 
 #include <string>
@@ -57,8 +61,17 @@ class GemmProfiler {
   ResultRow profile_kernel(Problem &problem, library::Operation const &kernel);
   ResultRow profile_handle(Problem &problem);
   ResultRow profile_cublas(Problem &problem);
-  /// Times `ours` interleaved with cuBLAS (when cuBLAS runs this problem) into row's runtime_ms
-  /// and cublas_ms; the cuBLAS samples join problem.cublas_samples.
+  ResultRow profile_cublaslt(Problem &problem);
+  /// The reference results on copy 0: the reference GEMM (+ epilogue reference), cuBLAS
+  /// (+ separate epilogue kernel), and cuBLASLt's fused epilogue run and verified.
+  void compute_references(Problem &problem);
+  /// One cuBLAS launch on the next copy (in place, as BLAS), plus the separate epilogue kernel
+  /// when the problem has a fused epilogue. False when a launch failed.
+  bool launch_cublas(Problem &problem);
+  /// One cuBLASLt fused-epilogue launch on the next copy.
+  bool launch_cublaslt(Problem &problem);
+  /// Times `ours` interleaved with cuBLAS and cuBLASLt (those that run this problem) into row's
+  /// runtime_ms, cublas_ms and cublaslt_ms; their samples join the problem's.
   void time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row);
   /// Finishes a row: counts it, prints it, writes it to the CSV, keeps it for the summary.
   void record(Problem &problem, ResultRow row);

@@ -12,6 +12,25 @@ std::string to_string(Operand const &operand) {
   return std::string(library::to_string(operand.element)) + ":" + library::to_string(operand.layout);
 }
 
+library::EpilogueDescription EpilogueSpec::description() const {
+  library::EpilogueDescription d;
+  d.activation = variant.activation;
+  d.element_bias = variant.bias ? element_bias : NumericTypeID::kInvalid;
+  d.alpha_vector = variant.alpha_vector;
+  d.element_aux = variant.aux ? element_aux : NumericTypeID::kInvalid;
+  d.scale_amax = variant.scale_amax;
+  return d;
+}
+
+char const *to_string(epilogue::VectorBroadcast broadcast) {
+  return broadcast == epilogue::VectorBroadcast::kPerRow ? "row" : "column";
+}
+
+int64_t GemmSpec::bias_extent() const { return epilogue.bias_broadcast == epilogue::VectorBroadcast::kPerRow ? m : n; }
+int64_t GemmSpec::alpha_vector_extent() const {
+  return epilogue.alpha_vector_broadcast == epilogue::VectorBroadcast::kPerRow ? m : n;
+}
+
 int64_t GemmSpec::lda() const { return A.layout == LayoutTypeID::kColumnMajor ? m : k; }
 int64_t GemmSpec::ldb() const { return B.layout == LayoutTypeID::kColumnMajor ? k : n; }
 int64_t GemmSpec::ldc() const { return C.layout == LayoutTypeID::kColumnMajor ? m : n; }
@@ -33,6 +52,15 @@ std::string describe(GemmSpec const &spec) {
   out << "m=" << spec.m << " n=" << spec.n << " k=" << spec.k << " batch_count=" << spec.batch_count
       << " A=" << to_string(spec.A) << " B=" << to_string(spec.B) << " C=" << to_string(spec.C)
       << " alpha=" << spec.alpha << " beta=" << spec.beta;
+  EpilogueSpec const &e = spec.epilogue;
+  if (e.fused()) {
+    out << " epilogue=" << e.variant.name();
+    if (e.variant.bias) out << " bias=" << library::to_string(e.element_bias) << ":" << to_string(e.bias_broadcast);
+    if (e.variant.alpha_vector) out << " alpha_vector=f32:" << to_string(e.alpha_vector_broadcast);
+    if (e.variant.aux) out << " aux=" << library::to_string(e.element_aux);
+    if (e.variant.activation == epilogue::ActivationKind::kClamp) out << " clamp=" << e.clamp_min << "," << e.clamp_max;
+    if (e.variant.scale_amax) out << " scale_d=" << EpilogueSpec::kScaleD;
+  }
   return out.str();
 }
 

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <string>
 
+#include "cutlass/epilogue/epilogue_types.h"
+#include "cutlass/library/library.h"
 #include "cutlass/library/types.h"
+#include "epilogue_variant.h"
 #include "gemm_reference.h"
 
 namespace cutlass {
@@ -31,6 +34,29 @@ struct Operand {
 /// "bf16:row".
 std::string to_string(Operand const &operand);
 
+/// The fused epilogue of a problem (--epilogue, --bias-broadcast, --alpha-vector-broadcast,
+/// --clamp): the variant, the run-time choices, and the element types of its operands.
+/// Vectors: bias (element_bias) and alpha vector (f32), M entries per batch when broadcast per
+/// row, N per column; aux: M x N of element_aux in C's layout; scale_d: kScaleD; amax: f32.
+struct EpilogueSpec {
+  EpilogueVariant variant;   ///< plain by default
+  epilogue::VectorBroadcast bias_broadcast = epilogue::VectorBroadcast::kPerRow;
+  epilogue::VectorBroadcast alpha_vector_broadcast = epilogue::VectorBroadcast::kPerRow;
+  float clamp_min = -8, clamp_max = 8;
+  NumericTypeID element_bias = NumericTypeID::kInvalid;   ///< set when variant.bias
+  NumericTypeID element_aux = NumericTypeID::kInvalid;    ///< set when variant.aux
+
+  /// D's scale of the _amax variants (a device scalar of this value).
+  static constexpr float kScaleD = 0.5f;
+
+  bool fused() const { return variant.fused(); }
+  /// The library's EpilogueDescription (the functional key's epilogue).
+  library::EpilogueDescription description() const;
+};
+
+/// "row" / "column".
+char const *to_string(epilogue::VectorBroadcast broadcast);
+
 /// D = alpha * A * B + beta * C, batch_count times; A is M x K, B is K x N, C and D are M x N
 /// in C's type and layout. Operands are packed: ld is the extent of the contiguous dimension
 /// and batch l starts at l * (rows * columns) elements.
@@ -38,6 +64,7 @@ struct GemmSpec {
   int64_t m = 0, n = 0, k = 0, batch_count = 1;
   double alpha = 1, beta = 0;
   Operand A, B, C;
+  EpilogueSpec epilogue;   ///< plain unless --epilogue names a variant
 
   int64_t lda() const;
   int64_t ldb() const;
@@ -49,6 +76,9 @@ struct GemmSpec {
   size_t bytes_A() const;
   size_t bytes_B() const;
   size_t bytes_C() const;
+  /// Entries of the bias / alpha vector per batch (M per row, N per column).
+  int64_t bias_extent() const;
+  int64_t alpha_vector_extent() const;
   /// 2 * M * N * K * batch_count.
   double flops() const;
   /// Integer GEMM (s8 inputs, s32 accumulation): results must match exactly.
@@ -58,7 +88,8 @@ struct GemmSpec {
 /// Bytes of `count` elements of `type`.
 size_t bytes_of(NumericTypeID type, int64_t count);
 
-/// "m=4096 n=4096 k=4096 batch_count=1 A=bf16:row B=bf16:column C=bf16:column alpha=1 beta=0".
+/// "m=4096 n=4096 k=4096 batch_count=1 A=bf16:row B=bf16:column C=bf16:column alpha=1 beta=0",
+/// then for a fused epilogue " epilogue=bias_gelu bias=bf16:row" (and the other pieces' facts).
 std::string describe(GemmSpec const &spec);
 
 /// Device pointers of one copy of the operands.
@@ -67,6 +98,7 @@ struct OperandPointers {
   void const *B = nullptr;
   void const *C = nullptr;
   void *D = nullptr;
+  int copy = 0;   ///< which copy of the operands (OperandBuffers); the epilogue operands follow it
 };
 
 /// The problem as reference::reference_gemm and reference::cublas_gemm take it.

@@ -4,7 +4,33 @@
 namespace cutlass {
 namespace profiler {
 
-KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, void const *alpha, void const *beta) {
+library::GemmEpilogueArguments epilogue_arguments(GemmSpec const &spec, reference::EpilogueOperands const &o,
+                                                  bool transposed) {
+  auto orient = [&](epilogue::VectorBroadcast b) {
+    if (!transposed) return b;
+    return b == epilogue::VectorBroadcast::kPerRow ? epilogue::VectorBroadcast::kPerColumn
+                                                    : epilogue::VectorBroadcast::kPerRow;
+  };
+  library::GemmEpilogueArguments e;
+  e.kind = spec.epilogue.description();
+  e.bias = o.bias;
+  e.bias_broadcast = orient(o.bias_broadcast);
+  e.batch_stride_bias = o.batch_stride_bias;
+  e.alpha_vector = o.alpha_vector;
+  e.alpha_vector_broadcast = orient(o.alpha_vector_broadcast);
+  e.batch_stride_alpha_vector = o.batch_stride_alpha_vector;
+  e.aux = o.aux;
+  e.ldaux = o.ldaux;
+  e.batch_stride_aux = o.batch_stride_aux;
+  e.scale_d = o.scale_d;
+  e.amax = o.amax;
+  e.clamp_min = o.clamp_min;
+  e.clamp_max = o.clamp_max;
+  return e;
+}
+
+KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, void const *alpha, void const *beta,
+                       reference::EpilogueOperands const *epilogue) {
   bool const row_major_C = spec.C.layout == LayoutTypeID::kRowMajor;
   int64_t const m = row_major_C ? spec.n : spec.m;
   int64_t const n = row_major_C ? spec.m : spec.n;
@@ -36,6 +62,7 @@ KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, vo
   args.batch_stride_B = row_major_C ? spec.elements_A() : spec.elements_B();
   args.batch_stride_C = spec.elements_C();
   args.batch_stride_D = spec.elements_C();
+  if (epilogue && spec.epilogue.fused()) args.epilogue = epilogue_arguments(spec, *epilogue, row_major_C);
   return call;
 }
 

@@ -55,6 +55,7 @@ bool kernel_fits(library::GemmDescription const &kernel, GemmSpec const &spec) {
   if (kernel.transform_A != library::ComplexTransform::kNone || kernel.transform_B != library::ComplexTransform::kNone) {
     return false;
   }
+  if (variant_of(kernel.epilogue) != spec.epilogue.variant) return false;
   KernelView const view = problem_view(kernel, spec.C.layout);
   return view.A == spec.A && view.B == spec.B && view.C == spec.C;
 }

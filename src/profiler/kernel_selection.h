@@ -35,7 +35,8 @@ KernelView problem_view(library::GemmDescription const &kernel, LayoutTypeID lay
 bool spec_fits(TensorSpec const &spec, Operand const &operand);
 
 /// True when the kernel computes exactly the problem's types and layouts (C and D must have
-/// the same type, as every kernel of this library has).
+/// the same type, as every kernel of this library has) with exactly the problem's epilogue
+/// variant (plain problems take plain kernels only).
 bool kernel_fits(library::GemmDescription const &kernel, GemmSpec const &spec);
 
 /// True when the kernel's compute-capability range holds `compute_capability` (e.g. 90).

@@ -104,7 +104,7 @@ OperandPointers OperandBuffers::copy(int index) const {
   char *B = A + copies * stride_A_;
   char *C = B + copies * stride_B_;
   char *D = C + copies * stride_C_;
-  return {A + i * stride_A_, B + i * stride_B_, C + i * stride_C_, D + i * stride_C_};
+  return {A + i * stride_A_, B + i * stride_B_, C + i * stride_C_, D + i * stride_C_, index};
 }
 
 OperandPointers OperandBuffers::next() {

@@ -175,6 +175,22 @@ bool parse_verification_enabled(std::string const &value, Options &options, std:
   return false;
 }
 
+bool parse_epilogue(std::string const &value, Options &options, std::string *error) {
+  if (parse_epilogue_variant(value, &options.epilogue)) return true;
+  *error = "unknown epilogue '" + value + "' (expected none or one of: " + epilogue_variant_names() + ")";
+  return false;
+}
+
+FlagParser broadcast_flag(epilogue::VectorBroadcast Options::*member) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    return parse_vector_broadcast(value, &(options.*member), error);
+  };
+}
+
+bool parse_clamp_flag(std::string const &value, Options &options, std::string *error) {
+  return parse_clamp(value, &options.clamp_min, &options.clamp_max, error);
+}
+
 /// Every flag, by name (without the leading "--").
 std::map<std::string, FlagParser> const &flag_table() {
   static std::map<std::string, FlagParser> const table = {
@@ -188,6 +204,10 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"C", tensor_flag(&Options::C)},
       {"alpha", scalar_list_flag(&Options::alpha)},
       {"beta", scalar_list_flag(&Options::beta)},
+      {"epilogue", parse_epilogue},
+      {"bias-broadcast", broadcast_flag(&Options::bias_broadcast)},
+      {"alpha-vector-broadcast", broadcast_flag(&Options::alpha_vector_broadcast)},
+      {"clamp", parse_clamp_flag},
       {"kernels", string_flag(&Options::kernels)},
       {"ignore-kernels", string_flag(&Options::ignore_kernels)},
       {"providers", parse_providers},
@@ -283,9 +303,55 @@ bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *e
   return true;
 }
 
+bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *broadcast, std::string *error) {
+  if (text == "row") {
+    *broadcast = epilogue::VectorBroadcast::kPerRow;
+    return true;
+  }
+  if (text == "column") {
+    *broadcast = epilogue::VectorBroadcast::kPerColumn;
+    return true;
+  }
+  *error = "unknown broadcast '" + text + "' (expected row: one entry per row of D, M entries; or column: N entries)";
+  return false;
+}
+
+bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *error) {
+  std::vector<std::string> const parts = split(text, ',');
+  double a = 0, b = 0;
+  if (parts.size() != 2 || !parse_double(parts[0], &a) || !parse_double(parts[1], &b)) {
+    *error = "'" + text + "' is not lo,hi (two finite numbers)";
+    return false;
+  }
+  if (!(a <= b)) {
+    *error = "'" + text + "': lo must be <= hi";
+    return false;
+  }
+  *lo = float(a);
+  *hi = float(b);
+  return true;
+}
+
 ParseResult parse_options(std::vector<std::string> const &arguments) {
   ParseResult result;
   result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help);
+  if (!result.ok()) return result;
+  // Flags of epilogue pieces the chosen variant lacks would silently do nothing: usage errors.
+  auto given = [&](char const *name) {
+    for (std::string const &argument : arguments) {
+      if (argument.compare(0, std::string(name).size() + 3, std::string("--") + name + "=") == 0) return true;
+    }
+    return false;
+  };
+  EpilogueVariant const &e = result.options.epilogue;
+  std::string const variant = e.fused() ? "--epilogue=" + e.name() : std::string("the plain epilogue");
+  if (given("bias-broadcast") && !e.bias) {
+    result.error = "--bias-broadcast: " + variant + " has no bias";
+  } else if (given("alpha-vector-broadcast") && !e.alpha_vector) {
+    result.error = "--alpha-vector-broadcast: " + variant + " has no alpha vector";
+  } else if (given("clamp") && e.activation != epilogue::ActivationKind::kClamp) {
+    result.error = "--clamp: " + variant + " does not clamp";
+  }
   return result;
 }
 
@@ -312,6 +378,33 @@ Problem (every combination of the values forms the problem space):
                              Defaults: --A=bf16:row --B=bf16:column --C=bf16:column
   --alpha=, --beta=          scalars, comma lists allowed (default 1 and 0). With beta 0, C is
                              filled with NaN (integers: 0x5A bytes): a kernel that reads it fails.
+
+Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/linear_combination.h):
+    x = alpha [* alpha_vector] * A B + beta * C [+ bias];  [aux = x];  D = act(x) [* scale_d];  [amax]
+  --epilogue=<variant>       none (default: the plain GEMM) or one of the generator's variants,
+                             named as the suffix of their kernels (generator/epilogues.py):
+                               bias relu bias_relu gelu bias_gelu gelu_aux bias_gelu_aux gelu_erf
+                               bias_gelu_erf silu bias_silu sigmoid bias_sigmoid clamp bias_clamp
+                               alphavec alphavec_bias_relu; fp8 outputs: amax bias_amax
+                               bias_relu_amax bias_gelu_amax
+                             gelu = tanh approximation (cuBLASLt's), gelu_erf = the erf form.
+                             Only kernels with exactly these pieces run; the Handle is asked for
+                             them. Bias and aux have the kernels' types (the output type, f32 for
+                             f32 outputs); bias is uniform [-1, 1], the alpha vector uniform
+                             [0.5, 1.5], scale_d 0.5 (the _amax variants).
+  --bias-broadcast=row|column  bias[m] (M entries, cuBLASLt's orientation; default) or bias[n]
+  --alpha-vector-broadcast=row|column  the same for the alpha vector (default row)
+  --clamp=lo,hi              bounds of the clamp variants (default -8,8)
+                             A broadcast or clamp flag for a variant without that piece is a
+                             usage error.
+  With a fused epilogue, "cublas" runs two rows: cublas = cublasGemmEx followed by a separate
+  16-byte-vectorized kernel for the epilogue (unfused_epilogue in src/reference), and cublaslt =
+  cublasLtMatmul with the fused CUBLASLT_EPILOGUE_* where cuBLASLt has one (bias, relu,
+  bias_relu, gelu, bias_gelu, gelu_aux, bias_gelu_aux; its bias is per row of its column-major D,
+  so per-row bias with column-major C, per-column with row-major C). Each of our rows is timed
+  interleaved with both; ratio = (cuBLAS GEMM + separate kernel) time / ours and
+  lt_ratio = cuBLASLt fused time / ours. The reference is the reference GEMM followed by an
+  elementwise epilogue reference (f32 math, precise tanh/erf/exp); aux and amax are verified too.
 
 Kernels and providers:
   --kernels=<patterns>       comma list; a pattern's '*'-separated pieces must occur in the kernel

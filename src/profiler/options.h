@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "cutlass/epilogue/epilogue_types.h"
 #include "cutlass/library/types.h"
+#include "epilogue_variant.h"
 
 namespace cutlass {
 namespace profiler {
@@ -40,6 +42,13 @@ struct Options {
   TensorSpec A{library::NumericTypeID::kBF16, library::LayoutTypeID::kRowMajor};
   TensorSpec B{library::NumericTypeID::kBF16, library::LayoutTypeID::kColumnMajor};
   TensorSpec C{library::NumericTypeID::kBF16, library::LayoutTypeID::kColumnMajor};
+
+  /// Fused epilogue (--epilogue; plain by default) and its run-time choices. The element types
+  /// of bias and aux follow from the kernels (GemmSpec's EpilogueSpec).
+  EpilogueVariant epilogue;
+  epilogue::VectorBroadcast bias_broadcast = epilogue::VectorBroadcast::kPerRow;
+  epilogue::VectorBroadcast alpha_vector_broadcast = epilogue::VectorBroadcast::kPerRow;
+  float clamp_min = -8, clamp_max = 8;
 
   std::string kernels;          ///< empty: every kernel
   std::string ignore_kernels;
@@ -73,6 +82,12 @@ bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_
 
 /// Parses "bf16:row", "f32" (layout column), "*:row", "bf16:*" or "*" (any type and layout).
 bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *error);
+
+/// Parses "row" or "column" (a vector's broadcast: row = one entry per row of D, M entries).
+bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *broadcast, std::string *error);
+
+/// Parses "lo,hi" (finite, lo <= hi) for --clamp.
+bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *error);
 
 /// True for the element types the profiler can fill, verify and print:
 /// f16 bf16 tf32 f32 f64 s8 s32.

@@ -24,6 +24,38 @@ std::vector<LayoutTypeID> layouts_of(TensorSpec const &spec) {
 
 bool is_whole(double value) { return std::floor(value) == value; }
 
+bool is_fp8(NumericTypeID type) { return type == NumericTypeID::kFE4M3 || type == NumericTypeID::kFE5M2; }
+
+}  // namespace
+
+EpilogueSpec epilogue_spec(Options const &options, GemmSpec const &spec,
+                           std::vector<library::Operation const *> const &kernels) {
+  EpilogueSpec e;
+  e.variant = options.epilogue;
+  e.bias_broadcast = options.bias_broadcast;
+  e.alpha_vector_broadcast = options.alpha_vector_broadcast;
+  e.clamp_min = options.clamp_min;
+  e.clamp_max = options.clamp_max;
+  if (!e.fused()) return e;
+  // The generator's rule (enumeration.py): the output type, the input type for fp8 outputs;
+  // a kernel of this build that fits says it for sure.
+  NumericTypeID const fallback = is_fp8(spec.C.element) ? spec.A.element : spec.C.element;
+  e.element_bias = e.variant.bias ? fallback : NumericTypeID::kInvalid;
+  e.element_aux = e.variant.aux ? fallback : NumericTypeID::kInvalid;
+  for (library::Operation const *kernel : kernels) {
+    library::GemmDescription const &desc = gemm_description(*kernel);
+    if (variant_of(desc.epilogue) != e.variant) continue;
+    KernelView const view = problem_view(desc, spec.C.layout);
+    if (view.A != spec.A || view.B != spec.B || view.C != spec.C) continue;
+    e.element_bias = desc.epilogue.element_bias;
+    e.element_aux = desc.epilogue.element_aux;
+    break;
+  }
+  return e;
+}
+
+namespace {
+
 }  // namespace
 
 std::vector<std::vector<Operand>> operand_combinations(Options const &options,
@@ -85,6 +117,7 @@ ProblemSpace enumerate_problems(Options const &options, std::vector<library::Ope
                 spec.A = operands[0];
                 spec.B = operands[1];
                 spec.C = operands[2];
+                spec.epilogue = epilogue_spec(options, spec, kernels);
                 if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
                   space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
                   return space;

@@ -25,6 +25,11 @@ struct ProblemSpace {
   std::string error;                ///< a usage error (e.g. alpha 0.5 for an integer GEMM)
 };
 
+/// The epilogue of `spec` (its operands known) as the options ask for it; bias and aux types
+/// come from the first of `kernels` with that variant and operands, else the generator's rule.
+EpilogueSpec epilogue_spec(Options const &options, GemmSpec const &spec,
+                           std::vector<library::Operation const *> const &kernels);
+
 /// Expands the options into concrete problems.
 ProblemSpace enumerate_problems(Options const &options, std::vector<library::Operation const *> const &kernels);
 

@@ -18,13 +18,15 @@ namespace profiler {
 /// One result: a (problem, provider, kernel).
 struct ResultRow {
   int problem = 0;
-  std::string provider;        ///< "cutlass", "handle" or "cublas"
+  std::string provider;        ///< "cutlass", "handle", "cublas" or (fused epilogues) "cublaslt"
   std::string operation;       ///< kernel name, cuBLAS function, or "" when the handle chose none
   library::GemmDescription const *kernel = nullptr;   ///< the kernel's facts; null for cuBLAS
   std::string status = "success";                     ///< or why it did not run / failed
   Disposition disposition = Disposition::kNotVerified;
   double runtime_ms = 0;       ///< median; NaN when not timed
   double cublas_ms = 0;        ///< cuBLAS's median from the same interleaved run; NaN when none
+                               ///< (fused epilogue: cuBLAS GEMM + the separate epilogue kernel)
+  double cublaslt_ms = 0;      ///< fused epilogue: cuBLASLt's fused-epilogue median, same run; NaN when none
   double relative_error = 0;   ///< NaN when not verified
   std::string detail;          ///< verification lines / error text, printed under failed rows
 
@@ -33,6 +35,8 @@ struct ResultRow {
   double gflops(GemmSpec const &spec) const;
   /// cublas_ms / runtime_ms: above 1 means faster than cuBLAS (NaN when either is missing).
   double ratio_to_cublas() const;
+  /// cublaslt_ms / runtime_ms (NaN when either is missing).
+  double ratio_to_cublaslt() const;
 };
 
 /// The human-readable report on `out` (stdout), flushed after every row. A null `out` prints

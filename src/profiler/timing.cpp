@@ -32,28 +32,42 @@ bool EventTimer::reserve(size_t count) {
 
 bool EventTimer::time(Launch const &first, Launch const *second, int warmup, int iterations, InterleavedTimes *times,
                       std::string *error) {
+  std::vector<Launch const *> launches{&first};
+  if (second) launches.push_back(second);
+  std::vector<std::vector<float>> all;
   times->first.clear();
   times->second.clear();
-  size_t const per_round = second ? 4 : 2;
+  if (!time(launches, warmup, iterations, &all, error)) return false;
+  times->first = std::move(all[0]);
+  if (second) times->second = std::move(all[1]);
+  return true;
+}
+
+bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, int iterations,
+                      std::vector<std::vector<float>> *times, std::string *error) {
+  times->assign(launches.size(), {});
+  size_t const per_round = 2 * launches.size();
   if (!reserve(per_round * size_t(iterations))) {
     *error = "cudaEventCreate failed";
     return false;
   }
   for (int i = 0; i < warmup; ++i) {
-    if (!first() || (second && !(*second)())) {
-      *error = "a warm-up launch failed";
-      return false;
+    for (Launch const *launch : launches) {
+      if (!(*launch)()) {
+        *error = "a warm-up launch failed";
+        return false;
+      }
     }
   }
   for (int i = 0; i < iterations; ++i) {
     cudaEvent_t const *e = events_.data() + per_round * size_t(i);
-    bool ok = cudaEventRecord(e[0], stream_) == cudaSuccess && first() && cudaEventRecord(e[1], stream_) == cudaSuccess;
-    if (ok && second) {
-      ok = cudaEventRecord(e[2], stream_) == cudaSuccess && (*second)() && cudaEventRecord(e[3], stream_) == cudaSuccess;
-    }
-    if (!ok) {
-      *error = "a timed launch failed";
-      return false;
+    for (size_t j = 0; j < launches.size(); ++j) {
+      bool const ok = cudaEventRecord(e[2 * j], stream_) == cudaSuccess && (*launches[j])() &&
+                      cudaEventRecord(e[2 * j + 1], stream_) == cudaSuccess;
+      if (!ok) {
+        *error = "a timed launch failed";
+        return false;
+      }
     }
   }
   cudaError_t const status = cudaStreamSynchronize(stream_);
@@ -63,18 +77,13 @@ bool EventTimer::time(Launch const &first, Launch const *second, int warmup, int
   }
   for (int i = 0; i < iterations; ++i) {
     cudaEvent_t const *e = events_.data() + per_round * size_t(i);
-    float ms = 0;
-    if (cudaEventElapsedTime(&ms, e[0], e[1]) != cudaSuccess) {
-      *error = "cudaEventElapsedTime failed";
-      return false;
-    }
-    times->first.push_back(ms);
-    if (second) {
-      if (cudaEventElapsedTime(&ms, e[2], e[3]) != cudaSuccess) {
+    for (size_t j = 0; j < launches.size(); ++j) {
+      float ms = 0;
+      if (cudaEventElapsedTime(&ms, e[2 * j], e[2 * j + 1]) != cudaSuccess) {
         *error = "cudaEventElapsedTime failed";
         return false;
       }
-      times->second.push_back(ms);
+      (*times)[j].push_back(ms);
     }
   }
   return true;

@@ -37,6 +37,12 @@ class EventTimer {
   bool time(Launch const &first, Launch const *second, int warmup, int iterations, InterleavedTimes *times,
             std::string *error);
 
+  /// The same for any number of providers: `warmup` rounds of every launch in order, then
+  /// `iterations` rounds of [record, launch, record] per launch (ours, cuBLAS, cuBLASLt, ours,
+  /// ...). (*times)[i] receives launch i's per-launch milliseconds.
+  bool time(std::vector<Launch const *> const &launches, int warmup, int iterations,
+            std::vector<std::vector<float>> *times, std::string *error);
+
  private:
   bool reserve(size_t count);
 

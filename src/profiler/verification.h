@@ -23,8 +23,17 @@ char const *to_string(Disposition disposition);
 
 /// Results to compare with; null when that verification provider did not run.
 struct References {
-  void const *device = nullptr;   ///< the reference GEMM's D
-  void const *cublas = nullptr;   ///< cuBLAS's D
+  void const *device = nullptr;   ///< the reference GEMM's D (with a fused epilogue: the epilogue reference's)
+  void const *cublas = nullptr;   ///< cuBLAS's D (with a fused epilogue: after the separate epilogue kernel)
+  void const *device_aux = nullptr, *cublas_aux = nullptr;   ///< their aux outputs (fused epilogues with aux)
+  float device_amax = 0, cublas_amax = 0;                    ///< their amax (_amax variants)
+};
+
+/// What a run produced besides D: aux (null when none) and amax (read back; NaN when none).
+struct ExtraOutputs {
+  void const *aux = nullptr;
+  float amax = 0;
+  bool has_amax = false;
 };
 
 struct Verification {
@@ -36,8 +45,11 @@ struct Verification {
 /// Compares `D` (the problem's output, packed, C's type and layout) with each reference. A
 /// check passes when no element is NaN/Inf where the reference is finite (poisoned outputs
 /// left unwritten show up here) and the relative error is within reference::error_bound
-/// (integers: every element equal). Failed if any check fails; passed if any passed.
-Verification verify(GemmSpec const &spec, void const *D, References const &references);
+/// (integers: every element equal). With a fused epilogue, aux (element_aux, C's layout) and amax
+/// (relative difference) are checked against each reference's with the same bound. Failed if
+/// any check fails; passed if any passed.
+Verification verify(GemmSpec const &spec, void const *D, References const &references,
+                    ExtraOutputs const &extra = ExtraOutputs());
 
 }  // namespace profiler
 }  // namespace cutlass

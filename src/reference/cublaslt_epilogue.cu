@@ -1,0 +1,202 @@
+/// @file src/reference/cublaslt_epilogue.cu
+#include "cublaslt_epilogue.h"
+
+#include <cstdint>
+
+namespace cutlass {
+namespace reference {
+
+namespace {
+
+bool lt_type(NumericTypeID type, cudaDataType_t *out) {
+  switch (type) {
+    case NumericTypeID::kF16: *out = CUDA_R_16F; return true;
+    case NumericTypeID::kBF16: *out = CUDA_R_16BF; return true;
+    case NumericTypeID::kTF32:
+    case NumericTypeID::kF32: *out = CUDA_R_32F; return true;
+    default: return false;
+  }
+}
+
+LayoutTypeID flip(LayoutTypeID l) {
+  return l == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+}
+
+/// The problem as cuBLASLt's column-major call: row-major C becomes D^T = B^T A^T.
+GemmProblem column_major(GemmProblem const &p0) {
+  GemmProblem p = p0;
+  if (p0.layout_C != LayoutTypeID::kRowMajor) return p;
+  p.m = p0.n;
+  p.n = p0.m;
+  p.element_A = p0.element_B;
+  p.element_B = p0.element_A;
+  p.layout_A = flip(p0.layout_B);
+  p.layout_B = flip(p0.layout_A);
+  p.A = p0.B;
+  p.lda = p0.ldb;
+  p.batch_stride_A = p0.batch_stride_B;
+  p.B = p0.A;
+  p.ldb = p0.lda;
+  p.batch_stride_B = p0.batch_stride_A;
+  p.layout_C = LayoutTypeID::kColumnMajor;
+  return p;
+}
+
+std::string status_text(cublasStatus_t status) {
+  return status == CUBLAS_STATUS_SUCCESS ? std::string() : std::string(cublasGetStatusName(status));
+}
+
+template <typename T>
+cublasStatus_t set(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute, T const &value) {
+  return cublasLtMatmulDescSetAttribute(desc, attribute, &value, sizeof(value));
+}
+
+template <typename T>
+cublasStatus_t set(cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attribute, T const &value) {
+  return cublasLtMatrixLayoutSetAttribute(layout, attribute, &value, sizeof(value));
+}
+
+}  // namespace
+
+CublasLtEpilogueGemm::~CublasLtEpilogueGemm() { release(); }
+
+void CublasLtEpilogueGemm::release() {
+  if (desc_) cublasLtMatmulDescDestroy(desc_);
+  for (cublasLtMatrixLayout_t layout : {a_, b_, c_, d_}) {
+    if (layout) cublasLtMatrixLayoutDestroy(layout);
+  }
+  desc_ = nullptr;
+  a_ = b_ = c_ = d_ = nullptr;
+}
+
+bool CublasLtEpilogueGemm::supports(EpilogueOperands const &e, LayoutTypeID layout_C, cublasLtEpilogue_t *kind) {
+  if (e.alpha_vector || e.scale_d || e.amax) return false;
+  bool const bias = e.bias != nullptr;
+  // The bias follows cuBLASLt's rows: the user's rows for column-major C, columns for row-major.
+  if (bias && (e.bias_broadcast == VectorBroadcast::kPerRow) != (layout_C == LayoutTypeID::kColumnMajor)) return false;
+  cublasLtEpilogue_t k;
+  switch (e.activation) {
+    case ActivationKind::kIdentity:
+      if (e.aux) return false;
+      k = bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+      break;
+    case ActivationKind::kReLU:
+      if (e.aux) return false;   // RELU_AUX stores a bit mask, not x
+      k = bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+      break;
+    case ActivationKind::kGELU:
+      if (e.aux) {
+        k = bias ? CUBLASLT_EPILOGUE_GELU_AUX_BIAS : CUBLASLT_EPILOGUE_GELU_AUX;
+      } else {
+        k = bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
+      }
+      break;
+    default: return false;
+  }
+  if (kind) *kind = k;
+  return true;
+}
+
+std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem const &problem,
+                                          EpilogueOperands const &e, void *workspace, size_t workspace_bytes) {
+  release();
+  cublasLtEpilogue_t kind;
+  if (!supports(e, problem.layout_C, &kind)) return "cuBLASLt has no fused epilogue for these pieces";
+  GemmProblem const p = column_major(problem);
+  cudaDataType_t ta, tb, tc, tbias = CUDA_R_32F, taux = CUDA_R_32F;
+  if (!lt_type(p.element_A, &ta) || !lt_type(p.element_B, &tb) || !lt_type(p.element_C, &tc) ||
+      (e.bias && !lt_type(e.element_bias, &tbias)) || (e.aux && !lt_type(e.element_aux, &taux))) {
+    return "CUBLAS_STATUS_NOT_SUPPORTED";
+  }
+  handle_ = handle;
+  transposed_ = problem.layout_C == LayoutTypeID::kRowMajor;
+  workspace_ = workspace;
+  workspace_bytes_ = workspace_bytes;
+  cublasComputeType_t const compute =
+      p.element_A == NumericTypeID::kTF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  cublasStatus_t s = cublasLtMatmulDescCreate(&desc_, compute, CUDA_R_32F);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    desc_ = nullptr;
+    return status_text(s);
+  }
+  int32_t const opa = p.layout_A == LayoutTypeID::kColumnMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+  int32_t const opb = p.layout_B == LayoutTypeID::kColumnMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+  uint32_t const epilogue = kind;
+  auto check = [&](cublasStatus_t status) {
+    if (s == CUBLAS_STATUS_SUCCESS) s = status;
+  };
+  check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSA, opa));
+  check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSB, opb));
+  check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue));
+  if (e.bias) {
+    check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, e.bias));
+    if (tbias != tc) check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, int32_t(tbias)));
+    if (p.batch_count > 1) check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, int64_t(e.batch_stride_bias)));
+  }
+  if (e.aux) {
+    check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, static_cast<void *>(e.aux)));
+    check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, int64_t(e.ldaux)));
+    if (taux != tc) check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE, int32_t(taux)));
+    if (p.batch_count > 1) check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, int64_t(e.batch_stride_aux)));
+  }
+  // Matrices as stored (column-major): A is m x k (N) or k x m (T), B is k x n (N) or n x k (T).
+  bool const na = opa == CUBLAS_OP_N, nb = opb == CUBLAS_OP_N;
+  check(cublasLtMatrixLayoutCreate(&a_, ta, na ? p.m : p.k, na ? p.k : p.m, p.lda));
+  check(cublasLtMatrixLayoutCreate(&b_, tb, nb ? p.k : p.n, nb ? p.n : p.k, p.ldb));
+  check(cublasLtMatrixLayoutCreate(&c_, tc, p.m, p.n, p.ldc));
+  check(cublasLtMatrixLayoutCreate(&d_, tc, p.m, p.n, p.ldd));
+  if (p.batch_count > 1) {
+    int32_t const count = int32_t(p.batch_count);
+    std::pair<cublasLtMatrixLayout_t, int64_t> const strides[] = {
+        {a_, p.batch_stride_A}, {b_, p.batch_stride_B}, {c_, p.batch_stride_C}, {d_, p.batch_stride_D}};
+    for (auto const &[layout, stride] : strides) {
+      if (!layout) continue;
+      check(set(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, count));
+      check(set(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, stride));
+    }
+  }
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    release();
+    return status_text(s);
+  }
+  cublasLtMatmulPreference_t preference = nullptr;
+  s = cublasLtMatmulPreferenceCreate(&preference);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    release();
+    return status_text(s);
+  }
+  uint64_t const bytes = workspace_bytes;
+  s = cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes));
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  if (s == CUBLAS_STATUS_SUCCESS) {
+    s = cublasLtMatmulAlgoGetHeuristic(handle, desc_, a_, b_, c_, d_, preference, 1, &result, &found);
+  }
+  cublasLtMatmulPreferenceDestroy(preference);
+  if (s != CUBLAS_STATUS_SUCCESS || found == 0) {
+    release();
+    return s != CUBLAS_STATUS_SUCCESS ? status_text(s) : std::string("CUBLAS_STATUS_NOT_SUPPORTED");
+  }
+  algo_ = result.algo;
+  return "";
+}
+
+std::string CublasLtEpilogueGemm::run(GemmProblem const &problem, EpilogueOperands const &e,
+                                      cudaStream_t stream) const {
+  if (!desc_) return "cuBLASLt: not prepared";
+  GemmProblem const p = column_major(problem);
+  cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+  if (e.bias) s = set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, e.bias);
+  if (s == CUBLAS_STATUS_SUCCESS && e.aux) {
+    s = set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, static_cast<void *>(e.aux));
+  }
+  if (s != CUBLAS_STATUS_SUCCESS) return status_text(s);
+  float const alpha = float(p.alpha), beta = float(p.beta);
+  // beta == 0: C is not read (cuBLASLt), so D serves as C and no NaN-poisoned C can leak.
+  void const *c = p.beta != 0 ? p.C : p.D;
+  return status_text(cublasLtMatmul(handle_, desc_, &alpha, p.A, a_, p.B, b_, &beta, c, c_, p.D, d_, &algo_,
+                                    workspace_, workspace_bytes_, stream));
+}
+
+}  // namespace reference
+}  // namespace cutlass
