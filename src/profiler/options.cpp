@@ -20,9 +20,10 @@ using library::LayoutTypeID;
 using library::NumericTypeID;
 
 /// Element types the profiler can fill, run through the reference and compare.
-constexpr NumericTypeID kSupportedTypes[] = {NumericTypeID::kF16, NumericTypeID::kBF16, NumericTypeID::kTF32,
-                                             NumericTypeID::kF32, NumericTypeID::kF64,  NumericTypeID::kS8,
-                                             NumericTypeID::kS32};
+/// fe4m3 / fe5m2 are outputs only (the fp8 kernels' C/D, with the _amax epilogues).
+constexpr NumericTypeID kSupportedTypes[] = {NumericTypeID::kF16, NumericTypeID::kBF16,  NumericTypeID::kTF32,
+                                             NumericTypeID::kF32, NumericTypeID::kF64,   NumericTypeID::kS8,
+                                             NumericTypeID::kS32, NumericTypeID::kFE4M3, NumericTypeID::kFE5M2};
 
 /// Longest value list one flag may produce (a guard against typos like --m=1:2000000000).
 constexpr size_t kMaxListLength = 100000;
@@ -281,7 +282,9 @@ bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *e
   }
   TensorSpec result;
   if (parts[0] != "*") {
-    NumericTypeID type = library::numeric_type_from_string(parts[0].c_str());
+    // "e4m3" / "e5m2" (DESIGN.md's names) are accepted beside the library's "fe4m3" / "fe5m2".
+    std::string const name = parts[0] == "e4m3" || parts[0] == "e5m2" ? "f" + parts[0] : parts[0];
+    NumericTypeID type = library::numeric_type_from_string(name.c_str());
     if (!profiler_supports(type)) {
       *error = "unknown or unsupported type '" + parts[0] + "' (expected one of " + supported_type_names() + " or *)";
       return false;
@@ -367,7 +370,8 @@ Problem (every combination of the values forms the problem space):
   --m=, --n=, --k=           sizes: 4096 | 128,256,512 | start:end[:step] (inclusive) | mixed lists
                              (default 4096 each)
   --batch_count=             1 (default) | >1: strided batched GEMM; lists and ranges as for m
-  --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32, layout
+  --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32, and for
+                             C the fp8 outputs fe4m3 (or e4m3) fe5m2 (or e5m2), layout
                              column (n) or row (t). A type alone means layout column; '*' for
                              either part means "any": "*" alone = any type and layout. Wildcards
                              expand to the type/layout combinations of the matching kernels.
@@ -385,8 +389,8 @@ Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/line
                              named as the suffix of their kernels (generator/epilogues.py):
                                bias relu bias_relu gelu bias_gelu gelu_aux bias_gelu_aux gelu_erf
                                bias_gelu_erf silu bias_silu sigmoid bias_sigmoid clamp bias_clamp
-                               alphavec alphavec_bias_relu; fp8 outputs: amax bias_amax
-                               bias_relu_amax bias_gelu_amax
+                               alphavec alphavec_bias_relu; fp8 outputs (--C=fe4m3 or fe5m2,
+                               bf16/f16 inputs, TN): amax bias_amax bias_relu_amax bias_gelu_amax
                              gelu = tanh approximation (cuBLASLt's), gelu_erf = the erf form.
                              Only kernels with exactly these pieces run; the Handle is asked for
                              them. Bias and aux have the kernels' types (the output type, f32 for

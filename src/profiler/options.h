@@ -80,7 +80,8 @@ ParseResult parse_options(std::vector<std::string> const &arguments);
 bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_value,
                         std::vector<int64_t> *values, std::string *error);
 
-/// Parses "bf16:row", "f32" (layout column), "*:row", "bf16:*" or "*" (any type and layout).
+/// Parses "bf16:row", "f32" (layout column), "*:row", "bf16:*" or "*" (any type and layout);
+/// "e4m3" / "e5m2" name fe4m3 / fe5m2.
 bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *error);
 
 /// Parses "row" or "column" (a vector's broadcast: row = one entry per row of D, M entries).
@@ -90,7 +91,7 @@ bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *
 bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *error);
 
 /// True for the element types the profiler can fill, verify and print:
-/// f16 bf16 tf32 f32 f64 s8 s32.
+/// f16 bf16 tf32 f32 f64 s8 s32, and the fp8 outputs fe4m3 fe5m2.
 bool profiler_supports(library::NumericTypeID type);
 
 /// The --help text.

@@ -20,6 +20,8 @@ __device__ __forceinline__ float load_f32(NumericTypeID type, void const *ptr, i
     case NumericTypeID::kTF32:
     case NumericTypeID::kF32: return static_cast<float const *>(ptr)[i];
     case NumericTypeID::kF64: return float(static_cast<double const *>(ptr)[i]);
+    case NumericTypeID::kFE4M3: return static_cast<float>(static_cast<float_e4m3_t const *>(ptr)[i]);
+    case NumericTypeID::kFE5M2: return static_cast<float>(static_cast<float_e5m2_t const *>(ptr)[i]);
     default: return NAN;
   }
 }
@@ -31,13 +33,16 @@ __device__ __forceinline__ void store_f32(NumericTypeID type, void *ptr, int64_t
     case NumericTypeID::kTF32:
     case NumericTypeID::kF32: static_cast<float *>(ptr)[i] = v; break;
     case NumericTypeID::kF64: static_cast<double *>(ptr)[i] = double(v); break;
+    case NumericTypeID::kFE4M3: static_cast<float_e4m3_t *>(ptr)[i] = float_e4m3_t(v); break;
+    case NumericTypeID::kFE5M2: static_cast<float_e5m2_t *>(ptr)[i] = float_e5m2_t(v); break;
     default: break;
   }
 }
 
 bool is_float(NumericTypeID type) {
   return type == NumericTypeID::kF16 || type == NumericTypeID::kBF16 || type == NumericTypeID::kTF32 ||
-         type == NumericTypeID::kF32 || type == NumericTypeID::kF64;
+         type == NumericTypeID::kF32 || type == NumericTypeID::kF64 || type == NumericTypeID::kFE4M3 ||
+         type == NumericTypeID::kFE5M2;
 }
 
 template <bool kFast>

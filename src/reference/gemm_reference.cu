@@ -22,6 +22,8 @@ __device__ double load_as_double(NumericTypeID type, void const *ptr, int64_t i)
     case NumericTypeID::kF64: return static_cast<double const *>(ptr)[i];
     case NumericTypeID::kS8: return static_cast<int8_t const *>(ptr)[i];
     case NumericTypeID::kS32: return static_cast<int32_t const *>(ptr)[i];
+    case NumericTypeID::kFE4M3: return static_cast<float>(static_cast<float_e4m3_t const *>(ptr)[i]);
+    case NumericTypeID::kFE5M2: return static_cast<float>(static_cast<float_e5m2_t const *>(ptr)[i]);
     default: return 0;
   }
 }
@@ -35,6 +37,9 @@ __device__ void store_from_double(NumericTypeID type, void *ptr, int64_t i, doub
     case NumericTypeID::kF64: static_cast<double *>(ptr)[i] = v; break;
     case NumericTypeID::kS8: static_cast<int8_t *>(ptr)[i] = int8_t(llrint(v)); break;
     case NumericTypeID::kS32: static_cast<int32_t *>(ptr)[i] = int32_t(uint32_t(int64_t(llrint(v)))); break;
+    // fp8: round to nearest even, saturating to the largest finite value (as the kernels convert).
+    case NumericTypeID::kFE4M3: static_cast<float_e4m3_t *>(ptr)[i] = float_e4m3_t(float(v)); break;
+    case NumericTypeID::kFE5M2: static_cast<float_e5m2_t *>(ptr)[i] = float_e5m2_t(float(v)); break;
     default: break;
   }
 }
@@ -49,14 +54,18 @@ bool is_known(NumericTypeID type) {
     case NumericTypeID::kF32:
     case NumericTypeID::kF64:
     case NumericTypeID::kS8:
-    case NumericTypeID::kS32: return true;
+    case NumericTypeID::kS32:
+    case NumericTypeID::kFE4M3:
+    case NumericTypeID::kFE5M2: return true;
     default: return false;
   }
 }
 
 int element_bytes(NumericTypeID type) {
   switch (type) {
-    case NumericTypeID::kS8: return 1;
+    case NumericTypeID::kS8:
+    case NumericTypeID::kFE4M3:
+    case NumericTypeID::kFE5M2: return 1;
     case NumericTypeID::kF16:
     case NumericTypeID::kBF16: return 2;
     case NumericTypeID::kF64: return 8;
@@ -227,6 +236,7 @@ bool bytes_equal(void const *a, void const *b, size_t bytes) {
 double error_bound(NumericTypeID element_A, NumericTypeID element_C, int64_t k) {
   double const sqrt_k = std::sqrt(double(k < 1 ? 1 : k));
   if (is_integer(element_C)) return 0;
+  if (element_C == NumericTypeID::kFE4M3 || element_C == NumericTypeID::kFE5M2) return 5e-2;
   if (element_C == NumericTypeID::kF16 || element_C == NumericTypeID::kBF16) return 1e-2;
   if (element_A == NumericTypeID::kTF32) return 5e-3;
   if (element_A == NumericTypeID::kF16 || element_A == NumericTypeID::kBF16) return 1e-3;

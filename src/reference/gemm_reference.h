@@ -68,7 +68,7 @@ bool bytes_equal(void const *a, void const *b, size_t bytes);
 
 /// Relative-error bound of the DESIGN.md correctness rules for a kernel's output type, input
 /// type and K: f64 1e-12*sqrt(K), f32 1e-5*sqrt(K), tf32 inputs 1e-3*sqrt(K/64)+1e-3, 16-bit 1e-2,
-/// integers 0 (exact).
+/// fp8 (e4m3 / e5m2 outputs) 5e-2, integers 0 (exact).
 double error_bound(NumericTypeID element_A, NumericTypeID element_C, int64_t k);
 
 }  // namespace reference

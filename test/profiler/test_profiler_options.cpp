@@ -71,6 +71,10 @@ TEST(ProfilerOptions, TensorSpecs) {
   ASSERT_TRUE(parse_tensor_spec("*", &spec, &error)) << error;
   EXPECT_FALSE(spec.element.has_value());
   EXPECT_FALSE(spec.layout.has_value());
+  ASSERT_TRUE(parse_tensor_spec("fe4m3", &spec, &error)) << error;   // fp8 outputs (the _amax epilogues)
+  EXPECT_EQ(NumericTypeID::kFE4M3, *spec.element);
+  ASSERT_TRUE(parse_tensor_spec("e5m2:column", &spec, &error)) << error;
+  EXPECT_EQ(NumericTypeID::kFE5M2, *spec.element);
   EXPECT_FALSE(parse_tensor_spec("bf17:row", &spec, &error));
   EXPECT_FALSE(parse_tensor_spec("bf16:diagonal", &spec, &error));
 }
