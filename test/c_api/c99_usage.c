@@ -42,6 +42,31 @@ int main(void) {
   CHECK(cutlassLibGemmExSelect(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 4, 4, 4, &alpha, NULL, CUDA_R_32F, 4, NULL,
                                CUDA_R_32F, 4, &beta, NULL, CUDA_R_32F, 4, CUTLASS_LIB_COMPUTE_32F,
                                &name) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+  /* fused epilogues: the enum, the setters and their validation compile and answer in C99 */
+  {
+    cutlassLibEpilogue_t epilogue = CUTLASS_LIB_EPILOGUE_DEFAULT;
+    float bias_storage[4];
+    CHECK(cutlassLibGetEpilogue(handle, &epilogue) == CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(epilogue == CUTLASS_LIB_EPILOGUE_DEFAULT);
+    CHECK(cutlassLibSetEpilogue(handle, CUTLASS_LIB_EPILOGUE_GELU_BIAS) == CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(cutlassLibSetEpilogue(handle, (cutlassLibEpilogue_t)3) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    CHECK(cutlassLibGetEpilogue(handle, &epilogue) == CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(epilogue == CUTLASS_LIB_EPILOGUE_GELU_BIAS);
+    CHECK(cutlassLibSetEpilogueBias(handle, bias_storage, CUDA_R_32F, CUTLASS_LIB_VECTOR_PER_ROW, 0) ==
+          CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(cutlassLibSetEpilogueBias(handle, bias_storage, CUDA_R_64F, CUTLASS_LIB_VECTOR_PER_ROW, 0) ==
+          CUTLASS_LIB_STATUS_NOT_SUPPORTED);
+    CHECK(cutlassLibSetEpilogueAux(handle, NULL, CUDA_R_16BF, 0, 0) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    CHECK(cutlassLibSetEpilogueAlphaVector(handle, NULL, CUTLASS_LIB_VECTOR_PER_COLUMN, 0) == CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(cutlassLibSetEpilogueScaleAmax(handle, NULL, NULL) == CUTLASS_LIB_STATUS_SUCCESS);
+    CHECK(cutlassLibSetEpilogueClamp(handle, 1.0f, -1.0f) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    CHECK(cutlassLibSetEpilogue(NULL, CUTLASS_LIB_EPILOGUE_RELU) == CUTLASS_LIB_STATUS_NOT_INITIALIZED);
+    /* k == 0 with a fused epilogue: NOT_SUPPORTED before any device work (pointers never read) */
+    CHECK(cutlassLibGemmEx(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 4, 4, 0, &alpha, NULL, CUDA_R_32F, 4, NULL,
+                           CUDA_R_32F, 1, &beta, bias_storage, CUDA_R_32F, 4, CUTLASS_LIB_COMPUTE_32F) ==
+          CUTLASS_LIB_STATUS_NOT_SUPPORTED);
+    CHECK(cutlassLibSetEpilogue(handle, CUTLASS_LIB_EPILOGUE_DEFAULT) == CUTLASS_LIB_STATUS_SUCCESS);
+  }
   CHECK(cutlassLibDestroy(handle) == CUTLASS_LIB_STATUS_SUCCESS);
 
   printf("c99_usage: %zu kernels, %d failure(s)\n", count, failures);
