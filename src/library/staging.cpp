@@ -89,7 +89,7 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   }
   if (p.stage_d) {
     void const *d = nullptr;
-    place(m, n, ec, &d, &p.staged.ldd, &p.staged.batch_stride_D);
+    p.bytes_d = place(m, n, ec, &d, &p.staged.ldd, &p.staged.batch_stride_D);
     p.staged.D = const_cast<void *>(d);
   }
   // The kernel's source: C itself when it fits and D is not staged; otherwise C goes into D
@@ -100,6 +100,8 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
     p.staged.batch_stride_C = p.staged.batch_stride_D;
   } else if (p.stage_d || c_misaligned) {
     p.copy_c_into_d = true;
+    // Padding rows/columns of a staged D must read as zero C (they feed amax and activations).
+    p.zero_d = p.stage_d && (m != call.m || n != call.n);
     p.staged.C = p.staged.D;
     p.staged.ldc = p.staged.ldd;
     p.staged.batch_stride_C = p.staged.batch_stride_D;
@@ -130,6 +132,7 @@ bool stage_in(StagingPlan const &p, GemmCall const &call, cudaStream_t stream) {
       return false;
     }
   }
+  if (p.zero_d && cudaMemsetAsync(p.staged.D, 0, p.bytes_d, stream) != cudaSuccess) return false;
   if (p.copy_c_into_d && call.C != p.staged.D) {
     if (!copy_2d(p.staged.D, p.staged.ldd, p.staged.batch_stride_D, call.C, call.ldc, call.batch_stride_C, call.m,
                  call.n, call.batch_count, ec, stream)) {

@@ -26,7 +26,8 @@ struct StagingPlan {
   bool zero_a = false, zero_b = false;   ///< the copy has padding that must read as zero
   bool source = false;         ///< C is read (beta != 0, or scalars on the device)
   bool copy_c_into_d = false;  ///< C goes into D (or its staged copy) before the kernel
-  size_t bytes_a = 0, bytes_b = 0;      ///< sizes of the staged A and B (for the zero fill)
+  bool zero_d = false;         ///< the staged D (holding C) has padding that must read as zero
+  size_t bytes_a = 0, bytes_b = 0, bytes_d = 0;   ///< sizes of the staged copies (for the zero fill)
   size_t workspace_bytes = 0;  ///< total staging bytes
 };
 

@@ -33,7 +33,7 @@ struct GemmFunctionalKey {
   LayoutTypeID layout_D = LayoutTypeID::kInvalid;
   EpilogueDescription epilogue;   ///< fused pieces; the plain epilogue by default
 
-  bool operator==(GemmFunctionalKey const &o) const;
+  CUTLASS_LIB_API bool operator==(GemmFunctionalKey const &o) const;
   bool operator!=(GemmFunctionalKey const &o) const { return !(*this == o); }
 };
 
