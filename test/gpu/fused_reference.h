@@ -39,6 +39,7 @@
 
 #include "cutlass/epilogue/epilogue_types.h"
 #include "cutlass/library/types.h"
+#include "cutlass/library/util.h"
 
 namespace cutlass_lib_test {
 namespace fused {
@@ -246,17 +247,7 @@ inline double activation(ActivationKind kind, double x, double lo, double hi) {
   }
 }
 
-inline char const *activation_name(ActivationKind kind) {
-  switch (kind) {
-    case ActivationKind::kIdentity: return "identity";
-    case ActivationKind::kReLU: return "relu";
-    case ActivationKind::kGELU: return "gelu";
-    case ActivationKind::kGELUErf: return "gelu_erf";
-    case ActivationKind::kSiLU: return "silu";
-    case ActivationKind::kSigmoid: return "sigmoid";
-    case ActivationKind::kClamp: return "clamp";
-    default: return "invalid";
-  }
+inline char const *activation_name(ActivationKind kind) { return cutlass::library::to_string(kind); }
 }
 
 /// The compile-time and per-call facts the reference needs.
