@@ -248,7 +248,6 @@ inline double activation(ActivationKind kind, double x, double lo, double hi) {
 }
 
 inline char const *activation_name(ActivationKind kind) { return cutlass::library::to_string(kind); }
-}
 
 /// The compile-time and per-call facts the reference needs.
 struct Spec {
