@@ -259,9 +259,10 @@ class LinearCombination {
       }
       ElementCompute y = Activation<Fusion_::kActivation, kFastMath>::apply(x, params_.clamp_min, params_.clamp_max);
       if (Fusion_::kScaleAmax) {
-        // NOTE: padding elements (outside rows x columns) have x == 0 (zero accumulators, zero C,
-        // no vector terms), so when activation(0) == 0 they cannot raise amax: no bounds test.
-        if (kActivationZeroAtZero || inside) amax_ = fmaxf(amax_, fabsf(y));
+        // NOTE: without a bias, padding elements (outside rows x columns) have x == 0 (zero
+        // accumulators, zero C), so when activation(0) == 0 they cannot raise amax and need no
+        // bounds test. A bias reaches the padding (a row's bias applies to its padded columns).
+        if ((kActivationZeroAtZero && !Fusion_::kBias) || inside) amax_ = fmaxf(amax_, fabsf(y));
         y *= scale_d_;
       }
       return NumericConverter<ElementOutput, ElementCompute>::convert(y);
