@@ -256,11 +256,11 @@ struct Sm90EpilogueTma {
   }
   CUTLASS_DEVICE static Terms row_terms(SharedStorage &smem, int consumer, int row) {
     if constexpr (kHasVectors) return smem.vectors.row[consumer][row];
-    return Terms{0.f, 1.f};
+    return EpilogueOutputOp::neutral_terms();
   }
   CUTLASS_DEVICE static Terms column_terms(SharedStorage &smem, int consumer, int column) {
     if constexpr (kHasVectors) return smem.vectors.column[consumer][column];
-    return Terms{0.f, 1.f};
+    return EpilogueOutputOp::neutral_terms();
   }
 
   /// Row, in the warpgroup tile, of accumulator row-half h of atom a (wgmma m64 D fragment:
