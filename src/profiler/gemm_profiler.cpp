@@ -457,17 +457,7 @@ ResultRow GemmProfiler::profile_cublas(Problem &problem) {
     row.detail = problem.cublas_verification.detail;
   }
   if (options_.profiling_iterations == 0) return row;
-  if (problem.cublas_samples.empty()) {
-    Launch const alone = [&] { return launch_cublas(problem); };
-    InterleavedTimes times;
-    std::string error;
-    if (!timer_.time(alone, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
-      row.status = error;
-      row.disposition = Disposition::kFailed;
-      return row;
-    }
-    problem.cublas_samples = times.first;
-  }
+  if (!time_alone([&] { return launch_cublas(problem); }, problem.cublas_samples, row)) return row;
   row.runtime_ms = median(problem.cublas_samples);
   row.cublas_ms = row.runtime_ms;
   if (!problem.lt_samples.empty()) row.cublaslt_ms = median(problem.lt_samples);
@@ -495,21 +485,24 @@ ResultRow GemmProfiler::profile_cublaslt(Problem &problem) {
     row.detail = problem.lt_verification.detail;
   }
   if (options_.profiling_iterations == 0) return row;
-  if (problem.lt_samples.empty()) {
-    Launch const alone = [&] { return launch_cublaslt(problem); };
-    InterleavedTimes times;
-    std::string error;
-    if (!timer_.time(alone, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
-      row.status = error;
-      row.disposition = Disposition::kFailed;
-      return row;
-    }
-    problem.lt_samples = times.first;
-  }
+  if (!time_alone([&] { return launch_cublaslt(problem); }, problem.lt_samples, row)) return row;
   row.runtime_ms = median(problem.lt_samples);
   row.cublaslt_ms = row.runtime_ms;
   if (!problem.cublas_samples.empty()) row.cublas_ms = median(problem.cublas_samples);
   return row;
+}
+
+bool GemmProfiler::time_alone(Launch const &launch, std::vector<float> &samples, ResultRow &row) {
+  if (!samples.empty()) return true;   // already timed, interleaved with one of our kernels
+  InterleavedTimes times;
+  std::string error;
+  if (!timer_.time(launch, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
+    row.status = error;
+    row.disposition = Disposition::kFailed;
+    return false;
+  }
+  samples = times.first;
+  return true;
 }
 
 void GemmProfiler::time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row) {

@@ -73,6 +73,9 @@ class GemmProfiler {
   /// Times `ours` interleaved with cuBLAS and cuBLASLt (those that run this problem) into row's
   /// runtime_ms, cublas_ms and cublaslt_ms; their samples join the problem's.
   void time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row);
+  /// Times a cuBLAS-side launch on its own into `samples` unless they are already filled; on a
+  /// timing failure marks `row` failed and returns false.
+  bool time_alone(Launch const &launch, std::vector<float> &samples, ResultRow &row);
   /// Finishes a row: counts it, prints it, writes it to the CSV, keeps it for the summary.
   void record(Problem &problem, ResultRow row);
   /// False (after printing why) when the last CUDA error is one the context cannot recover from.
