@@ -82,6 +82,9 @@ struct Config {
       for (int column = 0; column < Tile::kColumns; ++column) {
         ASSERT_EQ(Tile::offset_bytes(row, column), old_offset_bytes<Tile>(row, column)) << row << ", " << column;
         ASSERT_EQ(uint32_t(typename Tile::Layout{}(row, column)), old_offset_bytes<Tile>(row, column));
+        // the split form: 16 * (chunk index ^ the row's XOR) + byte in the chunk
+        ASSERT_EQ(Tile::row_xor(row), old_row_xor<Tile>(row));
+        ASSERT_EQ((Sm80SwizzledOffset<Tile, 0>::at(row, column).value()), old_offset_bytes<Tile>(row, column));
       }
   }
 

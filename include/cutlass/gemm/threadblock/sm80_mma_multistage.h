@@ -143,16 +143,19 @@ class Sm80MmaMultistage {
     uint32_t write_a = 0, write_b = 0;   // stage being filled during this k-tile
     int write_k_remaining = 0;           // its k_remaining
 
+    // NOTE: the stage layouts take the ring indices by value (int(...)): a cute layout takes its
+    // coordinate by reference, and a reference to the loop-carried index changed the compiled
+    // ring update (compare with the next index instead of the current one).
     CUTLASS_PRAGMA_NO_UNROLL
     for (int kt = 0; kt < k_tiles; ++kt) {
       CUTLASS_PRAGMA_UNROLL
       for (int kk = 0; kk < kKSteps; ++kk) {
         int const next = (kk + 1) % 2;
-        warp_a.load(frag_a[next], smem + StageA{}(read_stage), (kk + 1) % kKSteps);
-        warp_b.load(frag_b[next], smem_b + StageB{}(read_stage), (kk + 1) % kKSteps);
+        warp_a.load(frag_a[next], smem + StageA{}(int(read_stage)), (kk + 1) % kKSteps);
+        warp_b.load(frag_b[next], smem_b + StageB{}(int(read_stage)), (kk + 1) % kKSteps);
         if (kk == 0) {
-          write_a = smem + StageA{}(write_stage);
-          write_b = smem_b + StageB{}(write_stage);
+          write_a = smem + StageA{}(int(write_stage));
+          write_b = smem_b + StageB{}(int(write_stage));
           write_k_remaining = k_load_remaining;
           k_load_remaining -= kK;
         }

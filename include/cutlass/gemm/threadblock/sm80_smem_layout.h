@@ -51,6 +51,16 @@
 /// Which rule applies is decided at compile time from the bit masks of the origin and the step
 /// (sm80_layout_bits of the cute layouts that generate them); a step that fits neither is
 /// swizzled with the origin at run time.
+///
+/// Split evaluation (offset_bytes, the warp readers): the swizzle reads only row bits and flips
+/// only chunk bits, so Layout(row, column) == 16 * (ChunkRowMajor(row, chunk) ^ row_xor(row)) +
+/// byte in the chunk, with row_xor(row) the swizzle's yyy field of the row moved to its zzz field
+/// (in chunks). A thread keeps the chunk index and the row's XOR; a step inside the row that keeps
+/// the row (no carry out of it) is added to the chunk index before the XOR, a step of whole
+/// swizzle periods of rows is added outside. This is the form the hand-written formulas had, and
+/// the one that compiles to the same code as they did (the readers in the byte-level
+/// Sw(x) ^ Sw(y) form of the rules above had the same loop instructions but another schedule
+/// and -2..+2 registers at sm_90a).
 #pragma once
 
 #include <cstddef>
@@ -158,10 +168,31 @@ struct Sm80SwizzledTile {
     }
   }
 
-  /// Byte offset of element (row, column) inside the tile.
+  /// (row, chunk) -> unswizzled 16-byte chunk index: RowMajor in chunk units.
+  using ChunkRowMajor = cute::Layout<cute::Shape<cute::Int<kRows>, cute::Int<kChunksPerRow>>,
+                                     cute::Stride<cute::Int<kChunksPerRow>, cute::_1>>;
+  static_assert(Swizzle::num_base >= 4 && uint32_t(Swizzle::yyy_msk::value) % kRowBytes == 0,
+                "the swizzle reads row bits only and flips chunk bits only");
+
+  /// The swizzle's fields in tile terms: it reads row bits from kYRowShift up (its yyy field over
+  /// RowMajor's row stride) and flips chunk bits from kZChunkShift up (its zzz field in chunks).
+  static constexpr int kYRowShift = Swizzle::num_base + Swizzle::num_shft - cute::log_2(kRowBytes);
+  static constexpr int kZChunkShift = Swizzle::num_base - 4;
+  static_assert(kYRowShift == kRowShift && kZChunkShift == kXorShift, "the swizzle reads and flips the documented bits");
+
+  /// The XOR, in chunks, that the swizzle applies to every chunk of `row`: Sw reads only row
+  /// bits, so Sw(RowMajor(row, c)) == RowMajor(row, c) ^ (row_xor(row) << 4) for every column c.
+  CUTLASS_HOST_DEVICE static constexpr uint32_t row_xor(int row) {
+    return uint32_t(((row >> kYRowShift) & Swizzle::bit_msk::value) << kZChunkShift);
+  }
+
+  /// Byte offset of element (row, column) inside the tile: Layout{}(row, column), evaluated
+  /// split (the row's XOR applied to the chunk index; the chunk index and the row's XOR are
+  /// what the warp readers of sm80_warp_fragment_loader.h keep per lane).
   /// @pre 0 <= row < kRows, 0 <= column < kColumns.
   CUTLASS_HOST_DEVICE static constexpr uint32_t offset_bytes(int row, int column) {
-    return Layout{}(uint32_t(row), uint32_t(column));
+    uint32_t const chunk = uint32_t(ChunkRowMajor{}(row, column / kElementsPerChunk)) ^ row_xor(row);
+    return chunk * 16u + uint32_t(column % kElementsPerChunk) * kElementBytes;
   }
 };
 
@@ -175,6 +206,10 @@ struct Sm80SwizzledOffset {
   uint32_t sx;   ///< Tile::swizzle(x)
 
   CUTLASS_HOST_DEVICE static Sm80SwizzledOffset origin(uint32_t x) { return {x, Tile::template swizzle<kXBits>(x)}; }
+  /// The origin at tile coordinate (row, column), swizzled through Tile::offset_bytes.
+  CUTLASS_HOST_DEVICE static Sm80SwizzledOffset at(int row, int column) {
+    return {uint32_t(typename Tile::RowMajor{}(row, column)), Tile::offset_bytes(row, column)};
+  }
 
   /// The position y bytes (unswizzled) further, y with bits within kYBits (constant after unrolling).
   template <uint32_t kYBits>

@@ -25,9 +25,10 @@
 /// arrangement; a chunk or piece is a tile coordinate (row, column) = thread's coordinate +
 /// pass_coord(pr, pc, e); that coordinate goes through GmemLayout (rows of ld elements) to the
 /// global element and through SmemLayout (Sm80SwizzledTile::Layout, swizzled bytes) to the
-/// stage. Each thread keeps its own origin in both (a pointer and one swizzled register); the
-/// steps are compile-time and are added through Sm80SwizzledOffset's rules, so they end up as
-/// address immediates.
+/// stage. Each thread keeps its own origin in both (a pointer and one swizzled register, the
+/// latter from SmemLayout::offset_bytes, the split evaluation of the layout); the steps are
+/// compile-time and are added through Sm80SwizzledOffset's rules, so they end up as address
+/// immediates.
 ///
 /// Edge rule: the caller guarantees (can_implement) that the contiguous extent of the operand
 /// (K for K-major, M/N for MN-major) is a multiple of kAlignment, so every piece is either
@@ -188,12 +189,15 @@ class Sm80TileLoader {
   /// NOTE: each bound is written as (compile-time step < runtime limit) so a piece costs one
   /// compare with an immediate; as (thread base + step < k_remaining) the compiler keeps one
   /// "base + step" register per piece alive across the K loop.
+  /// NOTE: the steps are the plain-int form of pass_coord(pr, pc, e): read through the coordinate
+  /// tuple, the compiler formed every predicate inverted (or of negations) and the sm_90a build
+  /// kept the predicated-off source pointer in vector instead of uniform registers (+4 registers).
   CUTLASS_HOST_DEVICE bool piece_valid(int pr, int pc, int e, int k_remaining) const {
-    auto const step = pass_coord(pr, pc, e);
+    int const column_step = pc * kThreadsPerRow * kElementsPerChunk + e * kAlignment;
     if constexpr (kKMajor) {
-      return ((mn_valid_ >> pr) & 1u) && (cute::get<1>(step) < k_remaining - column_);
+      return ((mn_valid_ >> pr) & 1u) && (column_step < k_remaining - column_);
     } else {
-      return (cute::get<0>(step) < k_remaining - row_) && (cute::get<1>(step) < mn_limit_);
+      return (pr * kRowsPerPass < k_remaining - row_) && (column_step < mn_limit_);
     }
   }
   /// Global address of piece e of the chunk of pass (pr, pc) of the current k-tile.
@@ -207,7 +211,7 @@ class Sm80TileLoader {
   /// swizzled origin plus the steps, which the swizzle lets through (Sm80SwizzledOffset).
   CUTLASS_HOST_DEVICE uint32_t chunk_smem_offset(int pr, int pc) const {
     auto const step = pass_coord(pr, pc);
-    return SmemOffset::origin(uint32_t(RowMajor{}(row_, column_)))
+    return SmemOffset::at(row_, column_)
         .template plus<kPassRowBits>(uint32_t(RowMajor{}(cute::get<0>(step), cute::_0{})))
         .template plus<kPassColumnBits>(uint32_t(RowMajor{}(cute::_0{}, cute::get<1>(step))))
         .value();

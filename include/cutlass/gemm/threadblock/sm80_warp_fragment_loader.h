@@ -21,14 +21,19 @@
 ///    (k +0, n +0), (k +8, n +0), (k +0, n +8), (k +8, n +8).
 ///  - kLds32 (tf32 MN-major; rows = K): one 32-bit shared load per register.
 ///
-/// Addressing, through the layout algebra (include/cute): each reader has a LaneBytes layout,
-/// lane -> unswizzled byte offset of the element (or ldmatrix row) the lane addresses, made by
-/// composing the tile's SmemLayout::RowMajor with a LaneCoord layout (lane -> tile coordinate,
-/// as a column-major index of (rows, columns)). The warp tile's origin (warp_mn, from the warp
-/// grid of the mainloop) and the compile-time steps (m16/n8 tile, register, k-step) are added
-/// through Sm80SwizzledOffset (sm80_smem_layout.h), which keeps the swizzle outside the steps:
-/// the constructor keeps one swizzled register, offset() adds constants (host-callable so tests
-/// can check it).
+/// Addressing, through the layout algebra (include/cute): each reader has lane layouts (lane ->
+/// row of the tile, lane -> chunk, for kLds32 also lane -> byte in the chunk) over the lane's
+/// natural coordinates (8 rows x 4 matrices for ldmatrix, (t, g) for the 32-bit loads); the warp
+/// tile's origin comes from the warp grid of the mainloop. The tile coordinate goes through the
+/// stage layout in its split form (sm80_smem_layout.h): the constructor keeps the lane's
+/// unswizzled chunk index (SmemLayout::ChunkRowMajor), the XOR of its row (SmemLayout::row_xor)
+/// and the bytes that lie outside the swizzle (SmemLayout::RowMajor of whole swizzle periods of
+/// rows); offset() adds the compile-time steps (m16/n8 tile, register, k-step): rows outside the
+/// XOR, chunks to the chunk index inside it (host-callable so tests can check it against
+/// SmemLayout::Layout).
+/// NOTE: the lane layouts are evaluated on uint32_t(lane) (on the int lane, idx2crd's % and /
+/// would need sign fix-ups). The hand formulas shifted the int lane, so lane / 16 is now a logical
+/// instead of an arithmetic shift: the one SASS instruction that differs from them at sm_90a.
 #pragma once
 
 #include <cstdint>
@@ -76,40 +81,32 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsm, kIsA, SmemLayout, kWarpMN>
     : public Sm80FragmentShape<kIsA, kWarpMN> {
  public:
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
-  static constexpr int kRowBytes = SmemLayout::kRowBytes;
-  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
+  using RowMajor = typename SmemLayout::RowMajor;             ///< (row, column) -> unswizzled bytes
+  using ChunkRowMajor = typename SmemLayout::ChunkRowMajor;   ///< (row, chunk) -> unswizzled chunk
   static constexpr int kLoads = kWarpMN / 16;   ///< ldmatrix.x4 per k-step, each covering 16 rows
-  static constexpr int kRows = SmemLayout::kRows;
-  static constexpr int kChunk = SmemLayout::kElementsPerChunk;   ///< elements per 16-byte chunk
 
-  /// Lane l = r + 8 j (matrix j) gives ldmatrix the row r + 8 (j & 1) (A) or r + 8 (j >> 1) (B)
-  /// at chunk j >> 1 (A) or j & 1 (B) of a 16-row x 2-chunk block: (r, j0, j1) -> tile coordinate.
-  using LaneCoord = cute::Layout<cute::Shape<cute::_8, cute::_2, cute::_2>,
-                                 cute::Stride<cute::_1, cute::Int<kIsA ? 8 : kRows * kChunk>,
-                                              cute::Int<kIsA ? kRows * kChunk : 8>>>;
-  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
-  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
-  static constexpr uint32_t kWarpBits =
-      sm80_multiple_bits(kWarpMN * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
-  static constexpr uint32_t kKStepBits = sm80_range_bits(kChunksPerRow / 2, 32);   ///< 2 chunks per k-step
-  static constexpr uint32_t kLoadBits = sm80_multiple_bits(16 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
+  /// Lane l = r + 8 j0 + 16 j1 (matrix j0 + 2 j1) gives ldmatrix row r + 8 j0 (A) or r + 8 j1 (B)
+  /// of a 16-row block, at chunk j1 (A) or j0 (B) of the k-step's two: lane -> row, lane -> chunk.
+  using LaneShape = cute::Shape<cute::_8, cute::_2, cute::_2>;
+  using LaneRow = cute::Layout<LaneShape, cute::Stride<cute::_1, cute::Int<kIsA ? 8 : 0>, cute::Int<kIsA ? 0 : 8>>>;
+  using LaneChunk = cute::Layout<LaneShape, cute::Stride<cute::_0, cute::Int<kIsA ? 0 : 1>, cute::Int<kIsA ? 1 : 0>>>;
 
   /// @param warp_mn  first M (A) or N (B) row of the warp tile inside the CTA tile (multiple of 16)
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
-      : lane_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))),
-        warp_(uint32_t(RowMajor{}(warp_mn, cute::_0{}))) {}
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
+    int const row = LaneRow{}(uint32_t(lane));
+    int const chunk = LaneChunk{}(uint32_t(lane));
+    base_ = uint32_t(RowMajor{}(warp_mn, cute::_0{}));
+    linear_ = uint32_t(ChunkRowMajor{}(row, chunk));
+    xor_ = SmemLayout::row_xor(row);
+  }
 
   /// Byte offset in the stage of the row this lane gives to ldmatrix `load` of k-step kk:
-  /// SmemLayout::offset_bytes(warp_mn + 16 * load + row, (2 * kk + chunk) * elements per chunk).
-  /// The 16-row steps are whole swizzle periods (an immediate); the k-step's 2 chunks share no
-  /// bit with the lane's chunk (an XOR with a constant).
-  /// The warp's origin is a whole number of swizzle periods too; it is added last, outside the
-  /// per-lane constants.
+  /// SmemLayout::Layout at (warp_mn + 16 * load + row, (2 * kk + chunk) * elements per chunk),
+  /// split: the warp's and the load's rows are whole swizzle periods (added outside), the lane's
+  /// row gives the XOR, and the k-step's chunks are added to the lane's chunk index inside it.
   CUTLASS_HOST_DEVICE uint32_t offset(int load, int kk) const {
-    return lane_.template plus<kKStepBits>(uint32_t(RowMajor{}(cute::_0{}, 2 * kk * kChunk)))
-        .template plus<kLoadBits>(uint32_t(RowMajor{}(16 * load, cute::_0{})))
-        .template plus<kWarpBits>(warp_)
-        .value();
+    return base_ + uint32_t(RowMajor{}(16 * load, cute::_0{})) +
+           (((linear_ + uint32_t(ChunkRowMajor{}(cute::_0{}, 2 * kk))) ^ xor_) << 4);
   }
 
   template <typename Fragment>
@@ -123,8 +120,9 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsm, kIsA, SmemLayout, kWarpMN>
   }
 
  private:
-  Sm80SwizzledOffset<SmemLayout, kLaneBits> lane_;   ///< the lane's row of the warp tile's origin
-  uint32_t warp_;                                    ///< the warp tile's origin, unswizzled bytes
+  uint32_t base_;     ///< the warp tile's first row, bytes
+  uint32_t linear_;   ///< the lane's (row, chunk), unswizzled chunk index
+  uint32_t xor_;      ///< SmemLayout::row_xor of the lane's row
 };
 
 /// 16-bit MN-major tile (rows = K, columns = M/N), read with ldmatrix .trans.
@@ -133,38 +131,36 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsmTrans, kIsA, SmemLayout, kWa
     : public Sm80FragmentShape<kIsA, kWarpMN> {
  public:
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
-  static constexpr int kRowBytes = SmemLayout::kRowBytes;
-  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
+  using RowMajor = typename SmemLayout::RowMajor;
+  using ChunkRowMajor = typename SmemLayout::ChunkRowMajor;
   static constexpr int kLoads = kWarpMN / 16;
-  static constexpr int kRows = SmemLayout::kRows;
+  static constexpr int kChunk = SmemLayout::kElementsPerChunk;
   static_assert(SmemLayout::kElementBytes == 2, "ldmatrix .trans moves 16-bit elements only");
   static_assert(SmemLayout::kRowShift == 0 && SmemLayout::kXorMask == 7 && SmemLayout::kXorShift == 0,
                 "ldmatrix .trans reads 8 consecutive K rows: the layout must XOR by row % 8");
 
-  /// Lane l = r + 8 j (matrix j) gives ldmatrix K row r + 8 k_half at M/N element 8 mn_half, with
-  /// (k_half, mn_half) = (j >> 1, j & 1) (A) or (j & 1, j >> 1) (B): (r, j0, j1) -> tile coordinate.
-  using LaneCoord = cute::Layout<cute::Shape<cute::_8, cute::_2, cute::_2>,
-                                 cute::Stride<cute::_1, cute::Int<kIsA ? 8 * kRows : 8>,
-                                              cute::Int<kIsA ? 8 : 8 * kRows>>>;
-  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
-  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
-  static constexpr uint32_t kWarpBits = sm80_multiple_bits(kWarpMN * 2, kRowBytes);
-  static constexpr uint32_t kLoadBits = sm80_range_bits(kLoads, 32);   ///< 16 M/N elements per load
-  static constexpr uint32_t kKStepBits = sm80_multiple_bits(16 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
-  using Base = decltype(Sm80SwizzledOffset<SmemLayout, kLaneBits>{}.template plus<kWarpBits>(0u));
+  /// Lane l = r + 8 j0 + 16 j1 gives ldmatrix K row r + 8 k_half at M/N element 8 mn_half, with
+  /// (k_half, mn_half) = (j1, j0) (A) or (j0, j1) (B): lane -> K row, lane -> M/N chunk.
+  using LaneShape = cute::Shape<cute::_8, cute::_2, cute::_2>;
+  using LaneRow = cute::Layout<LaneShape, cute::Stride<cute::_1, cute::Int<kIsA ? 0 : 8>, cute::Int<kIsA ? 8 : 0>>>;
+  using LaneChunk = cute::Layout<LaneShape, cute::Stride<cute::_0, cute::Int<kIsA ? 1 : 0>, cute::Int<kIsA ? 0 : 1>>>;
+  /// The lane's row within the swizzle period (8 rows): 8 k_half is a whole period, so the row's
+  /// XOR is that of r.
+  using LanePeriodRow = cute::Layout<LaneShape, cute::Stride<cute::_1, cute::_0, cute::_0>>;
 
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
-      : base_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))
-                  .template plus<kWarpBits>(uint32_t(RowMajor{}(cute::_0{}, warp_mn)))) {}
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
+    row_bytes_ = uint32_t(RowMajor{}(int(LaneRow{}(uint32_t(lane))), cute::_0{}));
+    chunk_ = uint32_t(ChunkRowMajor{}(cute::_0{}, warp_mn / kChunk + int(LaneChunk{}(uint32_t(lane)))));
+    xor_ = SmemLayout::row_xor(LanePeriodRow{}(uint32_t(lane)));
+  }
 
-  /// Byte offset of the row this lane gives to ldmatrix `load` of k-step kk: K row
-  /// 16 * kk + 8 * k_half + r, M/N element warp_mn + 16 * load + 8 * mn_half. The 16-row k-step is
-  /// a whole swizzle period (an immediate); the load's 2 chunks share no bit with the lane's
-  /// chunk or the warp's (an XOR with a constant).
+  /// Byte offset of the row this lane gives to ldmatrix `load` of k-step kk: SmemLayout::Layout
+  /// at K row 16 * kk + row, M/N element warp_mn + 16 * load + 8 mn_half, split: the k-step's
+  /// 16 rows are whole swizzle periods and the lane's row only gives the XOR (row bytes outside),
+  /// the loads' chunks are added to the lane's chunk index inside it.
   CUTLASS_HOST_DEVICE uint32_t offset(int load, int kk) const {
-    return base_.template plus<kLoadBits>(uint32_t(RowMajor{}(cute::_0{}, 16 * load)))
-        .template plus<kKStepBits>(uint32_t(RowMajor{}(16 * kk, cute::_0{})))
-        .value();
+    return row_bytes_ + uint32_t(RowMajor{}(16 * kk, cute::_0{})) +
+           (((chunk_ + uint32_t(ChunkRowMajor{}(cute::_0{}, 2 * load))) ^ xor_) << 4);
   }
 
   template <typename Fragment>
@@ -178,7 +174,9 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLdsmTrans, kIsA, SmemLayout, kWa
   }
 
  private:
-  Base base_;
+  uint32_t row_bytes_;   ///< the lane's K row, bytes
+  uint32_t chunk_;       ///< the lane's M/N chunk in the warp tile, unswizzled
+  uint32_t xor_;         ///< SmemLayout::row_xor of the lane's K row
 };
 
 /// 32-bit MN-major tile (rows = K, columns = M/N), read with one 32-bit load per register.
@@ -188,36 +186,38 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLds32, kIsA, SmemLayout, kWarpMN
  public:
   using Shape = Sm80FragmentShape<kIsA, kWarpMN>;
   static constexpr int kChunksPerRow = SmemLayout::kChunksPerRow;
-  static constexpr int kRowBytes = SmemLayout::kRowBytes;
-  using RowMajor = typename SmemLayout::RowMajor;   ///< (row, column) -> unswizzled byte offset
-  static constexpr int kRows = SmemLayout::kRows;
+  using RowMajor = typename SmemLayout::RowMajor;
+  using ChunkRowMajor = typename SmemLayout::ChunkRowMajor;
+  static constexpr int kChunk = SmemLayout::kElementsPerChunk;
   static_assert(SmemLayout::kElementBytes == 4, "the 32-bit reader serves tf32 tiles");
   static_assert(SmemLayout::kRowShift == 0 && (SmemLayout::kXorMask & 3) == 3,
                 "the 32-bit reader assumes the XOR depends on k % 4 only");
 
-  /// Lane l = t + 4 g reads K row t at M/N element g: (t, g) -> tile coordinate.
-  using LaneCoord = cute::Layout<cute::Shape<cute::_4, cute::_8>, cute::Stride<cute::_1, cute::Int<kRows>>>;
-  using LaneBytes = decltype(cute::composition(RowMajor{}, LaneCoord{}));
-  static constexpr uint32_t kLaneBits = sm80_layout_bits(LaneBytes{});
-  static constexpr uint32_t kWarpBits = sm80_multiple_bits(kWarpMN * 4, kRowBytes);
-  static constexpr uint32_t kMNStepBits = sm80_range_bits(kWarpMN / 8, 32);   ///< 8 M/N elements apart
-  static constexpr uint32_t kKStepBits = sm80_multiple_bits(4 * kRowBytes, sm80_ceil_pow2(uint32_t(SmemLayout::kBytes)));
-  using Base = decltype(Sm80SwizzledOffset<SmemLayout, kLaneBits>{}.template plus<kWarpBits>(0u));
+  /// Lane l = t + 4 g reads K row t at M/N element g = 4 g1 + g0: lane -> K row, lane -> M/N
+  /// chunk (g1), lane -> byte in the chunk (g0).
+  using LaneShape = cute::Shape<cute::_4, cute::_4, cute::_2>;
+  using LaneRow = cute::Layout<LaneShape, cute::Stride<cute::_1, cute::_0, cute::_0>>;
+  using LaneChunk = cute::Layout<LaneShape, cute::Stride<cute::_0, cute::_0, cute::_1>>;
+  using LaneWithin = cute::Layout<LaneShape, cute::Stride<cute::_0, cute::Int<SmemLayout::kElementBytes>, cute::_0>>;
 
-  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn)
-      : base_(Sm80SwizzledOffset<SmemLayout, kLaneBits>::origin(LaneBytes{}(uint32_t(lane)))
-                  .template plus<kWarpBits>(uint32_t(RowMajor{}(cute::_0{}, warp_mn)))) {}
+  CUTLASS_HOST_DEVICE Sm80WarpFragmentLoader(int lane, int warp_mn) {
+    int const row = LaneRow{}(uint32_t(lane));
+    row_bytes_ = uint32_t(RowMajor{}(row, cute::_0{}));
+    chunk_ = uint32_t(ChunkRowMajor{}(cute::_0{}, warp_mn / kChunk + int(LaneChunk{}(uint32_t(lane)))));
+    xor_ = SmemLayout::row_xor(row);
+    within_ = uint32_t(LaneWithin{}(uint32_t(lane)));
+  }
 
-  /// Byte offset of register `reg` of tile `tile` in k-step kk: element (k 8 kk + t + 4 k_add,
-  /// mn warp_mn + g + mn_add) with (A) mn_add = 16 tile + 8 (reg & 1), k_add = reg >> 1 or
-  /// (B) mn_add = 8 tile, k_add = reg. The K steps are whole swizzle periods (4 rows: an
-  /// immediate); the M/N steps share no bit with the lane's or the warp's (an XOR with a constant).
+  /// Byte offset of register `reg` of tile `tile` in k-step kk: SmemLayout::Layout at element
+  /// (k 8 kk + t + 4 k_add, mn warp_mn + g + mn_add) with (A) mn_add = 16 tile + 8 (reg & 1),
+  /// k_add = reg >> 1 or (B) mn_add = 8 tile, k_add = reg; split: the K steps are whole swizzle
+  /// periods (4 rows) and the lane's row t only gives the XOR (row bytes outside), the M/N steps'
+  /// chunks are added to the lane's chunk index inside it.
   CUTLASS_HOST_DEVICE uint32_t offset(int tile, int reg, int kk) const {
     int mn_add = kIsA ? 16 * tile + 8 * (reg & 1) : 8 * tile;
     int k_add = kIsA ? (reg >> 1) : reg;
-    return base_.template plus<kMNStepBits>(uint32_t(RowMajor{}(cute::_0{}, mn_add)))
-        .template plus<kKStepBits>(uint32_t(RowMajor{}(8 * kk + 4 * k_add, cute::_0{})))
-        .value();
+    return row_bytes_ + uint32_t(RowMajor{}(8 * kk + 4 * k_add, cute::_0{})) +
+           (((chunk_ + uint32_t(ChunkRowMajor{}(cute::_0{}, mn_add / kChunk))) ^ xor_) << 4) + within_;
   }
 
   template <typename Fragment>
@@ -232,7 +232,10 @@ class Sm80WarpFragmentLoader<Sm80FragmentRead::kLds32, kIsA, SmemLayout, kWarpMN
   }
 
  private:
-  Base base_;
+  uint32_t row_bytes_;   ///< the lane's K row, bytes
+  uint32_t chunk_;       ///< the lane's M/N chunk in the warp tile, unswizzled
+  uint32_t xor_;         ///< SmemLayout::row_xor of the lane's K row
+  uint32_t within_;      ///< the lane's byte in its chunk
 };
 
 }  // namespace threadblock
