@@ -25,24 +25,7 @@ bool cuda_type(NumericTypeID type, cudaDataType_t *out) {
 
 cublasStatus_t cublas_gemm(cublasHandle_t handle, GemmProblem const &p0) {
   // Row-major C: compute the transpose, D^T = B^T A^T, on column-major storage.
-  GemmProblem p = p0;
-  if (p0.layout_C == LayoutTypeID::kRowMajor) {
-    auto flip = [](LayoutTypeID l) {
-      return l == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
-    };
-    p.m = p0.n;
-    p.n = p0.m;
-    p.element_A = p0.element_B;
-    p.element_B = p0.element_A;
-    p.layout_A = flip(p0.layout_B);
-    p.layout_B = flip(p0.layout_A);
-    p.A = p0.B;
-    p.lda = p0.ldb;
-    p.batch_stride_A = p0.batch_stride_B;
-    p.B = p0.A;
-    p.ldb = p0.lda;
-    p.batch_stride_B = p0.batch_stride_A;
-  }
+  GemmProblem const p = column_major(p0);
   cudaDataType_t ta, tb, tc;
   if (!cuda_type(p.element_A, &ta) || !cuda_type(p.element_B, &tb) || !cuda_type(p.element_C, &tc)) {
     return CUBLAS_STATUS_NOT_SUPPORTED;

@@ -18,30 +18,6 @@ bool lt_type(NumericTypeID type, cudaDataType_t *out) {
   }
 }
 
-LayoutTypeID flip(LayoutTypeID l) {
-  return l == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
-}
-
-/// The problem as cuBLASLt's column-major call: row-major C becomes D^T = B^T A^T.
-GemmProblem column_major(GemmProblem const &p0) {
-  GemmProblem p = p0;
-  if (p0.layout_C != LayoutTypeID::kRowMajor) return p;
-  p.m = p0.n;
-  p.n = p0.m;
-  p.element_A = p0.element_B;
-  p.element_B = p0.element_A;
-  p.layout_A = flip(p0.layout_B);
-  p.layout_B = flip(p0.layout_A);
-  p.A = p0.B;
-  p.lda = p0.ldb;
-  p.batch_stride_A = p0.batch_stride_B;
-  p.B = p0.A;
-  p.ldb = p0.lda;
-  p.batch_stride_B = p0.batch_stride_A;
-  p.layout_C = LayoutTypeID::kColumnMajor;
-  return p;
-}
-
 std::string status_text(cublasStatus_t status) {
   return status == CUBLAS_STATUS_SUCCESS ? std::string() : std::string(cublasGetStatusName(status));
 }

@@ -171,6 +171,28 @@ unsigned grid_for(int64_t count) {
 
 }  // namespace
 
+GemmProblem column_major(GemmProblem const &p0) {
+  GemmProblem p = p0;
+  if (p0.layout_C != LayoutTypeID::kRowMajor) return p;
+  auto flip = [](LayoutTypeID l) {
+    return l == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+  };
+  p.m = p0.n;
+  p.n = p0.m;
+  p.element_A = p0.element_B;
+  p.element_B = p0.element_A;
+  p.layout_A = flip(p0.layout_B);
+  p.layout_B = flip(p0.layout_A);
+  p.A = p0.B;
+  p.lda = p0.ldb;
+  p.batch_stride_A = p0.batch_stride_B;
+  p.B = p0.A;
+  p.ldb = p0.lda;
+  p.batch_stride_B = p0.batch_stride_A;
+  p.layout_C = LayoutTypeID::kColumnMajor;
+  return p;
+}
+
 bool reference_gemm(GemmProblem const &p, cudaStream_t stream) {
   if (!is_known(p.element_A) || !is_known(p.element_B) || !is_known(p.element_C)) return false;
   if (p.m <= 0 || p.n <= 0 || p.batch_count <= 0) return true;

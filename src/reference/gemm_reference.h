@@ -36,6 +36,10 @@ struct GemmProblem {
   int64_t ldd = 0, batch_stride_D = 0;
 };
 
+/// The same problem with column-major C/D: a row-major C/D problem becomes D^T = B^T A^T (A and B
+/// swap and transpose, M and N swap); a column-major one is returned unchanged.
+GemmProblem column_major(GemmProblem const &problem);
+
 /// Runs the reference on `stream`; false for an element type it does not know or a failed launch.
 bool reference_gemm(GemmProblem const &problem, cudaStream_t stream = nullptr);
 
