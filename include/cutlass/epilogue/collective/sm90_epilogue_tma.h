@@ -146,7 +146,6 @@ struct Sm90EpilogueTma {
       CUTLASS_PRAGMA_UNROLL
       for (int bn = 0; bn < kBoxesN; ++bn) {
         ElementC *buffer = smem.buffer[consumer][state.box & 1];
-        char *bytes = reinterpret_cast<char *>(buffer);
         if (leader) arch::tma_store_wait_read<1>();   // the store that last used this buffer is done reading
         arch::named_barrier_sync(barrier_id, 128);
         if (source) {
@@ -161,29 +160,7 @@ struct Sm90EpilogueTma {
         if constexpr (kStmatrix) {
           store_box_stmatrix(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn, buffer);
         } else {
-        // This thread's elements of the box: atom a, 8-column group i, row half h, column c.
-        CUTLASS_PRAGMA_UNROLL
-        for (int a = 0; a < kAtomsM; ++a) {
-          CUTLASS_PRAGMA_UNROLL
-          for (int h = 0; h < 2; ++h) {
-            int const row = thread_row(warp, lane, a, h);   // in the warpgroup tile
-            if (row / kBoxM != bm) continue;
-            int const r = row % kBoxM;
-            CUTLASS_PRAGMA_UNROLL
-            for (int i = bn * (kBoxN / 8); i < (bn + 1) * (kBoxN / 8); ++i) {
-              CUTLASS_PRAGMA_UNROLL
-              for (int c = 0; c < 2; ++c) {
-                int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;
-                ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
-                float const value = acc[a][4 * i + 2 * h + c];
-                Terms const rt = row_terms(smem, consumer, row);
-                Terms const ct = column_terms(smem, consumer, bn * kBoxN + column);
-                int const m = row0 + row, n = col0 + bn * kBoxN + column;
-                *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
-              }
-            }
-          }
-        }
+          store_box_per_element(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn, buffer);
         }
         arch::fence_view_async_shared();
         arch::named_barrier_sync(barrier_id, 128);
@@ -195,6 +172,37 @@ struct Sm90EpilogueTma {
       }
     }
     output_op.end_tile();
+  }
+
+  /// One box, one shared-memory store per element (f32 and fp8 outputs): atom a, 8-column group
+  /// i, row half h, column c of this thread's accumulators, at their swizzled places.
+  CUTLASS_DEVICE static void store_box_per_element(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
+                                                   int consumer, int warp, int lane,
+                                                   float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
+                                                   int bm, int bn, ElementC *buffer) {
+    char *bytes = reinterpret_cast<char *>(buffer);
+    CUTLASS_PRAGMA_UNROLL
+    for (int a = 0; a < kAtomsM; ++a) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        int const row = thread_row(warp, lane, a, h);   // in the warpgroup tile
+        if (row / kBoxM != bm) continue;
+        int const r = row % kBoxM;
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = bn * (kBoxN / 8); i < (bn + 1) * (kBoxN / 8); ++i) {
+          CUTLASS_PRAGMA_UNROLL
+          for (int c = 0; c < 2; ++c) {
+            int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;   // in the box
+            ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
+            float const value = acc[a][4 * i + 2 * h + c];
+            Terms const rt = row_terms(smem, consumer, row);
+            Terms const ct = column_terms(smem, consumer, bn * kBoxN + column);
+            int const m = row0 + row, n = col0 + bn * kBoxN + column;
+            *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
+          }
+        }
+      }
+    }
   }
 
   /// One box of a 16-bit output through stmatrix: per pair of 8-column groups, the thread's
