@@ -120,30 +120,33 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
 }
 
 /// The fused-epilogue operands (library.h, GemmEpilogueArguments, states the rules).
+char const *epilogue_operands_error(GemmEpilogueArguments const &e, int64_t aux_extent, bool output_nonempty) {
+  if (e.kind.activation == epilogue::ActivationKind::kInvalid) return "the epilogue's activation is invalid";
+  if (output_nonempty && e.kind.element_bias != NumericTypeID::kInvalid && !e.bias) {
+    return "the epilogue has a bias but the bias pointer is null";
+  }
+  if (output_nonempty && e.kind.alpha_vector && !e.alpha_vector) {
+    return "the epilogue has an alpha vector but its pointer is null";
+  }
+  if (e.kind.element_aux != NumericTypeID::kInvalid) {
+    if (output_nonempty && !e.aux) return "the epilogue has an aux output but its pointer is null";
+    if (e.ldaux < std::max<int64_t>(1, aux_extent)) return "ldaux is smaller than the leading extent of D";
+  }
+  if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0 || e.batch_stride_aux < 0) {
+    return "epilogue batch strides must be >= 0";
+  }
+  if (e.kind.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
+    return "clamp_min must be <= clamp_max";
+  }
+  return nullptr;
+}
+
 GemmOutcome check_epilogue_arguments(GemmCall const &c) {
   GemmEpilogueArguments const &e = c.epilogue;
   if (!e.kind.fused()) return {};
-  if (e.kind.activation == epilogue::ActivationKind::kInvalid) {
-    return fail(GemmFailure::kInvalidValue, "the epilogue's activation is invalid");
-  }
   bool const output_nonempty = c.m > 0 && c.n > 0;
-  if (output_nonempty && e.kind.element_bias != NumericTypeID::kInvalid && !e.bias) {
-    return fail(GemmFailure::kInvalidValue, "the epilogue has a bias but the bias pointer is null");
-  }
-  if (output_nonempty && e.kind.alpha_vector && !e.alpha_vector) {
-    return fail(GemmFailure::kInvalidValue, "the epilogue has an alpha vector but its pointer is null");
-  }
-  if (e.kind.element_aux != NumericTypeID::kInvalid) {
-    if (output_nonempty && !e.aux) return fail(GemmFailure::kInvalidValue, "the epilogue has an aux output but its pointer is null");
-    if (e.ldaux < std::max<int64_t>(1, leading_extent(c.layout_D, c.m, c.n))) {
-      return fail(GemmFailure::kInvalidValue, "ldaux is smaller than the leading extent of D");
-    }
-  }
-  if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0 || e.batch_stride_aux < 0) {
-    return fail(GemmFailure::kInvalidValue, "epilogue batch strides must be >= 0");
-  }
-  if (e.kind.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
-    return fail(GemmFailure::kInvalidValue, "clamp_min must be <= clamp_max");
+  if (char const *why = epilogue_operands_error(e, leading_extent(c.layout_D, c.m, c.n), output_nonempty)) {
+    return fail(GemmFailure::kInvalidValue, why);
   }
   if (output_nonempty && c.k == 0) {
     return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");

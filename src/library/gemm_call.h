@@ -103,6 +103,12 @@ bool gemm_reads_c(GemmCall const &call);
 /// The BLAS argument checks alone (the first step of gemm_call), the epilogue's included.
 GemmOutcome check_gemm_arguments(GemmCall const &call);
 
+/// Why the fused-epilogue operands cannot run the pieces `e.kind` names (library.h,
+/// GemmEpilogueArguments, states the rules), or null when they can. `aux_extent` is the extent
+/// D's leading dimension must cover (ldaux >= it); missing pointers count only when
+/// `output_nonempty`. The one check behind check_epilogue_arguments and every kernel's can_implement.
+char const *epilogue_operands_error(GemmEpilogueArguments const &e, int64_t aux_extent, bool output_nonempty);
+
 /// The fused-epilogue operand checks (part of check_gemm_arguments).
 GemmOutcome check_epilogue_arguments(GemmCall const &call);
 

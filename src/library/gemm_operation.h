@@ -12,6 +12,7 @@
 #include "cutlass/library/library.h"
 #include "cutlass/library/manifest.h"
 #include "device_info.h"
+#include "gemm_call.h"
 #include "type_map.h"
 
 namespace cutlass {
@@ -43,20 +44,11 @@ EpilogueDescription epilogue_description() {
   return d;
 }
 
-/// kSuccess when the call's fusion operands satisfy the kernel's pieces (library.h documents
-/// the rules); kErrorInvalidProblem otherwise.
+/// kSuccess when the call asks for exactly the kernel's fused pieces (else kErrorNotSupported)
+/// and their operands are usable (epilogue_operands_error; else kErrorInvalidProblem).
 inline Status check_epilogue_operands(EpilogueDescription const &kernel, GemmEpilogueArguments const &e, int rows) {
   if (e.kind != kernel) return Status::kErrorNotSupported;
-  if (kernel.element_bias != NumericTypeID::kInvalid && !e.bias) return Status::kErrorInvalidProblem;
-  if (kernel.alpha_vector && !e.alpha_vector) return Status::kErrorInvalidProblem;
-  if (kernel.element_aux != NumericTypeID::kInvalid && (!e.aux || e.ldaux < rows || e.batch_stride_aux < 0)) {
-    return Status::kErrorInvalidProblem;
-  }
-  if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0) return Status::kErrorInvalidProblem;
-  if (kernel.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
-    return Status::kErrorInvalidProblem;
-  }
-  return Status::kSuccess;
+  return epilogue_operands_error(e, rows, true) ? Status::kErrorInvalidProblem : Status::kSuccess;
 }
 
 template <typename Kernel>
