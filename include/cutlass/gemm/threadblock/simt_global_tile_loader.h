@@ -21,6 +21,10 @@
 ///   copy_async()      cp.async straight into the stage (sm_80 on, 4- or 8-byte elements stored
 ///                     unconverted), which frees the prefetch registers and the shared stores.
 ///
+/// kSwapPairs: element (mn, k) goes to shared column mn ^ 1 instead of mn (adjacent rows or
+/// columns swapped; see SimtPolicy::kSwapRowPairsA). A thread's iterations then differ by even
+/// MN offsets only (static_assert), so the swap is applied once, to the thread's first column.
+///
 /// Predication: element (mn, k) is read only when mn < mn_extent and k < k_limit (k_limit is
 /// the K residue for the first tile, kTileK for full tiles, 0 when there is no next tile);
 /// every other element becomes zero, so the zero-filled rows and columns add nothing to the
@@ -37,7 +41,8 @@ namespace cutlass {
 namespace gemm {
 namespace threadblock {
 
-template <typename Element, bool kMNContiguous, int kTileMN, int kTileK, int kThreads, int kSmemStride>
+template <typename Element, bool kMNContiguous, int kTileMN, int kTileK, int kThreads, int kSmemStride,
+          bool kSwapPairs = false>
 class SimtGlobalTileLoader {
  public:
   static constexpr int kContiguous = kMNContiguous ? kTileMN : kTileK;
@@ -81,7 +86,7 @@ class SimtGlobalTileLoader {
     k_ = kMNContiguous ? strided : contiguous;
     int64_t const mn_global = int64_t(mn_begin) + mn;
     ptr_ = ptr + (kMNContiguous ? (mn_global + int64_t(k_) * ld) : (mn_global * ld + k_));
-    smem_offset_ = k_ * kSmemStride + mn;
+    smem_offset_ = k_ * kSmemStride + (kSwapPairs ? mn ^ 1 : mn);
     int const mn_left = mn_extent - mn_begin;  // no overflow for any mn_extent <= INT_MAX
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < kIterations; ++i) mn_valid_[i] = mn + mn_delta(i) < mn_left;
@@ -150,6 +155,15 @@ class SimtGlobalTileLoader {
   }
   CUTLASS_HOST_DEVICE static constexpr int mn_delta(int i) { return kMNContiguous ? contiguous_delta(i) : strided_delta(i); }
   CUTLASS_HOST_DEVICE static constexpr int k_delta(int i) { return kMNContiguous ? strided_delta(i) : contiguous_delta(i); }
+
+  CUTLASS_HOST_DEVICE static constexpr bool mn_deltas_even() {
+    for (int i = 0; i < kIterations; ++i) {
+      if (mn_delta(i) % 2 != 0) return false;
+    }
+    return true;
+  }
+  static_assert(!kSwapPairs || (kTileMN % 2 == 0 && mn_deltas_even()),
+                "SIMT: swapping adjacent shared columns needs an even tile M/N and even per-iteration M/N steps");
 
   Element const *ptr_;            ///< this thread's iteration-0 element of the current tile
   int64_t ld_;

@@ -54,7 +54,7 @@ class SimtMmaPipelined {
 
   /// A (M x K) has M contiguous when column-major; B (K x N) has N contiguous when row-major.
   using LoaderA = SimtGlobalTileLoader<ElementA, std::is_same<LayoutA, layout::ColumnMajor>::value, Policy::kTileM,
-                                       Policy::kTileK, Policy::kThreads, Policy::kSmemStrideA>;
+                                       Policy::kTileK, Policy::kThreads, Policy::kSmemStrideA, Policy::kSwapRowPairsA>;
   using LoaderB = SimtGlobalTileLoader<ElementB, std::is_same<LayoutB, layout::RowMajor>::value, Policy::kTileN,
                                        Policy::kTileK, Policy::kThreads, Policy::kSmemStrideB>;
 

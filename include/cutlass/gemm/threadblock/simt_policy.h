@@ -80,6 +80,21 @@ struct SimtPolicy {
   static constexpr int kSmemStrideA = kTileM + kSmemPad;
   static constexpr int kSmemStrideB = kTileN + kSmemPad;
 
+  /// Whether A's shared tile holds each pair of adjacent rows swapped (row m at column m ^ 1),
+  /// so that a 128-bit fragment load puts row m in a register of the other parity than the
+  /// accumulators of row m. The FMA loop then reuses the B operand (j outer, i inner): each FMA
+  /// reads A[m] and C[m][n] from the register file, and those sit in different banks.
+  /// Why: ptxas keeps a column of accumulators (rows m .. m+3, one 128-bit epilogue store) in an
+  /// aligned quad, and a 128-bit fragment load fills an aligned quad, so with plain order row m's
+  /// A register and accumulator share a parity. The register file has two banks (register number
+  /// mod 2) and an instruction whose register-file reads fall twice in one bank waits a cycle
+  /// (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", 2018,
+  /// sec. 2.2; the same on Ampere and Hopper by ncu's "dispatch stall"). Measured on the H200
+  /// (128x128x8 NN, docs/NOTES.md): plain order left 59% of the loop's FFMAs with two same-bank
+  /// reads and issue slots 69% busy. 4-byte accumulators only (a double or its pair of registers
+  /// spans both banks).
+  static constexpr bool kSwapRowPairsA = sizeof(ElementAccumulator) == 4;
+
   /// 32-bit registers the accumulators take.
   static constexpr int kAccumulatorRegisters = kThreadM * kThreadN * int(sizeof(ElementAccumulator)) / 4;
   /// Threadblocks per SM requested through __launch_bounds__. When the accumulators take at most
