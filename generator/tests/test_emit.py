@@ -151,7 +151,7 @@ def _config(name):
     ("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_aux",
      "cutlass::epilogue::thread::LinearCombination<float, float, float, cutlass::epilogue::thread::Fusion<"
      "cutlass::epilogue::ActivationKind::kGELU, true, float, false, true, float, false>>"),
-    ("cutlass_simt_sgemm_128x128_8x2_tt_align1_epi_alphavec_bias_relu",
+    ("cutlass_simt_sgemm_128x128_16x2_tt_align1_epi_alphavec_bias_relu",
      "cutlass::epilogue::thread::LinearCombination<float, float, float, cutlass::epilogue::thread::Fusion<"
      "cutlass::epilogue::ActivationKind::kReLU, true, float, true, false, float, false>>"),
     ("cutlass_tensorop_f16_s16816gemm_f16_128x256_32x3_nt_align8_epi_gelu_erf",
@@ -267,7 +267,7 @@ def test_manifest_fields(manifest, default_output, capsys):
 
 
 def test_manifest_epilogue_objects(tmp_path):
-    out = generate(tmp_path, "--kernels", "s16816gemm_bf16_128x256_32x3_tn_align8,e4m3,sgemm_128x128_8x2_nn_align1")
+    out = generate(tmp_path, "--kernels", "s16816gemm_bf16_128x256_32x3_tn_align8,e4m3,sgemm_128x128_16x2_nn_align1")
     by_name = {k["name"]: k for k in json.loads((out / "manifest.json").read_text())["kernels"]}
     # every variant of a row: one entry each, the activation by its generator name
     bf16_f32 = [k for n, k in by_name.items() if n.startswith("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8")]
@@ -280,7 +280,7 @@ def test_manifest_epilogue_objects(tmp_path):
         "activation": "gelu", "bias": "f32", "alpha_vector": False, "aux": "f32", "scale_amax": False}
     assert entry("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_alphavec") == {
         "activation": "identity", "bias": "", "alpha_vector": True, "aux": "", "scale_amax": False}
-    assert entry("cutlass_simt_sgemm_128x128_8x2_nn_align1_epi_clamp") == {
+    assert entry("cutlass_simt_sgemm_128x128_16x2_nn_align1_epi_clamp") == {
         "activation": "clamp", "bias": "", "alpha_vector": False, "aux": "", "scale_amax": False}
     # fp8: manifest spelling fe4m3 (names say e4m3), bias in the input type, scale_amax always
     fp8 = [k for n, k in by_name.items() if "e4m3" in n]

@@ -209,8 +209,9 @@ def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(
 
 
 def _broken_family(**tile_fields):
-    """The SIMT family with its first sgemm tile replaced, to trip a rule."""
-    tile = dataclasses.replace(sm50_simt.SGEMM_TILES[0], **tile_fields)
+    """The SIMT family with its 128x128x8 sgemm tile alone, changed to trip a rule."""
+    base = next(t for t in sm50_simt.SGEMM_TILES if t.threadblock == Shape(128, 128, 8))
+    tile = dataclasses.replace(base, **tile_fields)
     row = dataclasses.replace(sm50_simt.ROWS[0], tiles=(tile,))
     return dataclasses.replace(sm50_simt.FAMILY, rows=(row,))
 

@@ -211,11 +211,11 @@ def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
 
 def test_ignore_list_drops_fused_variants(kernels):
     # ignore patterns drop fused variants as they drop any kernel
-    remaining = names_of(kernels, "sgemm_128x128_8x2_nn_align1", ignore="_gelu,_epi_bias")
-    assert remaining == [n for n in names_of(kernels, "sgemm_128x128_8x2_nn_align1")
+    remaining = names_of(kernels, "sgemm_128x128_16x2_nn_align1", ignore="_gelu,_epi_bias")
+    assert remaining == [n for n in names_of(kernels, "sgemm_128x128_16x2_nn_align1")
                          if "_gelu" not in n and "_epi_bias" not in n]
-    assert "cutlass_simt_sgemm_128x128_8x2_nn_align1" in remaining
-    assert "cutlass_simt_sgemm_128x128_8x2_nn_align1_epi_relu" in remaining
+    assert "cutlass_simt_sgemm_128x128_16x2_nn_align1" in remaining
+    assert "cutlass_simt_sgemm_128x128_16x2_nn_align1_epi_relu" in remaining
     assert not any("gelu" in n or "epi_bias" in n for n in remaining)
     # "cutlass_*_epi_" (2.x) and "_epi_tma_" (3.x) drop every fused kernel and nothing else
     plain = names_of(kernels, "all", ignore="cutlass_*_epi_,_epi_tma_")

@@ -161,8 +161,8 @@ FUSED_EXAMPLES = [
     ("cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu",
      make_config(TENSOROP, BF16, F32, F32, Shape(16, 8, 16), (128, 256, 32, 3), "tn", 8),
      Epilogue(activation="gelu", bias=True)),
-    ("cutlass_simt_sgemm_128x128_8x2_nn_align1_epi_alphavec_bias_relu",
-     make_config(SIMT, F32, F32, F32, ONE, (128, 128, 8, 2), "nn", 1),
+    ("cutlass_simt_sgemm_128x128_16x2_nn_align1_epi_alphavec_bias_relu",
+     make_config(SIMT, F32, F32, F32, ONE, (128, 128, 16, 2), "nn", 1),
      Epilogue(activation="relu", bias=True, alpha_vector=True)),
     # fp8 output: the C type leads the extended name, spelled e4m3
     ("cutlass_tensorop_e4m3_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_amax",
