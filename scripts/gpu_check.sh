@@ -5,7 +5,7 @@
 #
 # Environment: OUT, BUILD_DIR (default build-gpu), CUTLASS_NVCC_ARCHS (default 90a: the H200's
 # own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS,
-# SKIP_BUILD=1 to reuse a build, TESTS=0 to skip ctest, BENCH_SIZES (default "4096 8192"), and the optional stages
+# SKIP_BUILD=1 to reuse a build, TESTS=0 to skip ctest, TABLE=0 to skip the ratio table, BENCH_SIZES (default "4096 8192"), and the optional stages
 #   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel
 #   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
 #   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. .bench/gemm-shapes.csv
@@ -49,7 +49,7 @@ fi
 profiler="$build_dir/src/profiler/cutlass_profiler"
 "$profiler" --output="$out/profile_default.csv" > "$out/profile_default.log" 2>&1
 tail -25 "$out/profile_default.log"
-for s in ${BENCH_SIZES:-4096 8192}; do
+[ "${TABLE:-1}" = 1 ] && for s in ${BENCH_SIZES:-4096 8192}; do
   for types in "f32:column f32:column f32:column" "bf16:row bf16:column bf16:column" "f16:row f16:column f16:column" \
                "tf32:row tf32:column f32:column" "s8:row s8:column s32:column"; do
     set -- $types
