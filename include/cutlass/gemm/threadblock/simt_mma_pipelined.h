@@ -17,7 +17,8 @@
 /// Measured on the H200 (docs/NOTES.md, 2026-11-29): two explicit buffers held across the tile
 /// barrier (the next tile's first fragments loaded right after the barrier, under the last
 /// step's FMAs) compiled without spills once the loader's warp-run map freed registers, but ran
-/// 7% slower (128x128x8 NN 0.712 / 0.720 of cuBLAS at 4096^3 / 8192^3 against 0.767 / 0.773).
+/// 7% slower (128x128x8 NN 0.712 / 0.720 of cuBLAS at 4096^3 / 8192^3 against 0.767 / 0.773),
+/// measured before the register-bank FMA order (SimtPolicy::kSwapRowPairsA); not re-measured since.
 /// The K residue (K % kTileK, or a full tile) is the first tile. Every tile runs the same code:
 /// on the last one the reads are predicated off and the store and barrier are idle work, so the
 /// loop body has no branch (a branch there also cost registers).
