@@ -5,7 +5,19 @@ from typing import Iterable, List, Tuple
 
 from .config import Family
 
-_ARCH = re.compile(r"^(\d+)([af]?)$")
+# ASCII digits only: \d would also accept e.g. Arabic-Indic digits, which int() converts but nvcc
+# and CMake do not understand.
+_ARCH = re.compile(r"^([0-9]+)([af]?)$")
+
+#: Compute capabilities nvcc accepts with each suffix (compute_<cc><suffix>): nvcc 13.0's list
+#: (checked with nvcc -gencode arch=compute_Xs,code=sm_Xs), plus 101a/101f, the name nvcc 12.8
+#: and 12.9 give sm_110 (README: CUDA 12.4 or newer). A suffix on any other capability (80a,
+#: 90f) would pass configuration and stop the build with "Unsupported gpu architecture".
+SUFFIXED_CCS = {
+    "a": (90, 100, 101, 103, 110, 120, 121),
+    "f": (100, 101, 103, 110, 120, 121),
+}
+_SUFFIX_KIND = {"a": "arch-specific", "f": "family-specific"}
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,8 @@ class Arch:
 def parse_architectures(text: str) -> Tuple[Arch, ...]:
     """Parse a semicolon (or comma) separated list; duplicates dropped, order kept.
 
-    Raises ValueError on an empty list or a token that is not digits plus an optional a/f.
+    Raises ValueError on an empty list, a token that is not ASCII digits plus an optional a/f, or
+    a suffix on a capability nvcc has no such variant of (SUFFIXED_CCS).
     """
     archs: List[Arch] = []
     for token in re.split(r"[;,]", text):
@@ -35,6 +48,11 @@ def parse_architectures(text: str) -> Tuple[Arch, ...]:
         if not match:
             raise ValueError(f"architecture {token!r} is not a compute capability like 80, 90a or 100f")
         arch = Arch(cc=int(match.group(1)), suffix=match.group(2))
+        if arch.suffix and arch.cc not in SUFFIXED_CCS[arch.suffix]:
+            valid = ", ".join(f"{cc}{arch.suffix}" for cc in SUFFIXED_CCS[arch.suffix])
+            raise ValueError(
+                f"architecture {token!r} has no {_SUFFIX_KIND[arch.suffix]} ({arch.suffix!r}) variant in nvcc; "
+                f"valid: {valid} (or {arch.cc} without a suffix)")
         if arch not in archs:
             archs.append(arch)
     if not archs:

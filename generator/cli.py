@@ -1,9 +1,13 @@
 """Command line: python3 -m generator --architectures "80;90a" --kernels "<patterns>" ...
 
-Exit status: 0 on success, 2 on a usage error (unknown operation, bad architecture), 3 when
-the filters select no kernel (CMake turns the message into a configure error).
+Exit status: 0 on success, 2 on a usage error (unknown operation, bad architecture, a
+--curr-build-dir whose generated/ folder cannot be created or written: the OS error is named on
+one line), 3 when the filters select no kernel (CMake turns the message into a configure error),
+141 (128 + SIGPIPE, what a shell reports for a command killed by SIGPIPE) when standard output
+closes before everything is printed, e.g. under "--list | head": the rest is dropped silently.
 """
 import argparse
+import os
 import re
 import shlex
 import sys
@@ -23,6 +27,7 @@ OPERATIONS = ("gemm",)
 
 EXIT_USAGE = 2
 EXIT_NO_KERNEL = 3
+EXIT_BROKEN_PIPE = 141
 
 
 class UsageError(Exception):
@@ -33,7 +38,10 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     """Parse the command line (CUTLASS generator.py option names)."""
     parser = argparse.ArgumentParser(
         prog="python3 -m generator",
-        description="Generate the GEMM kernel instances, registration code and manifest of cutlass_lib.")
+        description="Generate the GEMM kernel instances, registration code and manifest of cutlass_lib.",
+        epilog="Exit status: 0 success; 2 usage error (bad --architectures or --operations, or a "
+               "--curr-build-dir that cannot be written); 3 no kernel selected; 141 standard output "
+               "closed early (e.g. --list | head).")
     parser.add_argument("--architectures", required=True,
                         help='target compute capabilities, semicolon (or comma) separated, e.g. "80;90a"')
     parser.add_argument("--operations", default="all",
@@ -91,6 +99,34 @@ def no_kernel_message(args: argparse.Namespace, enumerated: Sequence[str]) -> st
     return "\n".join(lines)
 
 
+def os_error_text(error: OSError) -> str:
+    """An OSError on one line: "<reason>: '<path>'" (no "[Errno N]" prefix, no traceback)."""
+    reason = error.strerror or str(error) or type(error).__name__
+    text = f"{reason}: {error.filename!r}" if error.filename is not None else reason
+    return " ".join(text.split())
+
+
+def print_lines(lines: Sequence[str]) -> int:
+    """Print lines to stdout; 0, or EXIT_BROKEN_PIPE when the reader went away (e.g. | head).
+
+    On a broken pipe, stdout is pointed at /dev/null so that the interpreter's final flush does
+    not fail again and print "Exception ignored ... BrokenPipeError".
+    """
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # stdout without a file descriptor (replaced or closed)
+            pass
+        return EXIT_BROKEN_PIPE
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the generator; returns the exit status."""
     args = parse_arguments(argv)
@@ -108,9 +144,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(no_kernel_message(args, [cfg.name for cfg in enumerated]), file=sys.stderr)
         return EXIT_NO_KERNEL
     if args.list:
-        for cfg in selected:
-            print(cfg.name)
-        return 0
-    write_outputs(selected, archs, Path(args.curr_build_dir), command_line(args))
-    print(f"{PROG}: {len(selected)} kernels selected (of {len(enumerated)} enumerated)")
-    return 0
+        return print_lines([cfg.name for cfg in selected])
+    try:
+        write_outputs(selected, archs, Path(args.curr_build_dir), command_line(args))
+    except OSError as error:
+        print(f"{PROG}: error: cannot write the generated files under --curr-build-dir "
+              f"{args.curr_build_dir!r}: {os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
+    return print_lines([f"{PROG}: {len(selected)} kernels selected (of {len(enumerated)} enumerated)"])
