@@ -66,7 +66,7 @@ class SimtGlobalTileLoader {
   /// K-contiguous operand, whose lines are only kTileK long) the element map is e = t + i * kThreads.
   static constexpr int kRuns = kContiguous / 32;
   static constexpr bool kWarpRuns =
-      kContiguous % 32 == 0 && kThreads % 32 == 0 && kRuns > 0 && kIterations % kRuns == 0;
+      kContiguous % 32 == 0 && kThreads % 32 == 0 && kRuns > 0 && kIterations % (kRuns > 0 ? kRuns : 1) == 0;
   static constexpr int kLinesPerWarp = kWarpRuns ? kIterations / kRuns : 0;
 
   /// One tile's worth of a thread's elements, in global (storage) type.
