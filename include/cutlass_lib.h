@@ -69,6 +69,10 @@ extern "C" {
 /** Opaque handle: holds the device, the stream and the device workspace. */
 typedef struct cutlassLibContext *cutlassLibHandle_t;
 
+/* Every enum ends in an ..._ENUM_RANGE_ = 0x7fffffff enumerator that is not a value: it makes any
+ * non-negative int a valid value of the enum type in C++ (whose enums hold only the range their
+ * enumerators span, [dcl.enum]), so a caller's out-of-range value reaches the argument checks,
+ * which answer INVALID_VALUE / NOT_SUPPORTED as documented, instead of being undefined behaviour. */
 typedef enum {
   CUTLASS_LIB_STATUS_SUCCESS = 0,
   CUTLASS_LIB_STATUS_NOT_INITIALIZED = 1,
@@ -79,16 +83,18 @@ typedef enum {
   CUTLASS_LIB_STATUS_INTERNAL_ERROR = 14,
   CUTLASS_LIB_STATUS_NOT_SUPPORTED = 15,
   CUTLASS_LIB_STATUS_NO_KERNEL = 100,
-  CUTLASS_LIB_STATUS_NO_DEVICE = 101
+  CUTLASS_LIB_STATUS_NO_DEVICE = 101,
+  CUTLASS_LIB_STATUS_ENUM_RANGE_ = 0x7fffffff /**< not a status (see the note above) */
 } cutlassLibStatus_t;
 
-typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1 } cutlassLibOperation_t;
+typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_RANGE_ = 0x7fffffff } cutlassLibOperation_t;
 
 typedef enum {
   CUTLASS_LIB_COMPUTE_32F = 0,            /**< f32 accumulate (f16/bf16/f32 inputs) */
   CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 1,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
   CUTLASS_LIB_COMPUTE_64F = 2,            /**< f64 */
-  CUTLASS_LIB_COMPUTE_32I = 3             /**< s8 inputs, s32 accumulate */
+  CUTLASS_LIB_COMPUTE_32I = 3,            /**< s8 inputs, s32 accumulate */
+  CUTLASS_LIB_COMPUTE_ENUM_RANGE_ = 0x7fffffff
 } cutlassLibComputeType_t;
 
 /** Creates a handle on the current device with the default stream. Succeeds without a GPU
@@ -134,8 +140,12 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
 
 /* ---- Fused epilogues ------------------------------------------------------------------------
  * A handle carries an epilogue that applies to its later GemmEx / GemmStridedBatchedEx /
- * GemmExSelect calls until it is changed (cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
- * returns to the plain GEMM). Per element of the m x n output, in f32:
+ * GemmExSelect calls until it is changed. cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
+ * drops the activation, bias and aux; the alpha vector and the D scale / amax are pieces of their
+ * own, on while their pointers are non-null (with DEFAULT they give the alphavec / amax kernels),
+ * so the plain GEMM also needs cutlassLibSetEpilogueAlphaVector(h, NULL, ...) and
+ * cutlassLibSetEpilogueScaleAmax(h, NULL, NULL) when those were set. Per element of the m x n
+ * output, in f32:
  *     x = alpha [* alphaVector] * op(A) op(B) + beta * C [+ bias]
  *     aux = x                                   (the _AUX epilogues: pre-activation value)
  *     C = activation(x) [* scaleD]              (then converted to Ctype)
@@ -168,12 +178,17 @@ typedef enum {
   CUTLASS_LIB_EPILOGUE_SIGMOID = 0x30000,
   CUTLASS_LIB_EPILOGUE_SIGMOID_BIAS = 0x30004,
   CUTLASS_LIB_EPILOGUE_CLAMP = 0x40000,
-  CUTLASS_LIB_EPILOGUE_CLAMP_BIAS = 0x40004
+  CUTLASS_LIB_EPILOGUE_CLAMP_BIAS = 0x40004,
+  CUTLASS_LIB_EPILOGUE_ENUM_RANGE_ = 0x7fffffff
 } cutlassLibEpilogue_t;
 
 /** Which index of C a vector follows: PER_ROW = element i of row i (m values; cuBLASLt's bias),
  *  PER_COLUMN = element j of column j (n values). */
-typedef enum { CUTLASS_LIB_VECTOR_PER_ROW = 0, CUTLASS_LIB_VECTOR_PER_COLUMN = 1 } cutlassLibVectorMode_t;
+typedef enum {
+  CUTLASS_LIB_VECTOR_PER_ROW = 0,
+  CUTLASS_LIB_VECTOR_PER_COLUMN = 1,
+  CUTLASS_LIB_VECTOR_ENUM_RANGE_ = 0x7fffffff
+} cutlassLibVectorMode_t;
 
 /** Sets the epilogue of later calls. INVALID_VALUE for a value outside the enum. The operands
  *  (bias, aux, ...) are kept separately and are not cleared by this call. */

@@ -343,6 +343,7 @@ const char *cutlassLibGetStatusName(cutlassLibStatus_t status) {
     case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "CUTLASS_LIB_STATUS_NOT_SUPPORTED";
     case CUTLASS_LIB_STATUS_NO_KERNEL: return "CUTLASS_LIB_STATUS_NO_KERNEL";
     case CUTLASS_LIB_STATUS_NO_DEVICE: return "CUTLASS_LIB_STATUS_NO_DEVICE";
+    case CUTLASS_LIB_STATUS_ENUM_RANGE_: break;
   }
   return "CUTLASS_LIB_STATUS_UNKNOWN";
 }
@@ -359,6 +360,7 @@ const char *cutlassLibGetStatusString(cutlassLibStatus_t status) {
     case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "the type combination or size is not supported";
     case CUTLASS_LIB_STATUS_NO_KERNEL: return "no kernel in this build fits the types, layouts and alignment";
     case CUTLASS_LIB_STATUS_NO_DEVICE: return "no usable CUDA device";
+    case CUTLASS_LIB_STATUS_ENUM_RANGE_: break;
   }
   return "unknown status";
 }

@@ -26,9 +26,10 @@ void *fake(uintptr_t a) { return reinterpret_cast<void *>(a); }
 struct GemmExArgs {
   cutlassLibOperation_t transa = CUTLASS_LIB_OP_T, transb = CUTLASS_LIB_OP_N;
   int64_t m = 64, n = 64, k = 64;
-  float alpha = 1, beta = 0;
-  void const *alpha_ptr = &alpha;
-  void const *beta_ptr = &beta;
+  // NOTE: the scalars are static: a copy (a = GemmExArgs()) must not point into a dead temporary.
+  static constexpr float kAlpha = 1, kBeta = 0;
+  void const *alpha_ptr = &kAlpha;
+  void const *beta_ptr = &kBeta;
   void const *A = fake(0x100000);
   void const *B = fake(0x200000);
   void *C = fake(0x300000);
@@ -70,8 +71,8 @@ TEST_F(CApiArguments, NullHandle) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibGetStream(nullptr, &s));
   char const *name = nullptr;
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED,
-            cutlassLibGemmExSelect(nullptr, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A, a.Atype, a.lda, a.B,
-                                   a.Btype, a.ldb, &a.beta, a.C, a.Ctype, a.ldc, a.compute, &name));
+            cutlassLibGemmExSelect(nullptr, a.transa, a.transb, a.m, a.n, a.k, a.alpha_ptr, a.A, a.Atype, a.lda, a.B,
+                                   a.Btype, a.ldb, a.beta_ptr, a.C, a.Ctype, a.ldc, a.compute, &name));
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibCreate(nullptr));
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibDestroy(nullptr));
 }
