@@ -121,7 +121,18 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
 
 /// The fused-epilogue operands (library.h, GemmEpilogueArguments, states the rules).
 char const *epilogue_operands_error(GemmEpilogueArguments const &e, int64_t aux_extent, bool output_nonempty) {
-  if (e.kind.activation == epilogue::ActivationKind::kInvalid) return "the epilogue's activation is invalid";
+  // NOTE: compared as integers, so a value cast from outside the enumerators is caught too.
+  int const activation = int(e.kind.activation);
+  if (activation < 0 || activation >= int(epilogue::ActivationKind::kInvalid)) {
+    return "the epilogue's activation is invalid";
+  }
+  auto const broadcast_valid = [](epilogue::VectorBroadcast b) {
+    return b == epilogue::VectorBroadcast::kPerRow || b == epilogue::VectorBroadcast::kPerColumn;
+  };
+  if ((e.kind.element_bias != NumericTypeID::kInvalid && !broadcast_valid(e.bias_broadcast)) ||
+      (e.kind.alpha_vector && !broadcast_valid(e.alpha_vector_broadcast))) {
+    return "the epilogue's bias or alpha-vector broadcast is neither per row nor per column";
+  }
   if (output_nonempty && e.kind.element_bias != NumericTypeID::kInvalid && !e.bias) {
     return "the epilogue has a bias but the bias pointer is null";
   }

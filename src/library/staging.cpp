@@ -1,6 +1,9 @@
 /// @file src/library/staging.cpp
 #include "staging.h"
 
+#include <algorithm>
+#include <climits>
+
 #include "cutlass/library/util.h"
 
 namespace cutlass {
@@ -48,6 +51,11 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   int64_t const m = round_up(call.m, std::max<int64_t>(a_column ? ta : 1, tc));
   int64_t const k = round_up(call.k, std::max<int64_t>(a_column ? 1 : ta, b_column ? tb : 1));
   int64_t const n = round_up(call.n, b_column ? 1 : tb);
+  // The staged call must still be a valid call: padding may not push an extent past 32 bits,
+  // and no staged copy's size (elements x batches x bytes) may overflow.
+  if (m > INT_MAX || n > INT_MAX || k > INT_MAX) return false;
+  int64_t const largest = std::max(m * k, std::max(k * n, m * n));
+  if (largest > INT64_MAX / std::max<int64_t>(1, call.batch_count) / 16) return false;
 
   StagingPlan p;
   p.staged = call;

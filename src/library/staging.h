@@ -32,7 +32,8 @@ struct StagingPlan {
 };
 
 /// Plans staging of `call` (column-major output) for a kernel with description `desc`; false
-/// when nothing would change (the call already fits) or an operand type is unknown. The plan's
+/// when nothing would change (the call already fits), an operand type is unknown, or a padded
+/// extent would pass INT_MAX (the call then gets the kernels that fit it unpadded, or none). The plan's
 /// pointers assume the workspace starts at `workspace` (256-byte aligned).
 bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *workspace, StagingPlan *plan);
 

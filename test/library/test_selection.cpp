@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "gemm_call.h"
+#include "staging.h"
 
 namespace {
 
@@ -258,6 +260,27 @@ using cutlass::epilogue::VectorBroadcast;
 float const kOne = 1.f;
 float const kZero = 0.f;
 
+TEST(Staging, PaddingNeverPushesAnExtentPastInt32) {
+  GemmDescription d;
+  d.A.alignment = d.B.alignment = d.C.alignment = 8;
+  auto call = [](int64_t m, int64_t n, int64_t k) {
+    GemmCall c = bf16_tn_call(m, n, k);
+    c.alpha = &kOne;
+    c.beta = &kZero;
+    return c;
+  };
+  GemmCall c = call(INT_MAX, 64, 64);   // M = 2^31 - 1: padded to 8, it would be 2^31
+  c.ldc = c.ldd = INT_MAX;
+  StagingPlan plan;
+  EXPECT_FALSE(plan_staging(c, d, nullptr, &plan));
+  c = call(1000, 1000, 1000);   // 16-byte aligned already: nothing to stage
+  EXPECT_FALSE(plan_staging(c, d, nullptr, &plan));
+  c = call(1001, 1000, 1000);    // the ordinary case still stages: M padded to D's alignment
+  ASSERT_TRUE(plan_staging(c, d, nullptr, &plan));
+  EXPECT_EQ(1008, plan.staged.m);
+  EXPECT_EQ(1000, plan.staged.k);
+}
+
 /// A column-major-output call with exactly the types and layouts of `d` and its epilogue pieces
 /// (operands 16-byte aligned, M = N = K = 256, bias / alpha vector / aux set when the kind has them).
 GemmCall call_for(GemmDescription const &d, EpilogueDescription const &kind) {
@@ -481,6 +504,26 @@ TEST(SelectionEpilogue, ClampBoundsMustBeOrdered) {
   EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure) << "a NaN bound is not ordered";
   c.epilogue.clamp_min = -1.f;
   c.epilogue.clamp_max = 1.f;
+  EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
+}
+
+TEST(SelectionEpilogue, EnumValuesOutsideTheEnumeratorsAreInvalid) {
+  GemmCall c = fused_call(every_piece());
+  c.epilogue.kind.activation = static_cast<ActivationKind>(42);
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c.epilogue.kind.activation = static_cast<ActivationKind>(-1);
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  c = fused_call(every_piece());
+  c.epilogue.bias_broadcast = static_cast<cutlass::epilogue::VectorBroadcast>(7);
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure) << "the bias would silently drop";
+  c = fused_call(every_piece());
+  c.epilogue.alpha_vector_broadcast = static_cast<cutlass::epilogue::VectorBroadcast>(2);
+  EXPECT_EQ(GemmFailure::kInvalidValue, check_gemm_arguments(c).failure);
+  // a broadcast the epilogue does not use is not checked (it has no vector)
+  EpilogueDescription relu;
+  relu.activation = ActivationKind::kReLU;
+  c = fused_call(relu);
+  c.epilogue.bias_broadcast = static_cast<cutlass::epilogue::VectorBroadcast>(7);
   EXPECT_EQ(GemmFailure::kNone, check_gemm_arguments(c).failure);
 }
 
