@@ -5,7 +5,8 @@
 /// CUTLASS's library compiles against this one. Differences a CUTLASS user will notice (all
 /// deliberate; see cutlass-library-facts.md for what CUTLASS does):
 ///  - gemm() finds the kernels the library was built with (it is gemm_universal(kGemm, ...)).
-///  - Arguments are checked first, BLAS style: M, N, K >= 0; lda >= max(1, rows of A as stored),
+///  - Arguments are checked first (after the provider: a handle set to a provider other than
+///    kCUTLASS answers kErrorNotSupported to every call), BLAS style: M, N, K >= 0; lda >= max(1, rows of A as stored),
 ///    likewise ldb, ldc, ldd; null pointers -> kErrorInvalidProblem. M == 0 or N == 0 returns
 ///    kSuccess and touches nothing; K == 0 or alpha == 0 (host scalars) writes D = beta * C without
 ///    reading A or B, and beta == 0 never reads C.
