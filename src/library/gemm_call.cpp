@@ -183,12 +183,8 @@ GemmCall to_column_major_output(GemmCall c) {
   t.batch_stride_B = c.batch_stride_A;
   t.layout_C = t.layout_D = LayoutTypeID::kColumnMajor;
   // Rows of D^T are columns of D: the vectors change their broadcast; aux (D's layout) transposes with D.
-  auto flip = [](epilogue::VectorBroadcast b) {
-    return b == epilogue::VectorBroadcast::kPerRow ? epilogue::VectorBroadcast::kPerColumn
-                                                    : epilogue::VectorBroadcast::kPerRow;
-  };
-  t.epilogue.bias_broadcast = flip(c.epilogue.bias_broadcast);
-  t.epilogue.alpha_vector_broadcast = flip(c.epilogue.alpha_vector_broadcast);
+  t.epilogue.bias_broadcast = epilogue::transposed(c.epilogue.bias_broadcast);
+  t.epilogue.alpha_vector_broadcast = epilogue::transposed(c.epilogue.alpha_vector_broadcast);
   t.epilogue.rows = c.epilogue.columns;
   t.epilogue.columns = c.epilogue.rows;
   return t;

@@ -6,11 +6,7 @@ namespace profiler {
 
 library::GemmEpilogueArguments epilogue_arguments(GemmSpec const &spec, reference::EpilogueOperands const &o,
                                                   bool transposed) {
-  auto orient = [&](epilogue::VectorBroadcast b) {
-    if (!transposed) return b;
-    return b == epilogue::VectorBroadcast::kPerRow ? epilogue::VectorBroadcast::kPerColumn
-                                                    : epilogue::VectorBroadcast::kPerRow;
-  };
+  auto orient = [&](epilogue::VectorBroadcast b) { return transposed ? epilogue::transposed(b) : b; };
   library::GemmEpilogueArguments e;
   e.kind = spec.epilogue.description();
   e.bias = o.bias;

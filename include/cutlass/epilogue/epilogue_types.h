@@ -13,5 +13,10 @@ enum class ActivationKind { kIdentity, kReLU, kGELU, kGELUErf, kSiLU, kSigmoid, 
 /// entries; cuBLASLt's bias orientation), kPerColumn = element n (N entries).
 enum class VectorBroadcast { kPerRow, kPerColumn };
 
+/// The broadcast of the same vector in the transposed output (rows of D^T are columns of D).
+constexpr VectorBroadcast transposed(VectorBroadcast b) {
+  return b == VectorBroadcast::kPerRow ? VectorBroadcast::kPerColumn : VectorBroadcast::kPerRow;
+}
+
 }  // namespace epilogue
 }  // namespace cutlass
