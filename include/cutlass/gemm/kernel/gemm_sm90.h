@@ -174,18 +174,8 @@ struct GemmSm90 {
     // odd number of free SMs leaves one idle), each walking cluster tiles.
     int const resident = max_active_clusters(device, sm_count);
     int const clusters = units < resident ? units : resident;
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = kClusterSize;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(unsigned(clusters * kClusterSize), 1, 1);
-    config.blockDim = dim3(kThreads, 1, 1);
-    config.dynamicSmemBytes = kSharedBytes;
-    config.stream = stream;
-    config.attrs = attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    cudaLaunchConfig_t const config = cluster_launch_config(clusters, stream, attribute);
     void *kernel_args[] = {&params};
     if (cudaLaunchKernelExC(&config, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>), kernel_args) !=
         cudaSuccess) {
@@ -193,6 +183,24 @@ struct GemmSm90 {
       return Status::kErrorInternal;
     }
     return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+  }
+
+  /// The launch of `clusters` clusters of this kernel on `stream`; the configuration points at
+  /// `attribute` (the cluster dimension), which must outlive it.
+  static cudaLaunchConfig_t cluster_launch_config(int clusters, cudaStream_t stream, cudaLaunchAttribute &attribute) {
+    attribute = {};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = kClusterSize;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(unsigned(clusters * kClusterSize), 1, 1);
+    config.blockDim = dim3(kThreads, 1, 1);
+    config.dynamicSmemBytes = kSharedBytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return config;
   }
 
   /// Clusters of this kernel that fit on the device at once (cudaOccupancyMaxActiveClusters),
@@ -204,17 +212,8 @@ struct GemmSm90 {
       int const known = cached[device].load(std::memory_order_relaxed);
       if (known > 0) return known;
     }
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = kClusterSize;
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(unsigned(sm_count / kClusterSize * kClusterSize), 1, 1);
-    config.blockDim = dim3(kThreads, 1, 1);
-    config.dynamicSmemBytes = kSharedBytes;
-    config.attrs = attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    cudaLaunchConfig_t const config = cluster_launch_config(sm_count / kClusterSize, nullptr, attribute);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>),
                                        &config) != cudaSuccess ||
