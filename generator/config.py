@@ -16,7 +16,8 @@ from .naming import kernel_name
 class TileRow:
     """One tile choice: threadblock (CTA) tile, warp tile (for sm90: the part one consumer
     warpgroup computes), pipeline stages, and for 3.x-style kernels the cluster shape and the
-    kernel schedule (a dispatch_policy.h tag name)."""
+    kernel schedule (a dispatch_policy.h tag name) and tile scheduler ("" for the family's own,
+    "stream_k" for the stream-K scheduler of the 3.x kernels)."""
 
     threadblock: Shape
     warp: Shape
@@ -25,6 +26,7 @@ class TileRow:
     schedule: str = ""
     instruction: Optional[Shape] = None  # overrides MathRow.instruction when it depends on the tile
     in_default_set: bool = False  # also in the default set (the first row always is)
+    scheduler: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,19 @@ class KernelConfig:
             args += (f", cutlass::epilogue::thread::Fusion<cutlass::epilogue::ActivationKind::{activation}, "
                      f"{flag(e.bias)}, {bias}, {flag(e.alpha_vector)}, {flag(e.aux)}, {aux}, {flag(e.scale_amax)}>")
         return f"cutlass::epilogue::thread::LinearCombination<{args}>"
+
+    @property
+    def tile_scheduler(self) -> str:
+        """manifest.json's tile scheduler (library TileSchedulerType): "default" for the 2.x
+        kernels (one CTA per tile), "persistent" or "stream_k" for the 3.x ones."""
+        if self.family.api != "3x":
+            return "default"
+        return "stream_k" if self.tile.scheduler == "stream_k" else "persistent"
+
+    @property
+    def tile_scheduler_cpp(self) -> str:
+        """The dispatch_policy.h tag of tile_scheduler (3.x kernels)."""
+        return "StreamKScheduler" if self.tile_scheduler == "stream_k" else "PersistentScheduler"
 
     @property
     def d(self) -> Operand:

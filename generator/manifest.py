@@ -39,6 +39,7 @@ def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
         "instruction_shape": cfg.instruction.as_list(),
         "stages": cfg.tile.stages,
         "cluster_shape": cfg.tile.cluster.as_list(),
+        "tile_scheduler": cfg.tile_scheduler,
         "min_cc": cfg.family.min_cc,
         "max_cc": cfg.family.max_cc,
         "epilogue": epilogue_entry(cfg),

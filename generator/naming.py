@@ -4,7 +4,8 @@
     cutlass_{opclass}_{extended}_{tbM}x{tbN}_{tbK}x{stages}_{layoutA}{layoutB}_align{max(alignA, alignB)}
 3.x families (sm90):
     cutlass3x_sm{cc}_{opclass}_gemm_{A}_{B}_{acc}_{C}_{D}_{M}x{N}x{K}_{cM}x{cN}x{cK}_{stages}
-        _{layoutA}{layoutB}{layoutC}_align{max(alignA, alignB)}{schedule suffix}{epilogue suffix}
+        _{layoutA}{layoutB}{layoutC}_align{max(alignA, alignB)}{tile scheduler suffix}{schedule suffix}
+        {epilogue suffix}
 Fused epilogues append their variant (epilogues.py): "_epi_bias_gelu" to 2.x names, "_bias_gelu"
 to 3.x names (which end in "_epi_tma" already).
 
@@ -57,6 +58,9 @@ SCHEDULE_SUFFIXES = {
 }
 EPILOGUE_SUFFIX = "_epi_tma"
 
+#: Name suffixes of the tile schedulers (CUTLASS TileSchedulerSuffixes): only stream-K adds one.
+SCHEDULER_SUFFIXES = {"persistent": "", "stream_k": "_stream_k"}
+
 
 def kernel_name_3x(cfg: "KernelConfig") -> str:
     """e.g. cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma."""
@@ -67,7 +71,8 @@ def kernel_name_3x(cfg: "KernelConfig") -> str:
     return (
         f"cutlass3x_sm{cfg.family.min_cc}_{cfg.family.opcode_class}_gemm_{types}"
         f"_{tb.m}x{tb.n}x{tb.k}_{cl.m}x{cl.n}x{cl.k}_{cfg.tile.stages}_{layouts}_align{alignment}"
-        f"{SCHEDULE_SUFFIXES[cfg.tile.schedule]}{EPILOGUE_SUFFIX}{fusion_suffix(cfg)}"
+        f"{SCHEDULER_SUFFIXES[cfg.tile_scheduler]}{SCHEDULE_SUFFIXES[cfg.tile.schedule]}{EPILOGUE_SUFFIX}"
+        f"{fusion_suffix(cfg)}"
     )
 
 

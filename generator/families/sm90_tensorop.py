@@ -35,6 +35,13 @@ TILES = (
             instruction=Shape(64, 128, 16)),
     TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 128, 64), stages=5, schedule=COOPERATIVE,
             instruction=Shape(64, 128, 16)),
+    # stream-K (data-parallel waves, then the last waves' k-blocks split over all SMs): after the
+    # persistent tiles, so equal wave costs keep those; selection picks these when the persistent
+    # kernels' last wave would leave SMs idle (src/library/gemm_call.cpp wave_cost).
+    TileRow(threadblock=Shape(128, 128, 64), warp=Shape(128, 128, 64), stages=6, schedule=PINGPONG,
+            instruction=Shape(64, 128, 16), scheduler="stream_k", in_default_set=True),
+    TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,
+            instruction=Shape(64, 256, 16), scheduler="stream_k"),
     # 2-CTA clusters with TMA multicast of the shared operand (2x1: B, 1x2: A); last, so the
     # selection's preference among equal tiles keeps the 1x1 kernels; not in the default set
     # (measured in docs/NOTES.md).
@@ -107,6 +114,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if tb.m > 256 or tb.n > 256:
         problems.append("a TMA box dimension holds at most 256 rows")
     cl = cfg.tile.cluster
+    if cfg.tile.scheduler == "stream_k" and cl != Shape(1, 1, 1):
+        problems.append(f"stream-K runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
     if cl not in CLUSTERS:
         problems.append(f"cluster {cl.m}x{cl.n}x{cl.k} is not implemented (1x1x1, 2x1x1, 1x2x1)")
     elif tb.m % (64 * cl.n) or tb.n % (64 * cl.m):

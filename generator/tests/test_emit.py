@@ -102,9 +102,13 @@ using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tn
     cutlass::bfloat16_t, float,
     cutlass::gemm::GemmShape<128, 128, 64>, cutlass::gemm::GemmShape<1, 1, 1>,
     6, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-    cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float>>;
+    cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float>, cutlass::gemm::PersistentScheduler>;
 """
     assert expected_sm90 in sm90
+    all_sm90 = "".join(f.read_text() for f in sorted(default_output.glob("gemm_sm90_bf16_bf16_tnn_*.cu")))
+    assert ("using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_stream_k"
+            "_warpspecialized_pingpong_epi_tma_kernel = cutlass::gemm::kernel::GemmSm90<") in all_sm90
+    assert "float, float>, cutlass::gemm::StreamKScheduler>;\n" in all_sm90
 
 
 def test_fused_instance_text(default_output):
@@ -131,7 +135,8 @@ using cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu
     assert ("using cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_warpspecialized"
             "_pingpong_epi_tma_bias_relu_kernel = cutlass::gemm::kernel::GemmSm90<") in sm90
     assert ("    cutlass::epilogue::thread::LinearCombination<cutlass::bfloat16_t, float, float, cutlass::epilogue::thread::"
-            "Fusion<cutlass::epilogue::ActivationKind::kReLU, true, cutlass::bfloat16_t, false, false, float, false>>>;\n"
+            "Fusion<cutlass::epilogue::ActivationKind::kReLU, true, cutlass::bfloat16_t, false, false, float, false>>, "
+            "cutlass::gemm::PersistentScheduler>;\n"
             ) in sm90
 
 
@@ -220,7 +225,7 @@ def test_manifest_fields(manifest, default_output, capsys):
     assert [k["name"] for k in manifest["kernels"]] == capsys.readouterr().out.split()
     keys = ["name", "family", "operation", "opcode_class", "math_operation", "A", "B", "C", "D",
             "element_accumulator", "element_epilogue", "threadblock_shape", "warp_count", "instruction_shape",
-            "stages", "cluster_shape", "min_cc", "max_cc", "epilogue", "source_file"]
+            "stages", "cluster_shape", "tile_scheduler", "min_cc", "max_cc", "epilogue", "source_file"]
     for entry in manifest["kernels"]:
         assert list(entry) == keys
         assert entry["D"] == entry["C"] and entry["C"]["layout"] == "column"
@@ -244,6 +249,7 @@ def test_manifest_fields(manifest, default_output, capsys):
         "instruction_shape": [16, 8, 16],
         "stages": 3,
         "cluster_shape": [1, 1, 1],
+        "tile_scheduler": "default",
         "min_cc": 80,
         "max_cc": 1000,
         "epilogue": PLAIN_EPILOGUE,
@@ -329,5 +335,5 @@ def test_summary_line(tmp_path, capsys):
 
 def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
-    assert len(capsys.readouterr().out.split()) == 133  # the default set (test_enumeration.py)
+    assert len(capsys.readouterr().out.split()) == 165  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []

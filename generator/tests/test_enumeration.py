@@ -46,14 +46,15 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm80 if not k.epilogue.fused]) == 384 + 36 + 15
     # fused: the 4 16-bit rows x 4 layouts x 17 (first tile, align8); fp8 (bf16, f16) x (e4m3, e5m2) x tn x 4
     assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
-    # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 11 tiles x alignment 8
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 176
-    # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' second default-set
-    # tile (64x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4
-    assert len([k for k in sm90 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 16 + 16
-    # plain 27 (+4 per extra sgemm tile) + 435 + 176 = 638; fused 68 + 288 + 304 = 660
-    assert len(kernels) == (638 + 4 * (N_SGEMM_TILES - 4)) + 660
+    # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 208
+    # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
+    # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4
+    assert len([k for k in sm90 if k.epilogue.fused]) == \
+        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16
+    # plain 27 (+4 per extra sgemm tile) + 435 + 208 = 670; fused 68 + 288 + 320 = 676
+    assert len(kernels) == (670 + 4 * (N_SGEMM_TILES - 4)) + 676
 
 
 def test_default_set_counts(kernels):
@@ -63,10 +64,10 @@ def test_default_set_counts(kernels):
     # plain: 16-bit 4 rows x 4 layouts x {align8, align1} + tf32 4 x 2 + s8 1 x 2 = 42;
     # fused: the 2 16-bit-output rows x 4 layouts x (bias_relu, bias_gelu) on the first tile at align8 = 16
     assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 2 * 4 * N_DEFAULT_VARIANTS == 58
-    # plain: 4 rows x 4 layouts x 2 default-set tiles (align8 only) = 32;
-    # fused: the 2 16-bit-output rows x 4 layouts x 2 tiles x (bias_relu, bias_gelu) = 32
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 32 + 2 * 4 * 2 * N_DEFAULT_VARIANTS == 64
-    assert len(default) == 85 + 48 == 133
+    # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48;
+    # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 48 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 96
+    assert len(default) == 101 + 64 == 165
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -146,12 +147,12 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 304
+    assert checked == 68 + 288 + 320
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
     small = [k for k in by_family(kernels, sm90_tensorop.FAMILY)
-             if k.tile.threadblock == Shape(64, 128, 64) and k.epilogue.fused]
+             if (k.tile.threadblock == Shape(64, 128, 64) or k.tile.scheduler == "stream_k") and k.epilogue.fused]
     assert small and all(k.tile.in_default_set for k in small)
     assert {k.epilogue for k in small} == set(DEFAULT_SET)
     assert {k.c.element for k in small} == {BF16, F16}, "f32-output rows add none there"

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "scale.h"
@@ -337,11 +338,25 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 
 }  // namespace
 
+/// Time of a stream-K tile's share relative to the same share of a whole tile (partial sums
+/// stored and added through the workspace). NOTE: an estimate, to be fitted to measurements.
+constexpr double kStreamKOverhead = 1.1;
+
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
   double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) *
                        double(call.batch_count);
-  double const waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
+  double waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && sm_count > 0 && tiles < double(1 << 30)) {
+    // The kernel's own split (Sm90StreamKScheduler): whole waves, then the split tiles' share
+    // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
+    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
+        int(std::ceil(double(call.m) / tile.m())), int(std::ceil(double(call.n) / tile.n())), int(call.batch_count),
+        int(std::ceil(double(call.k) / tile.k())), sm_count);
+    if (split.sk_tiles > 0) {
+      waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid;
+    }
+  }
   double const area = double(tile.m()) * tile.n();
   // NOTE: a tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the
   // H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems

@@ -31,6 +31,18 @@ struct KernelClusterShape<Kernel, std::void_t<typename Kernel::ClusterShape>> {
   }
 };
 
+/// The kernel's tile scheduler: persistent kernels (those with Kernel::kStreamK) are kStreamK or
+/// kPersistent, the others kDefault.
+template <typename Kernel, typename = void>
+struct KernelTileScheduler {
+  static constexpr TileSchedulerType value = TileSchedulerType::kDefault;
+};
+template <typename Kernel>
+struct KernelTileScheduler<Kernel, std::void_t<decltype(Kernel::kStreamK)>> {
+  static constexpr TileSchedulerType value =
+      Kernel::kStreamK ? TileSchedulerType::kStreamK : TileSchedulerType::kPersistent;
+};
+
 /// The library's description of an output operator's fused pieces (thread/linear_combination.h).
 template <typename OutputOp>
 EpilogueDescription epilogue_description() {
@@ -76,6 +88,7 @@ class GemmUniversalOperation : public Operation {
     tile.minimum_compute_capability = Kernel::kMinComputeCapability;
     tile.maximum_compute_capability = Kernel::kMaxComputeCapability;
     tile.cluster_shape = KernelClusterShape<Kernel>::value();
+    tile.tile_scheduler = KernelTileScheduler<Kernel>::value;
     desc_.A = {NumericTypeMap<typename Kernel::ElementA>::kId, LayoutMap<typename Kernel::LayoutA>::kId,
                Kernel::kAlignmentA};
     desc_.B = {NumericTypeMap<typename Kernel::ElementB>::kId, LayoutMap<typename Kernel::LayoutB>::kId,
@@ -112,8 +125,14 @@ class GemmUniversalOperation : public Operation {
     return Kernel::get_workspace_size(to_kernel_arguments(arguments));
   }
 
-  Status initialize(GemmUniversalConfiguration const &, void *, void *, cudaStream_t) const override {
-    return Status::kSuccess;
+  /// Prepares the device workspace for runs of the configuration's problem shape
+  /// (Kernel::initialize_workspace: stream-K clears its flags).
+  Status initialize(GemmUniversalConfiguration const &configuration, void *, void *device_workspace,
+                    cudaStream_t stream) const override {
+    KernelArguments shape;
+    shape.problem_size = configuration.problem_size;
+    shape.batch_count = configuration.batch_count;
+    return Kernel::initialize_workspace(shape, device_workspace, stream);
   }
 
   Status run(GemmUniversalArguments const &arguments, void *, void *device_workspace,

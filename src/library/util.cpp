@@ -86,6 +86,16 @@ char const *to_string(OpcodeClassID opcode_class) {
   return "invalid";
 }
 
+char const *to_string(TileSchedulerType scheduler) {
+  switch (scheduler) {
+    case TileSchedulerType::kDefault: return "default";
+    case TileSchedulerType::kPersistent: return "persistent";
+    case TileSchedulerType::kStreamK: return "stream_k";
+    case TileSchedulerType::kInvalid: break;
+  }
+  return "invalid";
+}
+
 char const *to_string(MathOperationID math_operation) {
   switch (math_operation) {
     case MathOperationID::kAdd: return "add";

@@ -271,6 +271,37 @@ TEST_P(FusedKernelTest, DAliasesC) {
 INSTANTIATE_TEST_SUITE_P(Manifest, FusedKernelTest, ::testing::ValuesIn(fused_kernels()), kernel_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelTest);
 
+/// Stream-K fused kernels on problems whose tiles are split (sizes from this device's SM count
+/// S): T < S tiles with a long K (up to 8 CTAs add into each tile before its epilogue), and
+/// S <= T < 2S (every tile split). Only the CTA that finishes a tile runs the fused epilogue.
+class FusedStreamKTest : public FusedKernelTest {};
+
+TEST_P(FusedStreamKTest, Splits) {
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaSuccess, cudaGetDevice(&device));
+  ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  auto const &tb = desc().tile_description.threadblock_shape;
+  fz::Case c = fz::Case::for_kernel(desc()).shape(3 * tb.m() - 84, 3 * tb.n() - 124, 63 * tb.k() - 32).vectors(kRow, kColumn);
+  c.beta = -0.5;
+  run(c);
+  if (HasFatalFailure()) return;
+  fz::Case d = fz::Case::for_kernel(desc()).shape(12 * tb.m(), ((sms + 11) / 12 + 1) * tb.n() - 7, 9 * tb.k())
+                   .vectors(kColumn, kRow);
+  d.beta = 0.0;
+  run(d);
+}
+
+std::vector<size_t> fused_stream_k_kernels() {
+  std::vector<size_t> out;
+  for (size_t i : fused_kernels()) {
+    if (description(i).tile_description.tile_scheduler == TileSchedulerType::kStreamK) out.push_back(i);
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, FusedStreamKTest, ::testing::ValuesIn(fused_stream_k_kernels()), kernel_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedStreamKTest);
+
 // ---- one kernel per functional key, through the Handle --------------------------------------
 
 class FusedHandleTest : public ::testing::TestWithParam<size_t> {

@@ -125,8 +125,10 @@ struct Problem {
   }
 };
 
-/// Runs kernel `index` on the problem with D = at(D) (and C = at(C) unless c_is_d).
-void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan_c, bool c_is_d) {
+/// Runs kernel `index` on the problem with D = at(D) (and C = at(C) unless c_is_d), `runs` times
+/// on one initialized workspace (D restored to its poisoned state before each run after the
+/// first; needs !c_is_d), checking each result and that every run gives the same bits.
+void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan_c, bool c_is_d, int runs = 1) {
   Operation const *op = Singleton::get().manifest.operations()[index].get();
   GemmDescription const &d = *p.desc;
   p.fill(0x1234 + index, nan_c);
@@ -160,8 +162,20 @@ void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan
   DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
   std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
   ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
-  ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize()) << cudaGetErrorString(cudaGetLastError());
+  ASSERT_TRUE(runs == 1 || !c_is_d);
+  DeviceBuffer first_result(runs > 1 ? p.D.size() : 0);
+  for (int run = 0; run < runs; ++run) {
+    if (run > 0) {
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(first_result.get(), p.D.get(), p.D.size(), cudaMemcpyDeviceToDevice));
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(p.D.get(), p.D_before.get(), p.D.size(), cudaMemcpyDeviceToDevice));
+    }
+    ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize()) << cudaGetErrorString(cudaGetLastError());
+    if (run > 0) {
+      EXPECT_TRUE(ref::bytes_equal(first_result.get(), p.D.get(), p.D.size()))
+          << "run " << run << " on the same workspace differs from run 0";
+    }
+  }
 
   std::string const where = "m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) + " k=" + std::to_string(p.k) +
                             " batch=" + std::to_string(p.batch) + " alpha=" + std::to_string(alpha) +
@@ -252,6 +266,36 @@ TEST_P(KernelTest, Batched) {
   run_and_check(GetParam(), p, 1.0, 1.0, false, false);
 }
 
+/// Stream-K kernels (TileSchedulerType::kStreamK) on problems whose tile counts, from this
+/// device's SM count S, reach each branch of Sm90StreamKScheduler: T >= 2S with a partial wave
+/// (whole waves, then one wave plus the remainder split), S <= T < 2S (all split), T < S with a
+/// long K (up to 8 CTAs per tile), and batched. Each runs three times on one workspace (the flags
+/// the first run leaves must be clear for the next) and must give the same bits every time.
+class StreamKKernelTest : public KernelTest {};
+
+TEST_P(StreamKKernelTest, Splits) {
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaSuccess, cudaGetDevice(&device));
+  ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  auto const &tb = desc().tile_description.threadblock_shape;
+  int64_t const tm = tb.m(), tn = tb.n(), tk = tb.k();
+  int64_t const hybrid_n_tiles = (2 * sms + 8 + 15) / 16;   // 16 tile rows: 2S + 8 .. 2S + 23 tiles
+  struct Case {
+    int64_t m, n, k, batch;
+  };
+  Case const cases[] = {
+      {16 * tm - 3, hybrid_n_tiles * tn - 50, 17 * tk - 9, 1},
+      {12 * tm, ((sms + 11) / 12 + 1) * tn - 7, 9 * tk, 1},
+      {3 * tm - 84, 3 * tn - 124, 63 * tk - 32, 1},
+      {2 * tm + 1, tn + 5, 40 * tk + 3, 3},
+  };
+  for (Case const &c : cases) {
+    Problem p(desc(), c.m, c.n, c.k, c.batch);
+    run_and_check(GetParam(), p, 1.25, -0.5, false, false, 3);
+    if (HasFatalFailure()) return;
+  }
+}
+
 std::string kernel_test_name(::testing::TestParamInfo<size_t> const &info) { return description(info.param).name; }
 
 /// The plain kernels; those with a fused epilogue need its operands and are covered by
@@ -266,5 +310,16 @@ std::vector<size_t> plain_kernels() {
 
 INSTANTIATE_TEST_SUITE_P(Manifest, KernelTest, ::testing::ValuesIn(plain_kernels()), kernel_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KernelTest);
+
+std::vector<size_t> plain_stream_k_kernels() {
+  std::vector<size_t> out;
+  for (size_t i : plain_kernels()) {
+    if (description(i).tile_description.tile_scheduler == TileSchedulerType::kStreamK) out.push_back(i);
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Manifest, StreamKKernelTest, ::testing::ValuesIn(plain_stream_k_kernels()), kernel_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StreamKKernelTest);
 
 }  // namespace

@@ -40,6 +40,7 @@ struct ExpectedKernel {
   int instruction_shape[3];
   int stages;
   int cluster_shape[3];
+  char const *tile_scheduler;
   int min_cc;
   int max_cc;
   ExpectedEpilogue epilogue;
@@ -128,6 +129,7 @@ TEST(Manifest, MatchesGeneratorManifestJson) {
     expect_coord(e.instruction_shape, tile.math_instruction.instruction_shape, "instruction_shape");
     EXPECT_EQ(e.stages, tile.threadblock_stages);
     expect_coord(e.cluster_shape, tile.cluster_shape, "cluster_shape");
+    EXPECT_STREQ(e.tile_scheduler, to_string(tile.tile_scheduler));
     EXPECT_EQ(e.min_cc, tile.minimum_compute_capability);
     EXPECT_EQ(e.max_cc, tile.maximum_compute_capability);
     expect_epilogue(e.epilogue, d.epilogue);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "gemm_call.h"
@@ -210,6 +211,74 @@ TEST(Selection, WaveCostCountsWavesOfTiles) {
   EXPECT_LT(wave_cost(small, c, 132), wave_cost(d, c, 132));
   c = bf16_tn_call(8192, 8192, 8192);
   EXPECT_GT(wave_cost(small, c, 132), wave_cost(d, c, 132));
+}
+
+TEST(Selection, WaveCostOfStreamKCountsTheSplitTilesWithoutRoundingUp) {
+  GemmDescription dp;
+  dp.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(128, 128, 64);
+  dp.tile_description.tile_scheduler = TileSchedulerType::kPersistent;
+  GemmDescription sk = dp;
+  sk.tile_description.tile_scheduler = TileSchedulerType::kStreamK;
+  double const area = 128.0 * 128;
+  // 8192^3: 4096 tiles = 31 waves + 4 tiles; 3960 whole (30 per CTA), 136 split (1.03 per CTA)
+  GemmCall c = bf16_tn_call(8192, 8192, 8192);
+  EXPECT_EQ(32.0 * area, wave_cost(dp, c, 132));
+  EXPECT_NEAR((30.0 + 1.1 * 136 / 132) * area, wave_cost(sk, c, 132), 1e-6 * area);
+  // 132 x 2 tiles: nothing to split, equal cost (the preference order keeps the persistent kernel)
+  c = bf16_tn_call(128 * 12, 128 * 22, 4096);
+  EXPECT_EQ(wave_cost(dp, c, 132), wave_cost(sk, c, 132));
+  // fewer than 8 k-blocks per tile: nothing to split
+  c = bf16_tn_call(1000, 1000, 448);
+  EXPECT_EQ(wave_cost(dp, c, 132), wave_cost(sk, c, 132));
+  // 1024^3: 64 tiles of 16 k-blocks over all 132 SMs
+  c = bf16_tn_call(1024, 1024, 1024);
+  EXPECT_NEAR(1.1 * 64 / 132 * area, wave_cost(sk, c, 132), 1e-6 * area);
+}
+
+TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
+  using cutlass::gemm::kernel::Sm90StreamKScheduler;
+  using cutlass::gemm::kernel::Sm90WorkUnit;
+  struct Case {
+    int m_tiles, n_tiles, batch, k_tiles, sms;
+  };
+  for (Case const &k : {Case{64, 64, 1, 128, 132}, Case{32, 112, 1, 64, 132}, Case{8, 8, 1, 16, 132},
+                        Case{1, 1, 1, 1000, 132}, Case{3, 3, 1, 9, 132}, Case{16, 17, 1, 16, 132},
+                        Case{5, 7, 3, 33, 20}, Case{4, 4, 1, 7, 132}, Case{11, 13, 1, 100, 132}}) {
+    Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms);
+    int const tiles = k.m_tiles * k.n_tiles * k.batch;
+    ASSERT_GE(s.grid, 1);
+    ASSERT_LE(s.grid, k.sms);
+    std::vector<int> blocks(size_t(tiles), 0);   // k-blocks computed per tile
+    std::vector<int> partials_stored(size_t(s.grid), 0), partials_added(size_t(s.grid), 0);
+    int64_t most = 0, least = INT64_MAX;
+    for (int cta = 0; cta < s.grid; ++cta) {
+      auto w = s.walker(cta, s.grid);
+      Sm90WorkUnit u;
+      int64_t total = 0;
+      int units = 0, last_sk = -1;
+      while (s.next(w, 0, 0, u)) {
+        ASSERT_LT(u.k_begin, u.k_end);
+        ASSERT_LE(u.k_end, k.k_tiles);
+        ASSERT_TRUE(u.m_block < k.m_tiles && u.n_block < k.n_tiles && u.l < k.batch);
+        blocks[size_t((u.l * k.n_tiles + u.n_block) * k.m_tiles + u.m_block)] += u.k_blocks();
+        total += u.k_blocks();
+        if (Sm90StreamKScheduler::stores_partial(u)) {
+          EXPECT_EQ(-1, last_sk) << "a partial is the CTA's first split unit";
+          ++partials_stored[size_t(cta)];
+        }
+        for (int g = cta + 1; g < s.partials_end(cta, u); ++g) ++partials_added[size_t(g)];
+        if (u.sk_tile >= 0) last_sk = u.sk_tile;
+        ++units;
+      }
+      if (s.sk_tiles > 0) {
+        most = std::max(most, total);
+        least = std::min(least, total);
+      }
+    }
+    for (int b : blocks) EXPECT_EQ(k.k_tiles, b) << "every k-block of every tile exactly once";
+    EXPECT_EQ(partials_stored, partials_added) << "every stored partial is added once";
+    if (s.sk_tiles > 0) EXPECT_LE(most - least, 1) << "balanced to one k-block";
+  }
 }
 
 TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {

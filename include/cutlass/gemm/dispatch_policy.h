@@ -14,5 +14,16 @@ struct KernelTmaWarpSpecializedCooperative {};
 /// persistent over output tiles.
 struct KernelTmaWarpSpecializedPingpong {};
 
+/// sm90 tile schedulers (CUTLASS 3.x spellings).
+/// Persistent: each CTA (cluster) takes whole output tiles, grid-strided, in grouped raster order.
+struct PersistentScheduler {};
+
+/// Stream-K (Osama et al., "Stream-K: Work-centric Parallel Decomposition for Dense Matrix
+/// Multiplication on the GPU", PPoPP 2023, arXiv 2301.03598), data-parallel + stream-K hybrid:
+/// the tiles of the whole waves run whole, and the k-blocks of the last partial wave's tiles plus
+/// one whole wave are split evenly over all CTAs, which add their partial sums through a device
+/// workspace. Needs a workspace (get_workspace_size) and every CTA of the grid resident at once.
+struct StreamKScheduler {};
+
 }  // namespace gemm
 }  // namespace cutlass

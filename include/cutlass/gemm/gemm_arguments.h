@@ -20,10 +20,14 @@
 ///   static constexpr int kMinComputeCapability, kMaxComputeCapability;     // e.g. 80, 1000
 ///   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 ///   static Status can_implement(Arguments const &);   // host only; launches nothing
-///   static size_t get_workspace_size(Arguments const &);
+///   static size_t get_workspace_size(Arguments const &);   // bytes of device workspace run() needs
+///   static Status initialize_workspace(Arguments const &, void *workspace, cudaStream_t stream);
 ///   static Status run(Arguments const &, void *workspace, cudaStream_t stream);
-/// run() assumes can_implement() returned kSuccess, M, N, K >= 1 and batch_count >= 1; it
-/// launches exactly one kernel on `stream` and returns kErrorInternal if the launch failed.
+/// initialize_workspace() prepares a workspace of get_workspace_size() bytes once; any number
+/// of run()s of the same problem shape may follow on it (one at a time: a workspace is not shared
+/// by launches in flight together). Both return kErrorWorkspaceNull when a workspace is needed
+/// and null. run() assumes can_implement() returned kSuccess, M, N, K >= 1 and batch_count >= 1;
+/// it launches exactly one kernel on `stream` and returns kErrorInternal if the launch failed.
 #pragma once
 
 #include <cstdint>

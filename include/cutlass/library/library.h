@@ -38,6 +38,7 @@ struct TileDescription {
   int minimum_compute_capability = 0;  ///< e.g. 80 for sm_80
   int maximum_compute_capability = 0; ///< highest compute capability the kernel runs on
   gemm::GemmCoord cluster_shape{1, 1, 1};
+  TileSchedulerType tile_scheduler = TileSchedulerType::kDefault;
 };
 
 /// One operand of a kernel.

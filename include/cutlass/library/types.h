@@ -64,6 +64,11 @@ enum class GemmKind { kGemm, kSparse, kUniversal, kPlanarComplex, kPlanarComplex
 /// Split-K mode of a kernel.
 enum class SplitKMode { kNone, kSerial, kParallel, kInvalid };
 
+/// How a kernel hands out output tiles: kDefault (one CTA per tile, the 2.x kernels), kPersistent
+/// (a grid of one CTA per SM walking the tiles), kStreamK (persistent, the last waves' k-blocks
+/// split evenly over the CTAs; kernel names end their alignment with "_stream_k").
+enum class TileSchedulerType { kDefault, kPersistent, kStreamK, kInvalid };
+
 /// Where alpha and beta live: host memory (read before the launch) or device memory.
 enum class ScalarPointerMode { kHost, kDevice, kInvalid };
 

@@ -127,6 +127,7 @@ struct GemmSimt {
   }
 
   static size_t get_workspace_size(Arguments const &) { return 0; }
+  static Status initialize_workspace(Arguments const &, void *, cudaStream_t) { return Status::kSuccess; }
 
   /// Launches the kernel on `stream`; assumes can_implement(args) == kSuccess.
   static Status run(Arguments const &args, void * /*workspace*/, cudaStream_t stream) {

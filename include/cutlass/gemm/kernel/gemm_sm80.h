@@ -210,6 +210,7 @@ struct GemmSm80 {
   }
 
   static size_t get_workspace_size(Arguments const &) { return 0; }
+  static Status initialize_workspace(Arguments const &, void *, cudaStream_t) { return Status::kSuccess; }
 
   /// Launches one kernel on `stream`. @pre can_implement(args) == kSuccess.
   static Status run(Arguments const &args, void * /*workspace*/, cudaStream_t stream) {

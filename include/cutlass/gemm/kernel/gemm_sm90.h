@@ -19,6 +19,13 @@
 /// empty barriers count the arrivals of all of them. Cluster barriers after the barrier set-up
 /// (no CTA multicasts into or arrives on a peer's barrier before it is initialized) and before
 /// exit (no CTA leaves while a peer may still arrive on its barriers).
+/// Stream-K (TileSchedulerTag = StreamKScheduler, 1x1 clusters; Sm90StreamKScheduler): the
+/// walker also hands out runs of k-blocks of a tile. A unit that starts inside a tile stores its
+/// raw accumulators to the CTA's partial slot in the workspace and raises the CTA's flag (per
+/// consumer part) with a release; the unit that starts the tile waits for the flags of the later
+/// CTAs that share it (acquire), adds their partials in CTA order (so the sum is deterministic),
+/// clears the flags for the next launch and runs the epilogue. The flags must be zero before the
+/// first launch on a workspace: initialize_workspace() clears them, each launch leaves them clear.
 /// Requirements (TMA): A, B, C, D 16-byte aligned, leading dimensions and batch strides
 /// multiples of 16 bytes; can_implement() checks them (Status::kErrorMisalignedOperand).
 /// Any M, N, K >= 1: TMA zero-fills loads outside the problem and clips stores at M and N.
@@ -28,6 +35,8 @@
 #include <cuda_runtime_api.h>
 #include <atomic>
 #include <type_traits>
+
+#include <cuda/atomic>
 
 #include "cutlass/arch/arch.h"
 #include "cutlass/arch/tma_sm90.h"
@@ -49,7 +58,7 @@ __global__ void __launch_bounds__(384, 1) gemm_sm90_kernel(__grid_constant__ typ
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
           typename ElementAccumulator_, typename TileShape, typename ClusterShape_, int Stages,
-          typename KernelSchedule, typename EpilogueOutputOp_>
+          typename KernelSchedule, typename EpilogueOutputOp_, typename TileSchedulerTag = PersistentScheduler>
 struct GemmSm90 {
   static constexpr bool kCooperative = std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value;
   static_assert(kCooperative || std::is_same<KernelSchedule, KernelTmaWarpSpecializedPingpong>::value,
@@ -59,6 +68,9 @@ struct GemmSm90 {
                                             (ClusterShape_::kM == 1 && ClusterShape_::kN == 2)),
                 "GemmSm90: clusters 1x1x1, 2x1x1 and 1x2x1 are implemented");
   static_assert(std::is_same<ElementAccumulator_, float>::value, "GemmSm90: f32 accumulators");
+  static constexpr bool kStreamK = std::is_same<TileSchedulerTag, StreamKScheduler>::value;
+  static_assert(kStreamK || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
+                "GemmSm90: the tile scheduler must be PersistentScheduler or StreamKScheduler");
 
   using ElementA = ElementA_;
   using LayoutA = LayoutA_;
@@ -75,10 +87,12 @@ struct GemmSm90 {
   static constexpr int kClusterM = ClusterShape_::kM;
   static constexpr int kClusterN = ClusterShape_::kN;
   static constexpr int kClusterSize = kClusterM * kClusterN;
+  static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
 
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
-  using TileScheduler = Sm90TileScheduler<kClusterM, kClusterN>;
+  using TileScheduler =
+      typename std::conditional<kStreamK, Sm90StreamKScheduler, Sm90TileScheduler<kClusterM, kClusterN>>::type;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers>;
 
@@ -113,21 +127,50 @@ struct GemmSm90 {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     TileScheduler scheduler;
-    int k_tiles;
+    int *flags = nullptr;        ///< stream-K: one per (CTA, consumer part)
+    float4 *partials = nullptr;  ///< stream-K: one CTA tile of f32 per CTA
   };
+
+  /// Partial sums: f32 elements of one CTA tile, kept in accumulator-fragment order.
+  static constexpr int kTileElements = TileShape::kM * TileShape::kN;
 
   // ---- host --------------------------------------------------------------------------------
 
-  static Status make_params(Arguments const &args, Params &params) {
+  /// The tile order (and for stream-K the split) of `args` on this device.
+  static TileScheduler make_scheduler(Arguments const &args) {
     auto const &p = args.problem_size;
-    params.scheduler.m_tiles = (p.m() + TileShape::kM - 1) / TileShape::kM;
-    params.scheduler.n_tiles = (p.n() + TileShape::kN - 1) / TileShape::kN;
-    params.scheduler.batch = args.batch_count;
-    params.k_tiles = (p.k() + TileShape::kK - 1) / TileShape::kK;
+    int const m_tiles = (p.m() + TileShape::kM - 1) / TileShape::kM;
+    int const n_tiles = (p.n() + TileShape::kN - 1) / TileShape::kN;
+    int const k_tiles = (p.k() + TileShape::kK - 1) / TileShape::kK;
+    TileScheduler scheduler;
+    if constexpr (kStreamK) {
+      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, device_sm_count());
+    } else {
+      scheduler.m_tiles = m_tiles;
+      scheduler.n_tiles = n_tiles;
+      scheduler.batch = args.batch_count;
+      scheduler.k_tiles = k_tiles;
+    }
+    return scheduler;
+  }
+
+  static Status make_params(Arguments const &args, Params &params) {
+    params.scheduler = make_scheduler(args);
     if (!Mainloop::make_params(args, params.mainloop) || !Epilogue::make_params(args, params.epilogue)) {
       return Status::kErrorMisalignedOperand;
     }
     return Status::kSuccess;
+  }
+
+  /// SMs of the current device (0 when the query fails).
+  static int device_sm_count() {
+    int device = 0, sm_count = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return sm_count;
   }
 
   static int device_shared_memory_limit() {
@@ -151,12 +194,42 @@ struct GemmSm90 {
     return make_params(args, params);
   }
 
-  static size_t get_workspace_size(Arguments const &) { return 0; }
+  /// Bytes of device workspace `args` needs: stream-K's flags and partial tiles when it splits
+  /// tiles (Sm90StreamKScheduler::workspace_bytes), else 0.
+  static size_t get_workspace_size(Arguments const &args) {
+    if constexpr (kStreamK) {
+      return size_t(make_scheduler(args).workspace_bytes(kTileElements));
+    } else {
+      return 0;
+    }
+  }
 
-  static Status run(Arguments const &args, void *, cudaStream_t stream) {
+  /// Prepares `workspace` (get_workspace_size bytes) for launches of `args`: clears the
+  /// stream-K flags on `stream`. kErrorWorkspaceNull when a workspace is needed and null.
+  static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
+    if constexpr (kStreamK) {
+      TileScheduler const scheduler = make_scheduler(args);
+      if (scheduler.sk_tiles == 0) return Status::kSuccess;
+      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+      if (cudaMemsetAsync(workspace, 0, size_t(scheduler.flag_bytes()), stream) != cudaSuccess) {
+        cudaGetLastError();
+        return Status::kErrorInternal;
+      }
+    }
+    return Status::kSuccess;
+  }
+
+  static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
     Params params;
     Status status = make_params(args, params);
     if (status != Status::kSuccess) return status;
+    if constexpr (kStreamK) {
+      if (params.scheduler.sk_tiles > 0) {
+        if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+        params.flags = static_cast<int *>(workspace);
+        params.partials = reinterpret_cast<float4 *>(static_cast<char *>(workspace) + params.scheduler.flag_bytes());
+      }
+    }
     static bool const attribute_set =
         cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes) ==
         cudaSuccess;
@@ -166,7 +239,8 @@ struct GemmSm90 {
     cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
-      int const grid = units < sm_count ? units : sm_count;
+      int grid = units < sm_count ? units : sm_count;
+      if constexpr (kStreamK) grid = params.scheduler.grid;
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
@@ -304,15 +378,14 @@ struct GemmSm90 {
     uint32_t phase = 0;
     int rank_m, rank_n;
     cluster_position(rank_m, rank_n);
-    int const units = params.scheduler.unit_count();
-    for (int unit = cluster_index(); unit < units; unit += cluster_stride()) {
-      int m_block, n_block, l;
-      params.scheduler.coordinates(unit, rank_m, rank_n, m_block, n_block, l);
-      for (int k_block = 0; k_block < params.k_tiles; ++k_block) {
+    auto walker = params.scheduler.walker(cluster_index(), cluster_stride());
+    Sm90WorkUnit work;
+    while (params.scheduler.next(walker, rank_m, rank_n, work)) {
+      for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
         arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
-        Mainloop::load(smem.mainloop, params.mainloop, stage, &smem.full[stage], m_block, n_block, k_block, l,
-                       rank_m, rank_n);
+        Mainloop::load(smem.mainloop, params.mainloop, stage, &smem.full[stage], work.m_block, work.n_block, k_block,
+                       work.l, rank_m, rank_n);
         if (++stage == Stages) {
           stage = 0;
           phase ^= 1;
@@ -321,11 +394,12 @@ struct GemmSm90 {
     }
   }
 
-  /// One consumer warpgroup: for each of its tiles, the mainloop over the stages (one
+  /// One consumer warpgroup: for each of its units, the mainloop over the stages (one
   /// wgmma-group in flight; a stage is released once the group after it is issued and it has
-  /// completed), then the epilogue. Cooperative consumers take every tile of the CTA; ping-pong
-  /// consumer c takes the CTA's tiles j = c, c + 2, ..., whose k-blocks start at ring position
-  /// j * k_tiles, after the other consumer's mainloop of tile j - 1 is done.
+  /// completed), then the epilogue (stream-K: or the partial-sum hand-off). Cooperative consumers
+  /// take every unit of the CTA; ping-pong consumer c takes the CTA's units j = c, c + 2, ...,
+  /// whose k-blocks start at the ring position of the k-blocks of units 0 .. j - 1, after the
+  /// other consumer's mainloop of unit j - 1 is done.
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
     float acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
@@ -333,17 +407,12 @@ struct GemmSm90 {
     bool const warp_leader = lane == 0;
     int rank_m, rank_n;
     cluster_position(rank_m, rank_n);
-    int const units = params.scheduler.unit_count();
-    int const first_unit = cluster_index();
-    int const unit_stride = cluster_stride();
-    int const first = kCooperative ? 0 : consumer;
-    int const step = kCooperative ? 1 : 2;
+    auto walker = params.scheduler.walker(cluster_index(), cluster_stride());
+    Sm90WorkUnit work;
     uint32_t order_phase = 0;
-    for (int j = first; int64_t(first_unit) + int64_t(j) * unit_stride < units; j += step) {
-      int const unit = first_unit + j * unit_stride;
-      int m_block, n_block, l;
-      params.scheduler.coordinates(unit, rank_m, rank_n, m_block, n_block, l);
-      int64_t const position = int64_t(j) * params.k_tiles;
+    int64_t position = 0;   // ring position of unit j's first k-block
+    for (int j = 0; params.scheduler.next(walker, rank_m, rank_n, work); position += work.k_blocks(), ++j) {
+      if (!kCooperative && (j & 1) != consumer) continue;
       int stage = int(position % Stages);
       uint32_t phase = uint32_t(position / Stages) & 1;
       if (!kCooperative && j > 0) {
@@ -351,10 +420,10 @@ struct GemmSm90 {
         order_phase ^= 1;
       }
       int previous = -1;
-      for (int k_block = 0; k_block < params.k_tiles; ++k_block) {
+      for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.full[stage], phase);
         fence_accumulators(acc);
-        Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > 0);
+        Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
         fence_accumulators(acc);
         arch::wgmma_wait_group<1>();
         if (previous >= 0) release_stage(smem, previous, lane);
@@ -369,11 +438,87 @@ struct GemmSm90 {
       release_stage(smem, previous, lane);
       if (warp_leader && !kCooperative) arch::mbarrier_arrive(&smem.mainloop_done[1 - consumer]);
 
-      int const row0 = m_block * TileShape::kM + Mainloop::consumer_row(consumer);
-      int const col0 = n_block * TileShape::kN + Mainloop::consumer_column(consumer);
-      Epilogue::store(smem.epilogue, params.epilogue, consumer, thread_in_wg, acc, row0, col0, l, epilogue_state);
+      if constexpr (kStreamK) {
+        if (TileScheduler::stores_partial(work)) {
+          store_partial(params, consumer, thread_in_wg, acc);
+          continue;
+        }
+        add_partials(params, consumer, thread_in_wg, params.scheduler.partials_end(int(blockIdx.x), work), acc);
+      }
+
+      int const row0 = work.m_block * TileShape::kM + Mainloop::consumer_row(consumer);
+      int const col0 = work.n_block * TileShape::kN + Mainloop::consumer_column(consumer);
+      Epilogue::store(smem.epilogue, params.epilogue, consumer, thread_in_wg, acc, row0, col0, work.l,
+                      epilogue_state);
     }
     if (thread_in_wg == 0) Epilogue::drain();
+  }
+
+  // ---- stream-K partial sums (workspace; see the file comment) --------------------------------
+
+  /// Which part of a CTA tile a consumer's accumulators are (cooperative: its half; ping-pong: the
+  /// whole tile), and the named barrier over its warpgroup (1, 2 are the epilogue's).
+  CUTLASS_DEVICE static int partial_part(int consumer) { return kCooperative ? consumer : 0; }
+  CUTLASS_DEVICE static int partial_barrier(int consumer) { return 3 + consumer; }
+  static constexpr int kVectorsPerAtom = Mainloop::kAccumulatorsPerAtom / 4;
+  static_assert(Mainloop::kAccumulatorsPerAtom % 4 == 0, "GemmSm90: accumulators per atom a multiple of 4");
+
+  /// Element (a, v) of this thread's accumulators as float4s of `cta`'s partial slot: thread t's
+  /// v-th vector of atom a at ((part * kAtomsM + a) * kVectorsPerAtom + v) * 128 + t, so each warp's
+  /// store or load of one vector is 512 contiguous bytes.
+  CUTLASS_DEVICE static float4 *partial_vector(Params const &params, int cta, int consumer, int thread_in_wg, int a,
+                                               int v) {
+    int64_t const index =
+        ((int64_t(partial_part(consumer)) * Mainloop::kAtomsM + a) * kVectorsPerAtom + v) * 128 + thread_in_wg;
+    return params.partials + int64_t(cta) * (kTileElements / 4) + index;
+  }
+
+  CUTLASS_DEVICE static cuda::atomic_ref<int, cuda::thread_scope_device> partial_flag(Params const &params, int cta,
+                                                                                     int consumer) {
+    return cuda::atomic_ref<int, cuda::thread_scope_device>(params.flags[cta * 2 + partial_part(consumer)]);
+  }
+
+  /// Stores this consumer's accumulators as this CTA's partial sum, then (after its warpgroup's
+  /// stores, with release) raises the flag.
+  CUTLASS_DEVICE static void store_partial(Params const &params, int consumer, int thread_in_wg,
+                                           float const (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+    int const cta = int(blockIdx.x);
+    CUTLASS_PRAGMA_UNROLL
+    for (int a = 0; a < Mainloop::kAtomsM; ++a) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int v = 0; v < kVectorsPerAtom; ++v) {
+        __stcg(partial_vector(params, cta, consumer, thread_in_wg, a, v),
+               make_float4(acc[a][4 * v], acc[a][4 * v + 1], acc[a][4 * v + 2], acc[a][4 * v + 3]));
+      }
+    }
+    arch::named_barrier_sync(partial_barrier(consumer), 128);
+    if (thread_in_wg == 0) partial_flag(params, cta, consumer).store(1, cuda::memory_order_release);
+  }
+
+  /// Adds the partial sums of CTAs blockIdx.x + 1 .. end - 1, in that order, each once its flag
+  /// is raised (acquire), and clears the flags.
+  CUTLASS_DEVICE static void add_partials(Params const &params, int consumer, int thread_in_wg, int end,
+                                          float (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+    for (int g = int(blockIdx.x) + 1; g < end; ++g) {
+      if (thread_in_wg == 0) {
+        auto flag = partial_flag(params, g, consumer);
+        while (flag.load(cuda::memory_order_acquire) == 0) {
+        }
+        flag.store(0, cuda::memory_order_relaxed);   // read by no one else in this launch
+      }
+      arch::named_barrier_sync(partial_barrier(consumer), 128);
+      CUTLASS_PRAGMA_UNROLL
+      for (int a = 0; a < Mainloop::kAtomsM; ++a) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int v = 0; v < kVectorsPerAtom; ++v) {
+          float4 const p = __ldcg(partial_vector(params, g, consumer, thread_in_wg, a, v));
+          acc[a][4 * v] += p.x;
+          acc[a][4 * v + 1] += p.y;
+          acc[a][4 * v + 2] += p.z;
+          acc[a][4 * v + 3] += p.w;
+        }
+      }
+    }
   }
 
   CUTLASS_DEVICE static void fence_accumulators(float (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {

@@ -12,6 +12,11 @@
 /// At the M or N edge a partial cluster keeps its shape: a CTA whose tile lies wholly outside the
 /// problem still runs it (its loads are zero-filled, its stores clipped by TMA), because its
 /// peers need its share of the multicast loads and its barrier arrivals.
+///
+/// Both schedulers hand out work the same way: a Walker per CTA (cluster), and next() fills a
+/// Sm90WorkUnit (an output tile and the k-blocks of it to accumulate) until the CTA's work is
+/// done. Sm90TileScheduler gives whole tiles (k-blocks [0, k_tiles)); Sm90StreamKScheduler gives
+/// whole tiles for the full waves and then a contiguous run of k-blocks of the remaining tiles.
 #pragma once
 
 #include "cutlass/cutlass.h"
@@ -20,6 +25,16 @@ namespace cutlass {
 namespace gemm {
 namespace kernel {
 
+/// One piece of a CTA's work: output tile (m_block, n_block, l), in CTA tiles, and its k-blocks
+/// [k_begin, k_end) (in tile-K units). sk_tile >= 0 marks a stream-K tile (its index among the
+/// split tiles) whose k-blocks several CTAs share; -1 a tile this CTA computes whole.
+struct Sm90WorkUnit {
+  int m_block = 0, n_block = 0, l = 0;
+  int k_begin = 0, k_end = 0;
+  int sk_tile = -1;
+  CUTLASS_HOST_DEVICE int k_blocks() const { return k_end - k_begin; }
+};
+
 template <int ClusterM = 1, int ClusterN = 1>
 struct Sm90TileScheduler {
   static_assert(ClusterM >= 1 && ClusterN >= 1, "Sm90TileScheduler: cluster extents must be positive");
@@ -27,6 +42,7 @@ struct Sm90TileScheduler {
   static constexpr int kGroupRows = kGroupM / ClusterM > 0 ? kGroupM / ClusterM : 1;   ///< in cluster rows
 
   int m_tiles = 0, n_tiles = 0, batch = 0;   ///< in CTA tiles
+  int k_tiles = 0;                           ///< k-blocks per tile
 
   CUTLASS_HOST_DEVICE int cluster_rows() const { return (m_tiles + ClusterM - 1) / ClusterM; }
   CUTLASS_HOST_DEVICE int cluster_columns() const { return (n_tiles + ClusterN - 1) / ClusterN; }
@@ -49,6 +65,134 @@ struct Sm90TileScheduler {
     r -= group * group_units;
     m_block = (first_row + r % group_rows) * ClusterM + rank_m;
     n_block = (r / group_rows) * ClusterN + rank_n;
+  }
+
+  /// Cluster `walker` of `walkers` launched walks units walker, walker + walkers, ...
+  struct Walker {
+    int64_t unit;
+    int stride;
+  };
+  CUTLASS_HOST_DEVICE Walker walker(int walker_index, int walkers) const { return Walker{walker_index, walkers}; }
+
+  /// The walker's next unit, whole (k-blocks [0, k_tiles)); false when it has none left.
+  CUTLASS_HOST_DEVICE bool next(Walker &w, int rank_m, int rank_n, Sm90WorkUnit &work) const {
+    if (w.unit >= unit_count()) return false;
+    coordinates(int(w.unit), rank_m, rank_n, work.m_block, work.n_block, work.l);
+    work.k_begin = 0;
+    work.k_end = k_tiles;
+    work.sk_tile = -1;
+    w.unit += w.stride;
+    return true;
+  }
+};
+
+/// Stream-K, data-parallel + stream-K hybrid (1x1 clusters). With T tiles on S SMs:
+///  - T a multiple of S, or fewer than 2 * kMinKBlocks k-blocks per tile: every tile whole
+///    (as Sm90TileScheduler), on min(T, S) CTAs;
+///  - T >= 2S: the first T - (S + T % S) tiles (whole waves) whole, CTA c taking tiles
+///    c, c + S, ...; the k-blocks of the last S + T % S tiles (one whole wave and the partial
+///    one) split into S equal contiguous runs, one per CTA (each at least one tile's worth);
+///  - S <= T < 2S, or T < S: all T tiles split, over min(S, T * kMaxSplits,
+///    T * k_tiles / kMinKBlocks) CTAs.
+/// The k-block runs are contiguous in (tile, k-block) order, so a CTA's run is at most: the
+/// end of one tile (k_begin > 0: it stores a partial sum), whole tiles, the start of another
+/// (k_begin = 0, k_end < k_tiles: it adds the partial sums of the later CTAs that share the
+/// tile, then runs the epilogue). Each CTA stores at most one partial (its run's first unit) and
+/// does so before its run's last unit, which is the only one that may wait on other CTAs: a CTA
+/// waits only on later CTAs, which never wait before storing, so no cycle forms while every CTA
+/// is resident (the grid is at most one CTA per SM).
+struct Sm90StreamKScheduler {
+  static constexpr int kMinKBlocks = 4;   ///< least k-blocks per CTA's stream-K run
+  static constexpr int kMaxSplits = 8;    ///< most CTAs sharing one tile when all tiles are split
+
+  Sm90TileScheduler<1, 1> tiles;   ///< tile order and k_tiles
+  int grid = 0;                    ///< CTAs launched
+  int sk_tiles = 0;                ///< the last sk_tiles tiles of the order are split
+
+  CUTLASS_HOST_DEVICE int unit_count() const { return tiles.unit_count(); }
+  CUTLASS_HOST_DEVICE int dp_tiles() const { return tiles.unit_count() - sk_tiles; }
+
+  /// The decomposition of an m_tiles x n_tiles x batch problem of k_tiles k-blocks per tile on
+  /// sm_count SMs.
+  static Sm90StreamKScheduler make(int m_tiles, int n_tiles, int batch, int k_tiles, int sm_count) {
+    Sm90StreamKScheduler s;
+    s.tiles.m_tiles = m_tiles;
+    s.tiles.n_tiles = n_tiles;
+    s.tiles.batch = batch;
+    s.tiles.k_tiles = k_tiles;
+    int const t = s.tiles.unit_count();
+    int const sms = sm_count > 0 ? sm_count : 1;
+    if (t % sms == 0 || k_tiles < 2 * kMinKBlocks) {
+      s.grid = t < sms ? t : sms;
+      return s;
+    }
+    s.sk_tiles = t >= 2 * sms ? sms + t % sms : t;
+    int64_t const blocks = int64_t(s.sk_tiles) * k_tiles;
+    int64_t grid = sms;
+    if (t < sms) {
+      int64_t const by_splits = int64_t(t) * kMaxSplits;
+      int64_t const by_blocks = blocks / kMinKBlocks;
+      grid = grid < by_splits ? grid : by_splits;
+      grid = grid < by_blocks ? grid : by_blocks;
+    }
+    s.grid = int(grid);
+    return s;
+  }
+
+  /// Bytes of device workspace: a flag per (CTA, consumer part), then a partial tile of
+  /// `tile_elements` f32 per CTA. 0 when nothing is split.
+  CUTLASS_HOST_DEVICE int64_t flag_bytes() const { return (int64_t(grid) * 2 * 4 + 255) / 256 * 256; }
+  CUTLASS_HOST_DEVICE int64_t workspace_bytes(int tile_elements) const {
+    return sk_tiles == 0 ? 0 : flag_bytes() + int64_t(grid) * tile_elements * 4;
+  }
+
+  /// The first split k-block (counting the split tiles' k-blocks in order) of CTA `cta`'s run;
+  /// sk_begin(grid) is their total.
+  CUTLASS_HOST_DEVICE int64_t sk_begin(int cta) const {
+    return int64_t(cta) * sk_tiles * tiles.k_tiles / grid;
+  }
+
+  struct Walker {
+    int64_t unit;   ///< next whole tile
+    int64_t block;  ///< next split k-block
+    int64_t end;    ///< end of this CTA's split k-blocks
+  };
+  CUTLASS_HOST_DEVICE Walker walker(int cta, int) const { return Walker{cta, sk_begin(cta), sk_begin(cta + 1)}; }
+
+  CUTLASS_HOST_DEVICE bool next(Walker &w, int, int, Sm90WorkUnit &work) const {
+    if (w.unit < dp_tiles()) {
+      tiles.coordinates(int(w.unit), 0, 0, work.m_block, work.n_block, work.l);
+      work.k_begin = 0;
+      work.k_end = tiles.k_tiles;
+      work.sk_tile = -1;
+      w.unit += grid;
+      return true;
+    }
+    if (w.block >= w.end) return false;
+    int const k_tiles = tiles.k_tiles;
+    int const tile = int(w.block / k_tiles);
+    int const k_begin = int(w.block - int64_t(tile) * k_tiles);
+    int64_t const left = w.end - w.block;
+    int const k_end = left < k_tiles - k_begin ? k_begin + int(left) : k_tiles;
+    tiles.coordinates(dp_tiles() + tile, 0, 0, work.m_block, work.n_block, work.l);
+    work.k_begin = k_begin;
+    work.k_end = k_end;
+    work.sk_tile = tile;
+    w.block += k_end - k_begin;
+    return true;
+  }
+
+  /// A unit that stores its partial sum for an earlier CTA to add (and runs no epilogue).
+  CUTLASS_HOST_DEVICE static bool stores_partial(Sm90WorkUnit const &work) { return work.sk_tile >= 0 && work.k_begin > 0; }
+
+  /// For CTA `cta`'s unit `work`: the CTAs after it whose partial sums it adds are
+  /// cta + 1 .. partials_end(cta, work) - 1 (none when it covers its tile to the end).
+  CUTLASS_HOST_DEVICE int partials_end(int cta, Sm90WorkUnit const &work) const {
+    if (work.sk_tile < 0 || work.k_begin > 0 || work.k_end == tiles.k_tiles) return cta + 1;
+    int64_t const tile_end = int64_t(work.sk_tile + 1) * tiles.k_tiles;
+    int g = cta + 1;
+    while (g < grid && sk_begin(g) < tile_end) ++g;
+    return g;
   }
 };
 
