@@ -64,6 +64,11 @@ if [ "${SANITIZE:-0}" = 1 ]; then
   timeout 600 compute-sanitizer --tool memcheck --print-limit 20 "$build_dir/test/cutlass_lib_gpu_tests" \
     --gtest_filter='Manifest/KernelTest.DAliasesC/cutlass3x_sm90*' > "$out/memcheck.log" 2>&1
   echo "memcheck: $(grep -c '^\[       OK' "$out/memcheck.log") sm90 kernels ran; $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+  # stream-K's split problems (partial sums through the workspace), one kernel
+  timeout 300 compute-sanitizer --tool memcheck --print-limit 20 "$build_dir/test/cutlass_lib_gpu_tests" \
+    --gtest_filter='Manifest/StreamKKernelTest.Splits/cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_stream_k*' \
+    > "$out/memcheck_stream_k.log" 2>&1
+  echo "memcheck stream-K splits: $(grep -E '^\[  (PASSED|FAILED)' "$out/memcheck_stream_k.log" | tail -1); $(grep -E 'ERROR SUMMARY' "$out/memcheck_stream_k.log" | tail -1)"
 fi
 
 if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then

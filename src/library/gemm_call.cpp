@@ -338,9 +338,12 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 
 }  // namespace
 
-/// Time of a stream-K tile's share relative to the same share of a whole tile (partial sums
-/// stored and added through the workspace). NOTE: an estimate, to be fitted to measurements.
-constexpr double kStreamKOverhead = 1.1;
+/// Time of a stream-K tile's share relative to the same share of a whole tile. Fitted on the
+/// H200 (docs/NOTES.md, 2026-11-29 s4): bf16 TN 128x128 ping-pong stream-K vs persistent,
+/// interleaved with cuBLAS, gave 1.0 (4096x14336x4096), 1.4 (4096^3, 2048^3), 1.9 (8192^3) and
+/// 2.0-2.6 for one-wave problems; ncu at 2048^3 showed the consumers waiting for TMA data
+/// (L2 throughput 67% vs 56%) rather than for the partial sums.
+constexpr double kStreamKOverhead = 1.7;
 
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
