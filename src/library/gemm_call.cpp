@@ -338,12 +338,15 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 
 }  // namespace
 
-/// Time of a stream-K tile's share relative to the same share of a whole tile. Fitted on the
-/// H200 (docs/NOTES.md, 2026-11-29 s4): bf16 TN 128x128 ping-pong stream-K vs persistent,
-/// interleaved with cuBLAS, gave 1.0 (4096x14336x4096), 1.4 (4096^3, 2048^3), 1.9 (8192^3) and
-/// 2.0-2.6 for one-wave problems; ncu at 2048^3 showed the consumers waiting for TMA data
-/// (L2 throughput 67% vs 56%) rather than for the partial sums.
-constexpr double kStreamKOverhead = 1.7;
+/// Time of a stream-K tile's share relative to the same share of a whole tile. From the H200
+/// (docs/NOTES.md, 2026-11-29 s4), bf16 TN 128x128 ping-pong stream-K vs persistent, each
+/// interleaved with cuBLAS: the split share cost 1.0-1.9x (two runs of 4096x14336x4096 and
+/// 8192^3 disagreed by 3-6%), 1.4x at 4096^3 and 2048^3, and at 8192^3 in four layouts and at
+/// 16384^3 stream-K measured 1-6% slower; it won only with few tiles and a long K (128 x 4096 x
+/// 14336: 32 tiles, +2.5%). ncu at 2048^3: the consumers wait for TMA data (L2 throughput 67%
+/// vs 56%), not for the partial sums. 2.0 keeps the persistent kernels for every large shape
+/// measured and leaves stream-K the problems with far fewer tiles than SMs.
+constexpr double kStreamKOverhead = 2.0;
 
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
