@@ -259,11 +259,12 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
     std::vector<int> partials_stored(size_t(s.grid), 0), partials_added(size_t(s.grid), 0);
     int64_t most = 0, least = INT64_MAX;
     for (int cta = 0; cta < s.grid; ++cta) {
-      auto w = s.walker(cta, s.grid);
+      auto w = s.walker(cta);
       Sm90WorkUnit u;
       int64_t total = 0;
       int units = 0, last_sk = -1;
-      while (s.next(w, 0, 0, u)) {
+      while (s.next(w, u)) {
+        s.locate(u, 0, 0);
         ASSERT_LT(u.k_begin, u.k_end);
         ASSERT_LE(u.k_end, k.k_tiles);
         ASSERT_TRUE(u.m_block < k.m_tiles && u.n_block < k.n_tiles && u.l < k.batch);

@@ -240,7 +240,11 @@ struct GemmSm90 {
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
       int grid = units < sm_count ? units : sm_count;
-      if constexpr (kStreamK) grid = params.scheduler.grid;
+      if constexpr (kStreamK) {
+        grid = params.scheduler.grid;
+      } else {
+        params.scheduler.walkers = grid;
+      }
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
@@ -248,6 +252,7 @@ struct GemmSm90 {
     // odd number of free SMs leaves one idle), each walking cluster tiles.
     int const resident = max_active_clusters(device, sm_count);
     int const clusters = units < resident ? units : resident;
+    if constexpr (!kStreamK) params.scheduler.walkers = clusters;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t const config = cluster_launch_config(clusters, stream, attribute);
     void *kernel_args[] = {&params};
@@ -350,9 +355,8 @@ struct GemmSm90 {
 #endif
   }
 
-  /// This CTA's cluster (the scheduler's walker) and the number of clusters launched.
+  /// This CTA's cluster (the scheduler's walker).
   CUTLASS_DEVICE static int cluster_index() { return kClusterSize == 1 ? int(blockIdx.x) : int(blockIdx.x) / kClusterSize; }
-  CUTLASS_DEVICE static int cluster_stride() { return kClusterSize == 1 ? int(gridDim.x) : int(gridDim.x) / kClusterSize; }
 
   /// This CTA's (rank_m, rank_n) in its cluster; rank = rank_m + rank_n * kClusterM.
   CUTLASS_DEVICE static void cluster_position(int &rank_m, int &rank_n) {
@@ -378,9 +382,10 @@ struct GemmSm90 {
     uint32_t phase = 0;
     int rank_m, rank_n;
     cluster_position(rank_m, rank_n);
-    auto walker = params.scheduler.walker(cluster_index(), cluster_stride());
+    auto walker = params.scheduler.walker(cluster_index());
     Sm90WorkUnit work;
-    while (params.scheduler.next(walker, rank_m, rank_n, work)) {
+    while (params.scheduler.next(walker, work)) {
+      params.scheduler.locate(work, rank_m, rank_n);
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
         arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
@@ -407,17 +412,14 @@ struct GemmSm90 {
     bool const warp_leader = lane == 0;
     int rank_m, rank_n;
     cluster_position(rank_m, rank_n);
-    auto walker = params.scheduler.walker(cluster_index(), cluster_stride());
-    Sm90WorkUnit work;
-    uint32_t order_phase = 0;
-    int64_t position = 0;   // ring position of unit j's first k-block
-    for (int j = 0; params.scheduler.next(walker, rank_m, rank_n, work); position += work.k_blocks(), ++j) {
-      if (!kCooperative && (j & 1) != consumer) continue;
-      int stage = int(position % Stages);
-      uint32_t phase = uint32_t(position / Stages) & 1;
+
+    // Unit j of the CTA, its k-blocks from ring position (stage, phase), which it advances.
+    auto compute = [&](Sm90WorkUnit &work, int j, int &stage, uint32_t &phase) {
+      params.scheduler.locate(work, rank_m, rank_n);
       if (!kCooperative && j > 0) {
-        arch::mbarrier_wait(&smem.mainloop_done[consumer], order_phase);
-        order_phase ^= 1;
+        // the order barrier's phase: consumer c waits before its units j = c + 2, c + 4, ... (and
+        // consumer 1 before j = 1), so this is its ((j - 1) / 2)-th wait, counted from 0
+        arch::mbarrier_wait(&smem.mainloop_done[consumer], uint32_t((j - 1) >> 1) & 1);
       }
       int previous = -1;
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
@@ -441,15 +443,43 @@ struct GemmSm90 {
       if constexpr (kStreamK) {
         if (TileScheduler::stores_partial(work)) {
           store_partial(params, consumer, thread_in_wg, acc);
-          continue;
+          return;
         }
         add_partials(params, consumer, thread_in_wg, params.scheduler.partials_end(int(blockIdx.x), work), acc);
       }
-
       int const row0 = work.m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = work.n_block * TileShape::kN + Mainloop::consumer_column(consumer);
       Epilogue::store(smem.epilogue, params.epilogue, consumer, thread_in_wg, acc, row0, col0, work.l,
                       epilogue_state);
+    };
+
+    if constexpr (kStreamK) {
+      // Units of varying length: walk all of them, skipping the other consumer's k-blocks.
+      auto walker = params.scheduler.walker(cluster_index());
+      Sm90WorkUnit work;
+      int stage = 0;
+      uint32_t phase = 0;
+      for (int j = 0; params.scheduler.next(walker, work); ++j) {
+        if (!kCooperative && (j & 1) != consumer) {
+          int const end = stage + work.k_blocks();
+          phase ^= uint32_t(end / Stages) & 1;
+          stage = end % Stages;
+          continue;
+        }
+        compute(work, j, stage, phase);
+      }
+    } else {
+      // Whole tiles: this consumer's units directly (Sm90TileScheduler::unit), each starting at
+      // ring position j * k_tiles, so nothing but j is carried across the epilogue (the
+      // fp8-output epilogue has no register to spare).
+      Sm90WorkUnit work;
+      for (int j = kCooperative ? 0 : consumer; params.scheduler.unit(cluster_index(), j, work);
+           j += kCooperative ? 1 : 2) {
+        int64_t const position = int64_t(j) * params.scheduler.k_tiles;
+        int stage = int(position % Stages);
+        uint32_t phase = uint32_t(position / Stages) & 1;
+        compute(work, j, stage, phase);
+      }
     }
     if (thread_in_wg == 0) Epilogue::drain();
   }

@@ -13,9 +13,10 @@
 /// problem still runs it (its loads are zero-filled, its stores clipped by TMA), because its
 /// peers need its share of the multicast loads and its barrier arrivals.
 ///
-/// Both schedulers hand out work the same way: a Walker per CTA (cluster), and next() fills a
-/// Sm90WorkUnit (an output tile and the k-blocks of it to accumulate) until the CTA's work is
-/// done. Sm90TileScheduler gives whole tiles (k-blocks [0, k_tiles)); Sm90StreamKScheduler gives
+/// Both schedulers hand out work the same way: a Walker per CTA (cluster); next() fills a
+/// Sm90WorkUnit (an output tile's place in the order and the k-blocks of it to accumulate) until
+/// the CTA's work is done, and locate() adds the tile's coordinates (only the consumer that
+/// computes the unit needs them: a ping-pong consumer skips the other's units by their k-blocks). Sm90TileScheduler gives whole tiles (k-blocks [0, k_tiles)); Sm90StreamKScheduler gives
 /// whole tiles for the full waves and then a contiguous run of k-blocks of the remaining tiles.
 #pragma once
 
@@ -25,13 +26,15 @@ namespace cutlass {
 namespace gemm {
 namespace kernel {
 
-/// One piece of a CTA's work: output tile (m_block, n_block, l), in CTA tiles, and its k-blocks
-/// [k_begin, k_end) (in tile-K units). sk_tile >= 0 marks a stream-K tile (its index among the
-/// split tiles) whose k-blocks several CTAs share; -1 a tile this CTA computes whole.
+/// One piece of a CTA's work: the unit (cluster tile) `unit` of the order, its k-blocks
+/// [k_begin, k_end) (in tile-K units), and after locate() its output tile (m_block, n_block, l),
+/// in CTA tiles. sk_tile >= 0 marks a stream-K tile (its index among the split tiles) whose
+/// k-blocks several CTAs share; -1 a tile this CTA computes whole.
 struct Sm90WorkUnit {
-  int m_block = 0, n_block = 0, l = 0;
+  int unit = 0;
   int k_begin = 0, k_end = 0;
   int sk_tile = -1;
+  int m_block = 0, n_block = 0, l = 0;
   CUTLASS_HOST_DEVICE int k_blocks() const { return k_end - k_begin; }
 };
 
@@ -43,6 +46,7 @@ struct Sm90TileScheduler {
 
   int m_tiles = 0, n_tiles = 0, batch = 0;   ///< in CTA tiles
   int k_tiles = 0;                           ///< k-blocks per tile
+  int walkers = 1;                           ///< clusters launched (set at launch)
 
   CUTLASS_HOST_DEVICE int cluster_rows() const { return (m_tiles + ClusterM - 1) / ClusterM; }
   CUTLASS_HOST_DEVICE int cluster_columns() const { return (n_tiles + ClusterN - 1) / ClusterN; }
@@ -67,22 +71,39 @@ struct Sm90TileScheduler {
     n_block = (r / group_rows) * ClusterN + rank_n;
   }
 
-  /// Cluster `walker` of `walkers` launched walks units walker, walker + walkers, ...
+  /// Cluster `walker_index` walks units walker_index, walker_index + walkers, ... (unsigned: the
+  /// sum of a unit index and the stride stays below 2^32).
   struct Walker {
-    int64_t unit;
-    int stride;
+    uint32_t unit;
   };
-  CUTLASS_HOST_DEVICE Walker walker(int walker_index, int walkers) const { return Walker{walker_index, walkers}; }
+  CUTLASS_HOST_DEVICE Walker walker(int walker_index) const { return Walker{uint32_t(walker_index)}; }
 
   /// The walker's next unit, whole (k-blocks [0, k_tiles)); false when it has none left.
-  CUTLASS_HOST_DEVICE bool next(Walker &w, int rank_m, int rank_n, Sm90WorkUnit &work) const {
-    if (w.unit >= unit_count()) return false;
-    coordinates(int(w.unit), rank_m, rank_n, work.m_block, work.n_block, work.l);
+  CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
+    if (w.unit >= uint32_t(unit_count())) return false;
+    work.unit = int(w.unit);
     work.k_begin = 0;
     work.k_end = k_tiles;
     work.sk_tile = -1;
-    w.unit += w.stride;
+    w.unit += uint32_t(walkers);
     return true;
+  }
+
+  /// Unit j of walker `walker_index` (its j-th, in walking order) without walking: false past the
+  /// walker's last unit.
+  CUTLASS_HOST_DEVICE bool unit(int walker_index, int j, Sm90WorkUnit &work) const {
+    int64_t const u = int64_t(walker_index) + int64_t(j) * walkers;
+    if (u >= unit_count()) return false;
+    work.unit = int(u);
+    work.k_begin = 0;
+    work.k_end = k_tiles;
+    work.sk_tile = -1;
+    return true;
+  }
+
+  /// The output tile of `work` for the CTA of rank (rank_m, rank_n) in its cluster.
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int rank_n) const {
+    coordinates(work.unit, rank_m, rank_n, work.m_block, work.n_block, work.l);
   }
 };
 
@@ -157,11 +178,11 @@ struct Sm90StreamKScheduler {
     int64_t block;  ///< next split k-block
     int64_t end;    ///< end of this CTA's split k-blocks
   };
-  CUTLASS_HOST_DEVICE Walker walker(int cta, int) const { return Walker{cta, sk_begin(cta), sk_begin(cta + 1)}; }
+  CUTLASS_HOST_DEVICE Walker walker(int cta) const { return Walker{cta, sk_begin(cta), sk_begin(cta + 1)}; }
 
-  CUTLASS_HOST_DEVICE bool next(Walker &w, int, int, Sm90WorkUnit &work) const {
+  CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
     if (w.unit < dp_tiles()) {
-      tiles.coordinates(int(w.unit), 0, 0, work.m_block, work.n_block, work.l);
+      work.unit = int(w.unit);
       work.k_begin = 0;
       work.k_end = tiles.k_tiles;
       work.sk_tile = -1;
@@ -174,12 +195,16 @@ struct Sm90StreamKScheduler {
     int const k_begin = int(w.block - int64_t(tile) * k_tiles);
     int64_t const left = w.end - w.block;
     int const k_end = left < k_tiles - k_begin ? k_begin + int(left) : k_tiles;
-    tiles.coordinates(dp_tiles() + tile, 0, 0, work.m_block, work.n_block, work.l);
+    work.unit = dp_tiles() + tile;
     work.k_begin = k_begin;
     work.k_end = k_end;
     work.sk_tile = tile;
     w.block += k_end - k_begin;
     return true;
+  }
+
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int, int) const {
+    tiles.coordinates(work.unit, 0, 0, work.m_block, work.n_block, work.l);
   }
 
   /// A unit that stores its partial sum for an earlier CTA to add (and runs no epilogue).
