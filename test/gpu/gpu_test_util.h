@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 #include <cuda_runtime_api.h>
 
+#include "cutlass/library/singleton.h"
 #include "cutlass/library/types.h"
 #include "cutlass/library/util.h"
 
@@ -23,6 +25,17 @@ inline bool has_device() {
 
 #define SKIP_WITHOUT_GPU() \
   if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
+
+/// The manifest indices among `indices` whose kernels use the stream-K tile scheduler.
+inline std::vector<size_t> stream_k_only(std::vector<size_t> const &indices) {
+  std::vector<size_t> out;
+  for (size_t i : indices) {
+    auto const &d = static_cast<cutlass::library::GemmDescription const &>(
+        cutlass::library::Singleton::get().manifest.operations()[i]->description());
+    if (d.tile_description.tile_scheduler == cutlass::library::TileSchedulerType::kStreamK) out.push_back(i);
+  }
+  return out;
+}
 
 inline int64_t element_bytes(cutlass::library::NumericTypeID type) {
   return cutlass::library::sizeof_bits(type) / 8;

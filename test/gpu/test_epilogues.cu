@@ -291,15 +291,8 @@ TEST_P(FusedStreamKTest, Splits) {
   run(d);
 }
 
-std::vector<size_t> fused_stream_k_kernels() {
-  std::vector<size_t> out;
-  for (size_t i : fused_kernels()) {
-    if (description(i).tile_description.tile_scheduler == TileSchedulerType::kStreamK) out.push_back(i);
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Manifest, FusedStreamKTest, ::testing::ValuesIn(fused_stream_k_kernels()), kernel_name);
+INSTANTIATE_TEST_SUITE_P(Manifest, FusedStreamKTest, ::testing::ValuesIn(cutlass_lib_test::stream_k_only(fused_kernels())),
+                         kernel_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedStreamKTest);
 
 // ---- one kernel per functional key, through the Handle --------------------------------------

@@ -311,15 +311,8 @@ std::vector<size_t> plain_kernels() {
 INSTANTIATE_TEST_SUITE_P(Manifest, KernelTest, ::testing::ValuesIn(plain_kernels()), kernel_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KernelTest);
 
-std::vector<size_t> plain_stream_k_kernels() {
-  std::vector<size_t> out;
-  for (size_t i : plain_kernels()) {
-    if (description(i).tile_description.tile_scheduler == TileSchedulerType::kStreamK) out.push_back(i);
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Manifest, StreamKKernelTest, ::testing::ValuesIn(plain_stream_k_kernels()), kernel_test_name);
+INSTANTIATE_TEST_SUITE_P(Manifest, StreamKKernelTest, ::testing::ValuesIn(cutlass_lib_test::stream_k_only(plain_kernels())),
+                         kernel_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StreamKKernelTest);
 
 }  // namespace

@@ -162,26 +162,17 @@ struct GemmSm90 {
     return Status::kSuccess;
   }
 
-  /// SMs of the current device (0 when the query fails).
-  static int device_sm_count() {
-    int device = 0, sm_count = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+  /// An attribute of the current device (0 when the query fails).
+  static int device_attribute(cudaDeviceAttr attribute) {
+    int device = 0, value = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess) {
       cudaGetLastError();
       return 0;
     }
-    return sm_count;
+    return value;
   }
-
-  static int device_shared_memory_limit() {
-    int device = 0, bytes = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return bytes;
-  }
+  static int device_sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
+  static int device_shared_memory_limit() { return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin); }
 
   static Status can_implement(Arguments const &args) {
     Status status = can_implement_common<GemmSm90>(args);
@@ -234,9 +225,9 @@ struct GemmSm90 {
         cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes) ==
         cudaSuccess;
     if (!attribute_set) return Status::kErrorInternal;
-    int device = 0, sm_count = 0;
+    int device = 0;
     cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    int const sm_count = device_sm_count();
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
       int grid = units < sm_count ? units : sm_count;
