@@ -26,6 +26,16 @@ inline bool has_device() {
 #define SKIP_WITHOUT_GPU() \
   if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
 
+/// SMs of the current device (0 when the query fails).
+inline int device_sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return sms;
+}
+
 /// The manifest indices among `indices` whose kernels use the stream-K tile scheduler.
 inline std::vector<size_t> stream_k_only(std::vector<size_t> const &indices) {
   std::vector<size_t> out;

@@ -277,9 +277,8 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelTest);
 class FusedStreamKTest : public FusedKernelTest {};
 
 TEST_P(FusedStreamKTest, Splits) {
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaSuccess, cudaGetDevice(&device));
-  ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int const sms = cutlass_lib_test::device_sm_count();
+  ASSERT_GT(sms, 0);
   auto const &tb = desc().tile_description.threadblock_shape;
   fz::Case c = fz::Case::for_kernel(desc()).shape(3 * tb.m() - 84, 3 * tb.n() - 124, 63 * tb.k() - 32).vectors(kRow, kColumn);
   c.beta = -0.5;

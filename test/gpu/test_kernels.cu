@@ -274,9 +274,8 @@ TEST_P(KernelTest, Batched) {
 class StreamKKernelTest : public KernelTest {};
 
 TEST_P(StreamKKernelTest, Splits) {
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaSuccess, cudaGetDevice(&device));
-  ASSERT_EQ(cudaSuccess, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int const sms = cutlass_lib_test::device_sm_count();
+  ASSERT_GT(sms, 0);
   auto const &tb = desc().tile_description.threadblock_shape;
   int64_t const tm = tb.m(), tn = tb.n(), tk = tb.k();
   int64_t const hybrid_n_tiles = (2 * sms + 8 + 15) / 16;   // 16 tile rows: 2S + 8 .. 2S + 23 tiles
