@@ -104,7 +104,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibCreate(cutlassLibHandle_t *handle
 /** Destroys a handle (NULL is accepted and ignored). Does not synchronize the stream. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle);
 
-/** Stream of later calls (0 = the legacy default stream). NOT_INITIALIZED if handle is null. */
+/** Stream of later calls (0 = the legacy default stream). The calls share the handle's device
+ *  workspace, so a change of stream first waits for the handle's work on the old stream
+ *  (cudaStreamSynchronize). NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream);
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
 

@@ -348,6 +348,12 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 /// measured and leaves stream-K the problems with far fewer tiles than SMs.
 constexpr double kStreamKOverhead = 2.0;
 
+/// And a fixed cost per split run, in k-blocks of the kernel's tile: the partial store, the flag
+/// hand-off, the sum and the pipeline fill of a short run (1024^3, 16 k-blocks split into runs
+/// of 8: stream-K took 1.25x the persistent kernel's time, where the per-share factor alone
+/// predicts 1.0x).
+constexpr double kStreamKFixedBlocks = 8.0;
+
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
   double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) *
@@ -360,7 +366,8 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
         int(std::ceil(double(call.m) / tile.m())), int(std::ceil(double(call.n) / tile.n())), int(call.batch_count),
         int(std::ceil(double(call.k) / tile.k())), sm_count);
     if (split.sk_tiles > 0) {
-      waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid;
+      waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
+              kStreamKFixedBlocks / split.tiles.k_tiles;
     }
   }
   double const area = double(tile.m()) * tile.n();

@@ -92,9 +92,10 @@ Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall c
 /// efficiency, with waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and
 /// the large tiles' occupancy) and efficiency 0.8 for tiles under 128x128 (measured). Smaller
 /// tiles win when they fill more SMs in as many waves (few tiles, small M). A stream-K kernel
-/// counts its whole waves plus its split tiles per CTA (no rounding up) at 2x (measured): it wins
-/// when there are far fewer tiles than SMs and K is long (128 x 4096 x 14336: 32 tiles), and ties
-/// (nothing to split) keep the persistent kernel.
+/// counts its whole waves plus its split tiles per CTA (no rounding up) at 2x, plus 8 k-blocks
+/// per run (both measured): it wins when there are far fewer tiles than SMs and K is long
+/// (128 x 4096 x 14336: 32 tiles of 224 k-blocks), and ties (nothing to split) keep the
+/// persistent kernel.
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// The operation-table key of a column-major-output call (C and D column-major).

@@ -77,6 +77,15 @@ Handle &Handle::operator=(Handle &&other) noexcept {
   return *this;
 }
 
+void Handle::set_stream(cudaStream_t stream) {
+  if (stream != stream_ && workspace_ && compute_capability_ != 0) {
+    DeviceGuard guard(device_);
+    cudaStreamSynchronize(stream_);   // no kernel on the old stream still uses the workspace
+    cudaGetLastError();
+  }
+  stream_ = stream;
+}
+
 Status Handle::set_workspace_size(size_t bytes) {
   if (compute_capability_ == 0) return Status::kErrorArchMismatch;
   DeviceGuard guard(device_);

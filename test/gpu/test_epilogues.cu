@@ -272,7 +272,7 @@ INSTANTIATE_TEST_SUITE_P(Manifest, FusedKernelTest, ::testing::ValuesIn(fused_ke
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelTest);
 
 /// Stream-K fused kernels on problems whose tiles are split (sizes from this device's SM count
-/// S): T < S tiles with a long K (up to 8 CTAs add into each tile before its epilogue), and
+/// S): T < S tiles with a long K (about 8 CTAs add into each tile before its epilogue), and
 /// S <= T < 2S (every tile split). Only the CTA that finishes a tile runs the fused epilogue.
 class FusedStreamKTest : public FusedKernelTest {};
 

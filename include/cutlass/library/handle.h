@@ -59,7 +59,10 @@ class CUTLASS_LIB_API Handle {
   /// major*10 + minor of the handle's device; 0 when there is no usable device.
   int compute_capability() const { return compute_capability_; }
 
-  void set_stream(cudaStream_t stream) { stream_ = stream; }
+  /// Stream of later calls. Calls share the handle's workspace (packing copies, stream-K partial
+  /// sums), so a change of stream first waits for the work queued on the old one
+  /// (cudaStreamSynchronize) when the handle holds a workspace.
+  void set_stream(cudaStream_t stream);
   cudaStream_t get_stream() const { return stream_; }
 
   /// kCUTLASS (default) runs the library's kernels; any other provider gets kErrorNotSupported.

@@ -139,9 +139,9 @@ struct GemmSm90 {
   /// The tile order (and for stream-K the split) of `args` on this device.
   static TileScheduler make_scheduler(Arguments const &args) {
     auto const &p = args.problem_size;
-    int const m_tiles = (p.m() + TileShape::kM - 1) / TileShape::kM;
-    int const n_tiles = (p.n() + TileShape::kN - 1) / TileShape::kN;
-    int const k_tiles = (p.k() + TileShape::kK - 1) / TileShape::kK;
+    int const m_tiles = int((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM);
+    int const n_tiles = int((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN);
+    int const k_tiles = int((int64_t(p.k()) + TileShape::kK - 1) / TileShape::kK);
     TileScheduler scheduler;
     if constexpr (kStreamK) {
       scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, device_sm_count());
@@ -181,6 +181,11 @@ struct GemmSm90 {
     if (int64_t(args.problem_size.m()) * args.problem_size.n() > (int64_t(1) << 31) * TileShape::kM) {
       return Status::kErrorNotSupported;
     }
+    // the tile order counts tiles (all batches) in an int
+    auto const &p = args.problem_size;
+    int64_t const tiles = ((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM) *
+                          ((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN) * args.batch_count;
+    if (tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
     Params params;
     return make_params(args, params);
   }

@@ -115,16 +115,21 @@ struct Sm90TileScheduler {
 ///    one) split into S equal contiguous runs, one per CTA (each at least one tile's worth);
 ///  - S <= T < 2S, or T < S: all T tiles split, over min(S, T * kMaxSplits,
 ///    T * k_tiles / kMinKBlocks) CTAs.
-/// The k-block runs are contiguous in (tile, k-block) order, so a CTA's run is at most: the
-/// end of one tile (k_begin > 0: it stores a partial sum), whole tiles, the start of another
-/// (k_begin = 0, k_end < k_tiles: it adds the partial sums of the later CTAs that share the
-/// tile, then runs the epilogue). Each CTA stores at most one partial (its run's first unit) and
-/// does so before its run's last unit, which is the only one that may wait on other CTAs: a CTA
-/// waits only on later CTAs, which never wait before storing, so no cycle forms while every CTA
-/// is resident (the grid is at most one CTA per SM).
+/// The k-block runs are contiguous in (tile, k-block) order, so a CTA's run is either a piece
+/// strictly inside one tile (it stores a partial sum), or at most: the end of one tile
+/// (k_begin > 0: it stores a partial sum), whole tiles, the start of another (k_begin = 0,
+/// k_end < k_tiles: it adds the partial sums of the later CTAs that share the tile, then runs the
+/// epilogue). Each CTA stores at most one partial (its run's first unit) and does so before its
+/// run's last unit, which is the only one that may wait on other CTAs: a CTA waits only on later
+/// CTAs, which never wait before storing, so no cycle forms while the CTAs are dispatched in
+/// order (the grid is at most one CTA per SM).
+/// The split depends on the SM count: get_workspace_size, initialize_workspace and run of one
+/// problem must see the same device.
 struct Sm90StreamKScheduler {
   static constexpr int kMinKBlocks = 4;   ///< least k-blocks per CTA's stream-K run
-  static constexpr int kMaxSplits = 8;    ///< most CTAs sharing one tile when all tiles are split
+  /// When all tiles are split, at most T * kMaxSplits CTAs: about 8 per tile on average (a tile
+  /// whose k-blocks straddle the runs' boundaries may be shared by one or two more).
+  static constexpr int kMaxSplits = 8;
 
   Sm90TileScheduler<1, 1> tiles;   ///< tile order and k_tiles
   int grid = 0;                    ///< CTAs launched
@@ -161,7 +166,8 @@ struct Sm90StreamKScheduler {
   }
 
   /// Bytes of device workspace: a flag per (CTA, consumer part), then a partial tile of
-  /// `tile_elements` f32 per CTA. 0 when nothing is split.
+  /// `tile_elements` f32 per CTA, read as float4 (the workspace must be 16-byte aligned; the
+  /// flags take a multiple of 256 bytes). 0 when nothing is split.
   CUTLASS_HOST_DEVICE int64_t flag_bytes() const { return (int64_t(grid) * 2 * 4 + 255) / 256 * 256; }
   CUTLASS_HOST_DEVICE int64_t workspace_bytes(int tile_elements) const {
     return sk_tiles == 0 ? 0 : flag_bytes() + int64_t(grid) * tile_elements * 4;
