@@ -16,8 +16,10 @@
 /// Both schedulers hand out work the same way: a Walker per CTA (cluster); next() fills a
 /// Sm90WorkUnit (an output tile's place in the order and the k-blocks of it to accumulate) until
 /// the CTA's work is done, and locate() adds the tile's coordinates (only the consumer that
-/// computes the unit needs them: a ping-pong consumer skips the other's units by their k-blocks). Sm90TileScheduler gives whole tiles (k-blocks [0, k_tiles)); Sm90StreamKScheduler gives
-/// whole tiles for the full waves and then a contiguous run of k-blocks of the remaining tiles.
+/// computes the unit needs them: a ping-pong consumer skips the other's units by their
+/// k-blocks). Sm90TileScheduler gives whole tiles (k-blocks [0, k_tiles)), also by index
+/// (unit()); Sm90StreamKScheduler gives whole tiles for the full waves and then a contiguous run
+/// of k-blocks of the remaining tiles.
 #pragma once
 
 #include "cutlass/cutlass.h"
