@@ -30,6 +30,7 @@
 
 #include "cutlass/arch/arch.h"
 #include "cutlass/cutlass.h"
+#include "cutlass/device_once.h"
 #include "cutlass/epilogue/threadblock/simt_epilogue.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/threadblock/simt_mma_pipelined.h"
@@ -133,10 +134,14 @@ struct GemmSimt {
   static Status run(Arguments const &args, void * /*workspace*/, cudaStream_t stream) {
     Params params{args, make_swizzle(args)};
     int smem_bytes = int(sizeof(SharedStorage));
-    if (smem_bytes > 48 * 1024 &&
-        cudaFuncSetAttribute(gemm_simt_kernel<GemmSimt>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes) !=
-            cudaSuccess) {
-      return Status::kErrorInternal;
+    if (smem_bytes > 48 * 1024) {
+      int device = 0;
+      if (cudaGetDevice(&device) != cudaSuccess) return Status::kErrorInternal;
+      cudaError_t const smem_limit_set = once_per_device(device, [] {
+        return cudaFuncSetAttribute(gemm_simt_kernel<GemmSimt>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(sizeof(SharedStorage)));
+      });
+      if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
     }
     gemm_simt_kernel<GemmSimt><<<params.swizzle.grid_shape(), kThreads, smem_bytes, stream>>>(params);
     return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;

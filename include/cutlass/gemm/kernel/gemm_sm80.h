@@ -20,13 +20,13 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <type_traits>
 #include <cuda_runtime_api.h>
 
 #include "cutlass/arch/arch.h"
 #include "cutlass/arch/memory_sm80.h"
 #include "cutlass/cutlass.h"
+#include "cutlass/device_once.h"
 #include "cutlass/epilogue/threadblock/sm80_epilogue_staged.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/threadblock/sm80_mma_multistage.h"
@@ -59,15 +59,9 @@ inline Sm80DeviceLimits sm80_query_device_limits(int device) {
   return limits;
 }
 
-constexpr int kSm80CachedDevices = 64;   ///< devices with a cache slot; others are queried every call
-
-/// The limits of `device`, cached (thread-safe) for device ids below kSm80CachedDevices.
+/// The limits of `device`, queried once per device (once_per_device).
 inline Sm80DeviceLimits sm80_device_limits(int device) {
-  static std::once_flag once[kSm80CachedDevices];
-  static Sm80DeviceLimits cache[kSm80CachedDevices];
-  if (device < 0 || device >= kSm80CachedDevices) return sm80_query_device_limits(device);
-  std::call_once(once[device], [device] { cache[device] = sm80_query_device_limits(device); });
-  return cache[device];
+  return once_per_device(device, [device] { return sm80_query_device_limits(device); });
 }
 
 }  // namespace detail
@@ -270,15 +264,10 @@ struct GemmSm80 {
       int device = 0;
       cudaError_t error = cudaGetDevice(&device);
       if (error != cudaSuccess) return error;
-      auto set = [] {
+      return once_per_device(device, [] {
         return cudaFuncSetAttribute(gemm_sm80_kernel<GemmSm80>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     kSmemBytes);
-      };
-      if (device < 0 || device >= detail::kSm80CachedDevices) return set();
-      static std::once_flag once[detail::kSm80CachedDevices];
-      static cudaError_t result[detail::kSm80CachedDevices];
-      std::call_once(once[device], [&] { result[device] = set(); });
-      return result[device];
+      });
     }
   }
 };

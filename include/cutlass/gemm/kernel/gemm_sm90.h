@@ -33,7 +33,6 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <atomic>
 #include <type_traits>
 
 #include <cuda/atomic>
@@ -41,6 +40,7 @@
 #include "cutlass/arch/arch.h"
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/arch/wgmma_sm90.h"
+#include "cutlass/device_once.h"
 #include "cutlass/epilogue/collective/sm90_epilogue_tma.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
 #include "cutlass/gemm/dispatch_policy.h"
@@ -226,12 +226,13 @@ struct GemmSm90 {
         params.partials = reinterpret_cast<float4 *>(static_cast<char *>(workspace) + params.scheduler.flag_bytes());
       }
     }
-    static bool const attribute_set =
-        cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes) ==
-        cudaSuccess;
-    if (!attribute_set) return Status::kErrorInternal;
     int device = 0;
     cudaGetDevice(&device);
+    cudaError_t const smem_limit_set = once_per_device(device, [] {
+      return cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kSharedBytes);
+    });
+    if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
     int const sm_count = device_sm_count();
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
@@ -281,23 +282,18 @@ struct GemmSm90 {
   /// Clusters of this kernel that fit on the device at once (cudaOccupancyMaxActiveClusters),
   /// queried once per device; sm_count / cluster size when the query fails.
   static int max_active_clusters(int device, int sm_count) {
-    constexpr int kDevices = 64;
-    static std::atomic<int> cached[kDevices] = {};
-    if (device >= 0 && device < kDevices) {
-      int const known = cached[device].load(std::memory_order_relaxed);
-      if (known > 0) return known;
-    }
-    cudaLaunchAttribute attribute;
-    cudaLaunchConfig_t const config = cluster_launch_config(sm_count / kClusterSize, nullptr, attribute);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>),
-                                       &config) != cudaSuccess ||
-        clusters < 1) {
-      cudaGetLastError();
-      clusters = sm_count / kClusterSize > 0 ? sm_count / kClusterSize : 1;
-    }
-    if (device >= 0 && device < kDevices) cached[device].store(clusters, std::memory_order_relaxed);
-    return clusters;
+    return once_per_device(device, [sm_count] {
+      cudaLaunchAttribute attribute;
+      cudaLaunchConfig_t const config = cluster_launch_config(sm_count / kClusterSize, nullptr, attribute);
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>),
+                                         &config) != cudaSuccess ||
+          clusters < 1) {
+        cudaGetLastError();
+        clusters = sm_count / kClusterSize > 0 ? sm_count / kClusterSize : 1;
+      }
+      return clusters;
+    });
   }
 
 #if defined(__CUDACC__)
