@@ -78,13 +78,22 @@ TEST_F(CApiArguments, NullHandle) {
 }
 
 TEST_F(CApiArguments, StreamRoundTrip) {
-  cudaStream_t s = reinterpret_cast<cudaStream_t>(0x1234);
+  // A real stream where there is a device: with a device the handle holds a workspace, and changing
+  // the stream waits for the old one (a made-up handle value would be dereferenced by the runtime).
+  // Without a device the handle never touches the stream, so any non-null value makes the round trip.
+  cudaStream_t s = nullptr;
+  bool const created = cudaStreamCreate(&s) == cudaSuccess;
+  if (!created) {
+    cudaGetLastError();
+    s = reinterpret_cast<cudaStream_t>(0x1234);
+  }
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, s));
   cudaStream_t back = nullptr;
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibGetStream(handle_, &back));
   EXPECT_EQ(s, back);
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibGetStream(handle_, nullptr));
-  cutlassLibSetStream(handle_, nullptr);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, nullptr));
+  if (created) cudaStreamDestroy(s);
 }
 
 TEST_F(CApiArguments, NegativeSizes) {
