@@ -8,6 +8,11 @@
 # the same pass (> 1: faster than the first kernel). Decide on the medians, and only where the
 # spread between passes is smaller than the difference.
 #
+# Two builds of the same kernels (a branch against main): BUILD_DIR_B names the second build;
+# every pass then runs both, in alternating order, and the second build's rows are named
+# "<operation> [B]" with "vs A": the median over passes of its ratio over the same kernel's in
+# build A in the same pass (> 1: build B faster).
+#
 # Environment: BUILD_DIR (default build-gpu; must hold cutlass_profiler with the kernels),
 # OUT (default ./bench_ab_out), SHAPES (MxNxK list, default "8192x8192x8192 4096x14336x4096"),
 # KERNELS (the profiler's --kernels patterns, comma-separated; required), A B C (profiler tensor
@@ -17,24 +22,35 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/bench_ab_out}
-profiler="${BUILD_DIR:-build-gpu}/src/profiler/cutlass_profiler"
 [ -n "${KERNELS:-}" ] || { echo "bench_ab.sh: set KERNELS (the profiler's --kernels patterns)" >&2; exit 2; }
 mkdir -p "$out"
 
+builds=("${BUILD_DIR:-build-gpu}")
+[ -n "${BUILD_DIR_B:-}" ] && builds+=("$BUILD_DIR_B")
 if [ -z "${SUMMARIZE_ONLY:-}" ]; then
-  [ -x "$profiler" ] || { echo "bench_ab.sh: no profiler at $profiler (set BUILD_DIR)" >&2; exit 1; }
+  for build in "${builds[@]}"; do
+    [ -x "$build/src/profiler/cutlass_profiler" ] ||
+      { echo "bench_ab.sh: no profiler at $build/src/profiler/cutlass_profiler (set BUILD_DIR / BUILD_DIR_B)" >&2; exit 1; }
+  done
   status=0
   for pass in $(seq 1 "${PASSES:-5}"); do
     verify=false
     [ "$pass" = 1 ] && verify=true
+    order=(0 1)
+    [ $((pass % 2)) = 0 ] && order=(1 0)   # A first in odd passes, B first in even ones
     for shape in ${SHAPES:-8192x8192x8192 4096x14336x4096}; do
       IFS=x read -r m n k <<< "$shape"
-      tag="pass${pass}_${shape}"
-      "$profiler" --m="$m" --n="$n" --k="$k" --A="${A:-bf16:row}" --B="${B:-bf16:column}" --C="${C:-bf16:column}" \
-        --epilogue="${EPILOGUE:-none}" --providers=cutlass,cublas --kernels="$KERNELS" \
-        --warmup-iterations="${WARMUP:-10}" --profiling-iterations="${ITERATIONS:-50}" \
-        --verification-enabled="$verify" --output="$out/$tag.csv" > "$out/$tag.log" 2>&1 ||
-        { echo "pass $pass $shape: profiler exit status $? (see $tag.log)"; status=1; }
+      for which in "${order[@]}"; do
+        [ "$which" -lt "${#builds[@]}" ] || continue
+        tag="pass${pass}_${shape}"
+        [ "$which" = 1 ] && tag="${tag}_b"
+        "${builds[$which]}/src/profiler/cutlass_profiler" --m="$m" --n="$n" --k="$k" --A="${A:-bf16:row}" \
+          --B="${B:-bf16:column}" --C="${C:-bf16:column}" \
+          --epilogue="${EPILOGUE:-none}" --providers=cutlass,cublas --kernels="$KERNELS" \
+          --warmup-iterations="${WARMUP:-10}" --profiling-iterations="${ITERATIONS:-50}" \
+          --verification-enabled="$verify" --output="$out/$tag.csv" > "$out/$tag.log" 2>&1 ||
+          { echo "pass $pass $shape: profiler exit status $? (see $tag.log)"; status=1; }
+      done
     done
   done
 fi
@@ -48,10 +64,13 @@ order = collections.defaultdict(list)    # shape -> operations in the profiler's
 failed = []
 for path in sorted(glob.glob(os.path.join(out, "pass*_*.csv"))):
     pass_number = int(re.match(r"pass(\d+)_", os.path.basename(path)).group(1))
+    build_b = path.endswith("_b.csv")   # BUILD_DIR_B's run of the pass
     with open(path) as f:
         for r in csv.DictReader(f):
             if r["Provider"] != "cutlass":
                 continue
+            if build_b:
+                r["Operation"] += " [B]"
             shape = f'{r["m"]}x{r["n"]}x{r["k"]}'
             if r["Disposition"] not in ("passed", "not_verified"):
                 failed.append(f'pass {pass_number} {shape} {r["Operation"]}: {r["Disposition"]} {r["Status"]}')
@@ -73,8 +92,13 @@ for shape, operations in order.items():
         values = sorted(r.values())
         relative = [r[p] / first[p] for p in r if p in first and first[p] > 0]
         vs_first = f"{statistics.median(relative):.3f}" if relative else "-"
+        vs_a = ""
+        if op.endswith(" [B]") and (shape, op[:-4]) in ratios:   # the same kernel in build A, same pass
+            a = ratios[(shape, op[:-4])]
+            against_a = [r[p] / a[p] for p in r if p in a and a[p] > 0]
+            vs_a = f" vs A {statistics.median(against_a):.3f}" if against_a else ""
         print(f"  {statistics.median(values):.3f} [{values[0]:.3f}, {values[-1]:.3f}] n={len(values)} "
-              f"vs first {vs_first}  {op}")
+              f"vs first {vs_first}{vs_a}  {op}")
 for line in failed:
     print("FAILED", line)
 PY
