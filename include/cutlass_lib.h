@@ -42,6 +42,13 @@
  *    ARCH_MISMATCH    kernels exist for the types, none for this device's compute capability
  *    ALLOC_FAILED     host or device memory could not be allocated
  *    EXECUTION_FAILED the kernel launch failed
+ * A GEMM call answers with the first check that fails, in this order: the handle
+ * (NOT_INITIALIZED); the transpose flags and the values above (INVALID_VALUE; the epilogue's
+ * operands included, e.g. ldaux >= max(1, m) is checked here, at the call); sizes and batchCount
+ * (NOT_SUPPORTED); the type combination (NOT_SUPPORTED); the device (NO_DEVICE); the kernels
+ * (NO_KERNEL, ARCH_MISMATCH). So a bad lda with an unsupported type is INVALID_VALUE, and without
+ * a device even a call with m == 0 answers NO_DEVICE. The fp8 outputs without scaleD/amax set, and
+ * the other outputs with them set, have no kernel: NO_KERNEL.
  */
 #ifndef CUTLASS_LIB_H_
 #define CUTLASS_LIB_H_
@@ -61,7 +68,8 @@
 extern "C" {
 #endif
 
-/** Version of this header: major*10000 + minor*100 + patch. */
+/** Version of this header (cutlassLibGetVersion() gives the library binary's as
+ *  major*10000 + minor*100 + patch). */
 #define CUTLASS_LIB_VERSION_MAJOR 0
 #define CUTLASS_LIB_VERSION_MINOR 1
 #define CUTLASS_LIB_VERSION_PATCH 0
@@ -193,25 +201,30 @@ typedef enum {
 } cutlassLibVectorMode_t;
 
 /** Sets the epilogue of later calls. INVALID_VALUE for a value outside the enum. The operands
- *  (bias, aux, ...) are kept separately and are not cleared by this call. */
+ *  (bias, aux, ...) are kept separately and are not cleared by this call. Get: INVALID_VALUE if
+ *  epilogue is null. Every setter and getter: NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t epilogue);
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t *epilogue);
 
 /** The bias of the _BIAS epilogues: a device vector of biasType (CUDA_R_32F, CUDA_R_16F or
  *  CUDA_R_16BF; others NOT_SUPPORTED), m values (PER_ROW) or n (PER_COLUMN); batch i uses
- *  bias + i * batchStride elements. A _BIAS epilogue without a bias is INVALID_VALUE at the call. */
+ *  bias + i * batchStride elements. A _BIAS epilogue without a bias is INVALID_VALUE at the call.
+ *  INVALID_VALUE for a mode outside the enum or batchStride < 0, then NOT_SUPPORTED for biasType. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_t handle, const void *bias,
                                                                cudaDataType_t biasType, cutlassLibVectorMode_t mode,
                                                                int64_t batchStride);
 
 /** The aux output of the _AUX epilogues: an m x n column-major device matrix of auxType (CUDA_R_32F,
- *  CUDA_R_16F or CUDA_R_16BF), ldaux >= max(1, m) elements, batch i at aux + i * batchStride. */
+ *  CUDA_R_16F or CUDA_R_16BF), ldaux >= max(1, m) elements, batch i at aux + i * batchStride.
+ *  INVALID_VALUE for ldaux < 1 or batchStride < 0 (ldaux >= m is checked at the call, which knows
+ *  m), then NOT_SUPPORTED for auxType. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAux(cutlassLibHandle_t handle, void *aux,
                                                               cudaDataType_t auxType, int64_t ldaux,
                                                               int64_t batchStride);
 
 /** Per-row or per-column alpha: a device f32 vector multiplying alpha (m or n values). Non-null
- *  turns the piece on for later calls, NULL turns it off. */
+ *  turns the piece on for later calls, NULL turns it off. INVALID_VALUE for a mode outside the
+ *  enum or batchStride < 0. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAlphaVector(cutlassLibHandle_t handle,
                                                                       const float *alphaVector,
                                                                       cutlassLibVectorMode_t mode,

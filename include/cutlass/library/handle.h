@@ -3,13 +3,15 @@
 ///
 /// Same parameter lists as CUTLASS's Handle::gemm / Handle::gemm_universal, so code written for
 /// CUTLASS's library compiles against this one. Differences a CUTLASS user will notice (all
-/// deliberate; see cutlass-library-facts.md for what CUTLASS does):
+/// deliberate; CUTLASS's own is tools/library/include/cutlass/library/handle.h in NVIDIA's
+/// repository):
 ///  - gemm() finds the kernels the library was built with (it is gemm_universal(kGemm, ...)).
 ///  - Arguments are checked first (after the provider: a handle set to a provider other than
-///    kCUTLASS answers kErrorNotSupported to every call), BLAS style: M, N, K >= 0; lda >= max(1, rows of A as stored),
-///    likewise ldb, ldc, ldd; null pointers -> kErrorInvalidProblem. M == 0 or N == 0 returns
-///    kSuccess and touches nothing; K == 0 or alpha == 0 (host scalars) writes D = beta * C without
-///    reading A or B, and beta == 0 never reads C.
+///    kCUTLASS answers kErrorNotSupported to every call), BLAS style: M, N, K >= 0;
+///    lda >= max(1, rows of A as stored), likewise ldb, ldc, ldd; null pointers ->
+///    kErrorInvalidProblem. Then the device (kErrorArchMismatch without one, whatever the
+///    sizes). M == 0 or N == 0 returns kSuccess and touches nothing; K == 0 or alpha == 0 (host
+///    scalars) writes D = beta * C without reading A or B, and beta == 0 never reads C.
 ///  - Every candidate's can_implement() is asked, in preference order, and the next is tried on
 ///    failure; get_last_operation() / last_operation_name() name the kernel that ran.
 ///  - Alignment is judged per operand in its own element units, including batch strides.
@@ -99,7 +101,8 @@ class CUTLASS_LIB_API Handle {
               void *ptr_D, int64_t ldd);
 
   /// As gemm(), plus modes and layouts for C and D (which must be equal, column- or row-major).
-  /// mode kGemm: batch_count must be 1 (split-K is not offered: kErrorNotSupported otherwise).
+  /// mode kGemm: batch_count must be 1 (below 1: kErrorInvalidProblem; above: kErrorNotSupported,
+  /// split-K is not offered).
   /// mode kBatched: batch_count GEMMs, operand l at ptr + l * batch_stride (elements).
   /// kGemmSplitKParallel, kArray, kGrouped: kErrorNotSupported.
   /// The cluster arguments exist for source compatibility with CUTLASS and are ignored.
