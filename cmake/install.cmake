@@ -31,6 +31,26 @@ install(FILES "${PROJECT_BINARY_DIR}/cutlass_libConfig.cmake" "${PROJECT_BINARY_
 # build (the comment in cutlass_lib.pc.in says why and how to override them).
 list(GET CUDAToolkit_INCLUDE_DIRS 0 CUTLASS_LIB_PC_CUDA_INCLUDEDIR)
 set(CUTLASS_LIB_PC_CUDA_LIBDIR "${CUDAToolkit_LIBRARY_DIR}")
+# prefix relative to the .pc file's own folder (${pcfiledir}), so a tree installed with
+# `cmake --install --prefix` or unpacked elsewhere finds itself; absolute install dirs stay absolute.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CUTLASS_LIB_INSTALL_INCLUDEDIR}")
+  set(CUTLASS_LIB_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH _pc_up "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")   # e.g. ../../..
+  string(REGEX REPLACE "/$" "" _pc_up "${_pc_up}")
+  set(CUTLASS_LIB_PC_PREFIX "\${pcfiledir}/${_pc_up}")
+endif()
+foreach(_dir LIBDIR INCLUDEDIR)
+  set(_value "${CMAKE_INSTALL_${_dir}}")
+  if(_dir STREQUAL "INCLUDEDIR")
+    set(_value "${CUTLASS_LIB_INSTALL_INCLUDEDIR}")
+  endif()
+  if(IS_ABSOLUTE "${_value}")
+    set(CUTLASS_LIB_PC_${_dir} "${_value}")
+  else()
+    set(CUTLASS_LIB_PC_${_dir} "\${prefix}/${_value}")
+  endif()
+endforeach()
 configure_file(cmake/cutlass_lib.pc.in "${PROJECT_BINARY_DIR}/cutlass_lib.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/cutlass_lib.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT dev)
 

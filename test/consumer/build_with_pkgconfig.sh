@@ -3,9 +3,8 @@
 # then runs it. Exit status: the program's (0 pass, 1 fail, 77 no GPU: built and linked, not run).
 #
 # Usage: build_with_pkgconfig.sh <output folder> [<prefix>]
-#   <prefix>  where the installed tree really is, when it is not the prefix the package was
-#             configured with (a .deb unpacked with dpkg -x, cmake --install --prefix); passed to
-#             pkg-config as --define-variable=prefix=<prefix>.
+#   <prefix>  passed to pkg-config as --define-variable=prefix=<prefix>, overriding the prefix
+#             the .pc file derives from its own folder (not needed for a tree moved as a whole).
 # Environment: PKG_CONFIG_PATH (to find cutlass_lib.pc), PKG_CONFIG (default pkg-config),
 #              CXX (default g++).
 set -euo pipefail
