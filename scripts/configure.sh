@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Configures the build folder for build_and_test.sh and run_profiler.sh (sourced; sets
+# build_dir and jobs). The kernel filters are always passed, so the folder builds what the
+# environment says now (unset: the default set, nothing ignored), not what an earlier run left
+# in its cache; CUTLASS_NVCC_ARCHS is passed only when set (unset: the cached value, first time
+# "80;90a").
+# Environment (all optional):
+#   BUILD_DIR                       build folder (default: build)
+#   JOBS                            parallel build jobs (default: all cores)
+#   CUTLASS_NVCC_ARCHS              e.g. "80;90a" (the default) or "90a"
+#   CUTLASS_LIBRARY_KERNELS         kernel name patterns (default: the default set)
+#   CUTLASS_LIBRARY_IGNORE_KERNELS  patterns to leave out
+build_dir=${BUILD_DIR:-build}
+jobs=${JOBS:-$(nproc)}
+cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release)
+[ -n "${CUTLASS_NVCC_ARCHS:-}" ] && cmake_args+=("-DCUTLASS_NVCC_ARCHS=${CUTLASS_NVCC_ARCHS}")
+cmake_args+=("-DCUTLASS_LIBRARY_KERNELS=${CUTLASS_LIBRARY_KERNELS:-}")
+cmake_args+=("-DCUTLASS_LIBRARY_IGNORE_KERNELS=${CUTLASS_LIBRARY_IGNORE_KERNELS:-}")
+cmake "${cmake_args[@]}"
