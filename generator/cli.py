@@ -40,10 +40,11 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         prog="python3 -m generator",
         description="Generate the GEMM kernel instances, registration code and manifest of cutlass_lib.",
         epilog="Exit status: 0 success; 2 usage error (bad --architectures or --operations, or a "
-               "--curr-build-dir that cannot be written); 3 no kernel selected; 141 standard output "
-               "closed early (e.g. --list | head).")
-    parser.add_argument("--architectures", required=True,
-                        help='target compute capabilities, semicolon (or comma) separated, e.g. "80;90a"')
+               "--curr-build-dir or standard output that cannot be written); 3 no kernel selected; "
+               "141 standard output closed early (e.g. --list | head).")
+    parser.add_argument("--architectures", default="80;90a",
+                        help='target compute capabilities, semicolon (or comma) separated '
+                             '(default "80;90a", as CUTLASS_NVCC_ARCHS)')
     parser.add_argument("--operations", default="all",
                         help=f"comma list of operation kinds ({', '.join(OPERATIONS)}) or \"all\"")
     parser.add_argument("--kernels", default="",
@@ -90,6 +91,11 @@ def no_kernel_message(args: argparse.Namespace, enumerated: Sequence[str]) -> st
         f"--ignore-kernels {args.ignore_kernels!r} (CUTLASS_LIBRARY_IGNORE_KERNELS) among the "
         f"{len(enumerated)} kernels enumerated for architectures {args.architectures!r}."
     ]
+    patterns = filtering.split_patterns(args.kernels)
+    folded = [name for name in enumerated if filtering.matches_any([p.lower() for p in patterns], name.lower())]
+    if folded:
+        lines.append(f"Matching is case-sensitive; ignoring case, these patterns match {len(folded)} "
+                     f"kernel(s), e.g. {folded[0]}")
     if enumerated:
         lines.append("Nearby kernel names:")
         nearby = filtering.nearby_names(filtering.split_patterns(args.kernels), enumerated)
@@ -106,24 +112,31 @@ def os_error_text(error: OSError) -> str:
     return " ".join(text.split())
 
 
-def print_lines(lines: Sequence[str]) -> int:
-    """Print lines to stdout; 0, or EXIT_BROKEN_PIPE when the reader went away (e.g. | head).
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of a stdout that failed
+    does not fail again (and print "Exception ignored ... BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (replaced or closed)
+        pass
 
-    On a broken pipe, stdout is pointed at /dev/null so that the interpreter's final flush does
-    not fail again and print "Exception ignored ... BrokenPipeError".
-    """
+
+def print_lines(lines: Sequence[str]) -> int:
+    """Print lines to stdout; 0, EXIT_BROKEN_PIPE when the reader went away (e.g. | head), or
+    EXIT_USAGE (with a message) when stdout cannot be written (e.g. a full disk)."""
     try:
         for line in lines:
             print(line)
         sys.stdout.flush()
     except BrokenPipeError:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        except (OSError, ValueError):  # stdout without a file descriptor (replaced or closed)
-            pass
+        silence_stdout()
         return EXIT_BROKEN_PIPE
+    except OSError as error:
+        silence_stdout()
+        print(f"{PROG}: error: cannot write to standard output: {os_error_text(error)}", file=sys.stderr)
+        return EXIT_USAGE
     return 0
 
 

@@ -126,3 +126,19 @@ def test_valid_architectures_still_list_kernels():
 def test_print_lines_returns_0_on_an_open_stream(capsys):
     assert cli.print_lines(["a", "b"]) == 0
     assert capsys.readouterr().out == "a\nb\n"
+
+
+def test_architectures_default_to_cmakes_default():
+    assert run_cli("--kernels", "all", "--list").stdout == \
+        run_cli("--architectures", "80;90a", "--kernels", "all", "--list").stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_list_into_a_full_device_is_a_one_line_usage_error():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "generator", "--kernels", "all", "--list"],
+                                cwd=REPO, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == cli.EXIT_USAGE
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write to standard output" in lines[0], result.stderr

@@ -233,3 +233,11 @@ def test_arch_specific_family_needs_the_a_suffix():
     assert not family_enabled(sm90, parse_architectures("100a"))
     assert family_enabled(sm80_tensorop.FAMILY, parse_architectures("90"))
     assert not family_enabled(sm80_tensorop.FAMILY, parse_architectures("75"))
+
+
+def test_zero_matches_says_when_only_the_case_differs(capsys):
+    status, _, err = listed(capsys, "--kernels", "SGEMM")
+    assert status == 3
+    assert "case-sensitive" in err and "cutlass_simt_sgemm" in err
+    status, _, err = listed(capsys, "--kernels", "no_such_kernel")
+    assert status == 3 and "case-sensitive" not in err
