@@ -356,15 +356,15 @@ constexpr double kStreamKFixedBlocks = 8.0;
 
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
-  double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) *
-                       double(call.batch_count);
+  double const m_tiles = std::ceil(double(call.m) / tile.m());
+  double const n_tiles = std::ceil(double(call.n) / tile.n());
+  double const tiles = m_tiles * n_tiles * double(call.batch_count);
   double waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
   if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && sm_count > 0 && tiles < double(1 << 30)) {
     // The kernel's own split (Sm90StreamKScheduler): whole waves, then the split tiles' share
     // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
     auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
-        int(std::ceil(double(call.m) / tile.m())), int(std::ceil(double(call.n) / tile.n())), int(call.batch_count),
-        int(std::ceil(double(call.k) / tile.k())), sm_count);
+        int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count);
     if (split.sk_tiles > 0) {
       waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
               kStreamKFixedBlocks / split.tiles.k_tiles;
