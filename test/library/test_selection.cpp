@@ -194,9 +194,16 @@ TEST(Selection, SgemmFallsToSimtOnAnyArch) {
   EXPECT_EQ(OpcodeClassID::kSimt, desc_of(op).tile_description.math_instruction.opcode_class);
 }
 
-TEST(Selection, WaveCostCountsWavesOfTiles) {
+/// A description with only what wave_cost reads: the CTA tile and the tile scheduler.
+GemmDescription tiled(int m, int n, TileSchedulerType scheduler = TileSchedulerType::kDefault) {
   GemmDescription d;
-  d.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(128, 128, 64);
+  d.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(m, n, 64);
+  d.tile_description.tile_scheduler = scheduler;
+  return d;
+}
+
+TEST(Selection, WaveCostCountsWavesOfTiles) {
+  GemmDescription const d = tiled(128, 128);
   GemmCall c = bf16_tn_call(1024, 1024, 1024);
   EXPECT_EQ(1.0 * 128 * 128, wave_cost(d, c, 132)) << "64 tiles: one wave";
   c = bf16_tn_call(4096, 4096, 4096);
@@ -205,8 +212,7 @@ TEST(Selection, WaveCostCountsWavesOfTiles) {
   EXPECT_EQ(16.0 * 128 * 128, wave_cost(d, c, 132));
   EXPECT_EQ(1.0 * 128 * 128, wave_cost(d, c, 0)) << "unknown SM count: no reordering";
   // a 64x128 tile counts its area at 0.8 efficiency: it wins one-wave problems, not 8192^3
-  GemmDescription small = d;
-  small.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
+  GemmDescription const small = tiled(64, 128);
   c = bf16_tn_call(1024, 1024, 1024);
   EXPECT_LT(wave_cost(small, c, 132), wave_cost(d, c, 132));
   c = bf16_tn_call(8192, 8192, 8192);
@@ -214,11 +220,8 @@ TEST(Selection, WaveCostCountsWavesOfTiles) {
 }
 
 TEST(Selection, WaveCostOfStreamKCountsTheSplitTilesWithoutRoundingUp) {
-  GemmDescription dp;
-  dp.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(128, 128, 64);
-  dp.tile_description.tile_scheduler = TileSchedulerType::kPersistent;
-  GemmDescription sk = dp;
-  sk.tile_description.tile_scheduler = TileSchedulerType::kStreamK;
+  GemmDescription const dp = tiled(128, 128, TileSchedulerType::kPersistent);
+  GemmDescription const sk = tiled(128, 128, TileSchedulerType::kStreamK);
   double const area = 128.0 * 128;
   // 8192^3: 4096 tiles = 31 waves + 4 tiles; 3960 whole (30 per CTA), 136 split (1.03 per CTA)
   GemmCall c = bf16_tn_call(8192, 8192, 8192);
@@ -239,15 +242,13 @@ TEST(Selection, WaveCostOfStreamKCountsTheSplitTilesWithoutRoundingUp) {
   EXPECT_NEAR((2.0 * 64 / 132 + 8.0 / 16) * area, wave_cost(sk, c, 132), 1e-6 * area);
   EXPECT_GT(wave_cost(sk, c, 132), wave_cost(dp, c, 132));
   // 512 x 1024 x 1024: runs of 4 k-blocks; the 64x128 tile (one wave of 64 tiles) is cheaper
-  GemmDescription small = dp;
-  small.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
+  GemmDescription const small = tiled(64, 128, TileSchedulerType::kPersistent);
   c = bf16_tn_call(512, 1024, 1024);
   EXPECT_GT(wave_cost(sk, c, 132), wave_cost(small, c, 132));
   // 128 x 4096 x 14336: 32 tiles of 224 k-blocks over all SMs beats one wave of 32 (or 64) CTAs
   c = bf16_tn_call(128, 4096, 14336);
   EXPECT_LT(wave_cost(sk, c, 132), wave_cost(small, c, 132));
   EXPECT_LT(wave_cost(sk, c, 132), wave_cost(dp, c, 132));
-
 }
 
 TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
