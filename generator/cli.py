@@ -98,7 +98,7 @@ def no_kernel_message(args: argparse.Namespace, enumerated: Sequence[str]) -> st
                      f"kernel(s), e.g. {folded[0]}")
     if enumerated:
         lines.append("Nearby kernel names:")
-        nearby = filtering.nearby_names(filtering.split_patterns(args.kernels), enumerated)
+        nearby = filtering.nearby_names(patterns, enumerated)
         lines.extend(f"  {name}" for name in nearby)
     else:
         lines.append("No kernel family supports these architectures.")

@@ -36,8 +36,8 @@ TILES = (
     TileRow(threadblock=Shape( 64, 256, 64), warp=Shape( 64, 128, 64), stages=5, schedule=COOPERATIVE,
             instruction=Shape(64, 128, 16)),
     # stream-K (data-parallel waves, then the last waves' k-blocks split over all SMs): after the
-    # persistent tiles, so equal wave costs keep those; selection picks these when the persistent
-    # kernels' last wave would leave SMs idle (src/library/gemm_call.cpp wave_cost).
+    # persistent tiles, so equal wave costs keep those; by its measured cost (src/library/
+    # gemm_call.cpp wave_cost) selection picks these only for far fewer tiles than SMs with a long K.
     TileRow(threadblock=Shape(128, 128, 64), warp=Shape(128, 128, 64), stages=6, schedule=PINGPONG,
             instruction=Shape(64, 128, 16), scheduler="stream_k", in_default_set=True),
     TileRow(threadblock=Shape(128, 256, 64), warp=Shape( 64, 256, 64), stages=4, schedule=COOPERATIVE,

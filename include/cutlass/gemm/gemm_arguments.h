@@ -25,9 +25,10 @@
 ///   static Status run(Arguments const &, void *workspace, cudaStream_t stream);
 /// initialize_workspace() prepares a workspace of get_workspace_size() bytes (16-byte aligned, as
 /// cudaMalloc's are) once; any number of run()s of the same problem shape on the same device may
-/// follow on it (one at a time: a workspace is not shared by launches in flight together). Both return kErrorWorkspaceNull when a workspace is needed
-/// and null. run() assumes can_implement() returned kSuccess, M, N, K >= 1 and batch_count >= 1;
-/// it launches exactly one kernel on `stream` and returns kErrorInternal if the launch failed.
+/// follow on it (one at a time: a workspace is not shared by launches in flight together). Both
+/// return kErrorWorkspaceNull when a workspace is needed and null. run() assumes can_implement()
+/// returned kSuccess, M, N, K >= 1 and batch_count >= 1; it launches exactly one kernel on
+/// `stream` and returns kErrorInternal if the launch failed.
 #pragma once
 
 #include <cstdint>
