@@ -267,6 +267,9 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
     std::vector<int> blocks(size_t(tiles), 0);   // k-blocks computed per tile
     std::vector<int> partials_stored(size_t(s.grid), 0), partials_added(size_t(s.grid), 0);
     int64_t most = 0, least = INT64_MAX;
+    for (int cta = 0; cta <= s.grid; ++cta) {   // the 32-bit run starts are floor(cta * total / grid)
+      EXPECT_EQ(int64_t(cta) * s.sk_tiles * k.k_tiles / s.grid, s.sk_begin(cta)) << "cta " << cta;
+    }
     for (int cta = 0; cta < s.grid; ++cta) {
       auto w = s.walker(cta);
       Sm90WorkUnit u;
@@ -296,6 +299,20 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
     EXPECT_EQ(partials_stored, partials_added) << "every stored partial is added once";
     if (s.sk_tiles > 0) EXPECT_LE(most - least, 1) << "balanced to one k-block";
   }
+}
+
+TEST(Selection, StreamKKeepsWholeTilesPastThe32BitRunArithmetic) {
+  using cutlass::gemm::kernel::Sm90StreamKScheduler;
+  // 133 tiles on 132 SMs would all be split; with 2^31 / 133 + 1 k-blocks each (K ~ 1 G elements)
+  // their k-blocks pass INT32_MAX, so every tile runs whole
+  int const k_tiles = int(int64_t(INT32_MAX) / 133 + 1);
+  Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(7, 19, 1, k_tiles, 132);
+  EXPECT_EQ(0, s.sk_tiles);
+  EXPECT_EQ(132, s.grid);
+  EXPECT_EQ(0, s.workspace_bytes(128 * 128));
+  Sm90StreamKScheduler const below = Sm90StreamKScheduler::make(7, 19, 1, k_tiles - 1, 132);
+  EXPECT_EQ(133, below.sk_tiles);
+  EXPECT_EQ(int64_t(below.sk_tiles) * (k_tiles - 1), below.sk_begin(below.grid));
 }
 
 TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {

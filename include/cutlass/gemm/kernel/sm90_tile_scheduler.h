@@ -136,6 +136,8 @@ struct Sm90StreamKScheduler {
   Sm90TileScheduler<1, 1> tiles;   ///< tile order and k_tiles
   int grid = 0;                    ///< CTAs launched
   int sk_tiles = 0;                ///< the last sk_tiles tiles of the order are split
+  /// The split k-blocks (sk_tiles * k_tiles <= INT32_MAX) are run_blocks * grid + run_extra.
+  int run_blocks = 0, run_extra = 0;
 
   CUTLASS_HOST_DEVICE int unit_count() const { return tiles.unit_count(); }
   CUTLASS_HOST_DEVICE int dp_tiles() const { return tiles.unit_count() - sk_tiles; }
@@ -150,12 +152,15 @@ struct Sm90StreamKScheduler {
     s.tiles.k_tiles = k_tiles;
     int const t = s.tiles.unit_count();
     int const sms = sm_count > 0 ? sm_count : 1;
-    if (t % sms == 0 || k_tiles < 2 * kMinKBlocks) {
+    int const sk_tiles = t >= 2 * sms ? sms + t % sms : t;
+    int64_t const blocks = int64_t(sk_tiles) * k_tiles;
+    // Whole tiles only: nothing to balance, too few k-blocks to split, or more split k-blocks
+    // than the 32-bit run arithmetic holds (K beyond ~2^31 / 263 k-blocks: no real GEMM).
+    if (t % sms == 0 || k_tiles < 2 * kMinKBlocks || blocks > int64_t(INT32_MAX)) {
       s.grid = t < sms ? t : sms;
       return s;
     }
-    s.sk_tiles = t >= 2 * sms ? sms + t % sms : t;
-    int64_t const blocks = int64_t(s.sk_tiles) * k_tiles;
+    s.sk_tiles = sk_tiles;
     int64_t grid = sms;
     if (t < sms) {
       int64_t const by_splits = int64_t(t) * kMaxSplits;
@@ -164,6 +169,8 @@ struct Sm90StreamKScheduler {
       grid = grid < by_blocks ? grid : by_blocks;
     }
     s.grid = int(grid);
+    s.run_blocks = int(blocks / grid);
+    s.run_extra = int(blocks % grid);
     return s;
   }
 
@@ -175,34 +182,37 @@ struct Sm90StreamKScheduler {
     return sk_tiles == 0 ? 0 : flag_bytes() + int64_t(grid) * tile_elements * 4;
   }
 
-  /// The first split k-block (counting the split tiles' k-blocks in order) of CTA `cta`'s run;
-  /// sk_begin(grid) is their total.
-  CUTLASS_HOST_DEVICE int64_t sk_begin(int cta) const {
-    return int64_t(cta) * sk_tiles * tiles.k_tiles / grid;
-  }
+  /// The first split k-block (counting the split tiles' k-blocks in order) of CTA `cta`'s run,
+  /// floor(cta * total / grid) (runs differ by at most one k-block); sk_begin(grid) is the total.
+  /// All 32-bit (run_extra * cta < grid^2): the consumers walk next to their accumulators, where
+  /// 64-bit walker state and 64-bit division (a call) cost registers the mainloop needs
+  /// (docs/NOTES.md, s5).
+  CUTLASS_HOST_DEVICE int sk_begin(int cta) const { return run_blocks * cta + run_extra * cta / grid; }
 
   struct Walker {
-    int64_t unit;   ///< next whole tile
-    int64_t block;  ///< next split k-block
-    int64_t end;    ///< end of this CTA's split k-blocks
+    uint32_t unit;   ///< next whole tile (unsigned, as Sm90TileScheduler::Walker)
+    int block;       ///< next split k-block
+    int end;         ///< end of this CTA's split k-blocks
   };
-  CUTLASS_HOST_DEVICE Walker walker(int cta) const { return Walker{cta, sk_begin(cta), sk_begin(cta + 1)}; }
+  CUTLASS_HOST_DEVICE Walker walker(int cta) const {
+    return Walker{uint32_t(cta), sk_begin(cta), sk_begin(cta + 1)};
+  }
 
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
-    if (w.unit < dp_tiles()) {
+    if (w.unit < uint32_t(dp_tiles())) {
       work.unit = int(w.unit);
       work.k_begin = 0;
       work.k_end = tiles.k_tiles;
       work.sk_tile = -1;
-      w.unit += grid;
+      w.unit += uint32_t(grid);
       return true;
     }
     if (w.block >= w.end) return false;
     int const k_tiles = tiles.k_tiles;
-    int const tile = int(w.block / k_tiles);
-    int const k_begin = int(w.block - int64_t(tile) * k_tiles);
-    int64_t const left = w.end - w.block;
-    int const k_end = left < k_tiles - k_begin ? k_begin + int(left) : k_tiles;
+    int const tile = w.block / k_tiles;
+    int const k_begin = w.block - tile * k_tiles;
+    int const left = w.end - w.block;
+    int const k_end = left < k_tiles - k_begin ? k_begin + left : k_tiles;
     work.unit = dp_tiles() + tile;
     work.k_begin = k_begin;
     work.k_end = k_end;
@@ -222,7 +232,7 @@ struct Sm90StreamKScheduler {
   /// cta + 1 .. partials_end(cta, work) - 1 (none when it covers its tile to the end).
   CUTLASS_HOST_DEVICE int partials_end(int cta, Sm90WorkUnit const &work) const {
     if (work.sk_tile < 0 || work.k_begin > 0 || work.k_end == tiles.k_tiles) return cta + 1;
-    int64_t const tile_end = int64_t(work.sk_tile + 1) * tiles.k_tiles;
+    int const tile_end = (work.sk_tile + 1) * tiles.k_tiles;
     int g = cta + 1;
     while (g < grid && sk_begin(g) < tile_end) ++g;
     return g;
