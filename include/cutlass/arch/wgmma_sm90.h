@@ -89,6 +89,15 @@ CUTLASS_HOST_DEVICE uint64_t make_smem_desc_sw128(uint32_t smem_address, uint32_
   return desc;
 }
 
+/// `desc` with its start address moved `bytes` (a multiple of 16) further: an add to the low word,
+/// exact while the start-address field (bits 0-13) does not carry, i.e. while the new address
+/// stays below 2^18 bytes, which every shared-memory address of an sm_90 CTA does (227 KB).
+/// The high word (stride offset, swizzle) is left alone, so the compiler keeps it a constant.
+CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
+  uint32_t const low = uint32_t(desc) + (bytes >> 4);
+  return (desc & 0xFFFFFFFF00000000ull) | low;
+}
+
 template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
   static_assert(N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 64, 128 or 256");

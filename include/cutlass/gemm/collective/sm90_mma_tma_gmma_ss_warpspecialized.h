@@ -201,18 +201,20 @@ struct Sm90MmaTmaGmmaSS {
 
   // ---- consumer ----------------------------------------------------------------------------
 
-  /// Descriptor of the slab starting at MN offset `mn` (a multiple of 64) and k-step `kk`
-  /// (16 elements) of one operand stage.
+  /// Byte offset, inside one operand stage, of the slab starting at MN offset `mn` (a multiple
+  /// of 64) and k-step `kk` (16 elements). K-major: rows of 128 B, 8-row atoms 1024 B apart, a
+  /// k-step moves 32 B inside the row; MN-major: 64-wide MN chunks of kTileK rows, a k-step moves
+  /// 16 rows of 128 B.
   template <bool KMajor>
-  CUTLASS_DEVICE static uint64_t descriptor(void const *stage_base, int mn, int kk) {
-    uint32_t const base = arch::smem_address(stage_base);
-    if (KMajor) {
-      // rows of 128 B; 8-row atoms 1024 B apart; a k-step moves 32 B inside the row
-      return arch::make_smem_desc_sw128(base + mn * kRowBytes + kk * 32, 16, 1024);
-    } else {
-      // 64-wide MN chunks of kTileK rows; a k-step moves 16 rows of 128 B
-      return arch::make_smem_desc_sw128(base + (mn / 64) * kMnChunkBytes + kk * 16 * kRowBytes, kMnChunkBytes, 1024);
-    }
+  CUTLASS_HOST_DEVICE static constexpr uint32_t slab_offset(int mn, int kk) {
+    return KMajor ? uint32_t(mn * kRowBytes + kk * 32) : uint32_t((mn / 64) * kMnChunkBytes + kk * 16 * kRowBytes);
+  }
+
+  /// Descriptor of one operand stage's slab (0, 0); another slab's is
+  /// arch::advance_smem_desc(this, slab_offset) (only the start address moves).
+  template <bool KMajor>
+  CUTLASS_DEVICE static uint64_t descriptor(void const *stage_base) {
+    return arch::make_smem_desc_sw128(arch::smem_address(stage_base), KMajor ? 16 : kMnChunkBytes, 1024);
   }
 
   /// Row and column of warpgroup `consumer`'s part inside the CTA tile.
@@ -225,13 +227,18 @@ struct Sm90MmaTmaGmmaSS {
                                  float (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
     int const row0 = consumer_row(consumer);
     int const col0 = consumer_column(consumer);
+    // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
+    uint64_t const desc_a0 =
+        arch::advance_smem_desc(descriptor<kKMajorA>(smem.A[stage]), slab_offset<kKMajorA>(row0, 0));
+    uint64_t const desc_b0 =
+        arch::advance_smem_desc(descriptor<kKMajorB>(smem.B[stage]), slab_offset<kKMajorB>(col0, 0));
     arch::wgmma_fence();
     CUTLASS_PRAGMA_UNROLL
     for (int kk = 0; kk < kTileK / 16; ++kk) {
-      uint64_t const desc_b = descriptor<kKMajorB>(smem.B[stage], col0, kk);
+      uint64_t const desc_b = arch::advance_smem_desc(desc_b0, slab_offset<kKMajorB>(0, kk));
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < kAtomsM; ++a) {
-        uint64_t const desc_a = descriptor<kKMajorA>(smem.A[stage], row0 + 64 * a, kk);
+        uint64_t const desc_a = arch::advance_smem_desc(desc_a0, slab_offset<kKMajorA>(64 * a, kk));
         Wgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
       }
     }
