@@ -40,6 +40,25 @@ int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
   return layout == LayoutTypeID::kColumnMajor ? rows : columns;
 }
 
+/// True when a rows x columns operand stored with leading dimension `ld`, `batch` of them
+/// `batch_stride` elements apart, spans more than 2^63 - 1 bytes: no allocation is that large,
+/// and the kernels' 64-bit address arithmetic would wrap. An empty operand spans nothing.
+bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, int64_t ld, int64_t batch_stride,
+                            int64_t batch, NumericTypeID element) {
+  if (rows == 0 || columns == 0) return false;
+  int64_t const lines = layout == LayoutTypeID::kColumnMajor ? columns : rows;
+  int64_t const contiguous = leading_extent(layout, rows, columns);
+  int64_t last = 0, term = 0;   // index of the last element: (batch-1)*stride + (lines-1)*ld + contiguous-1
+  if (__builtin_mul_overflow(batch - 1, batch_stride, &term) || __builtin_add_overflow(last, term, &last) ||
+      __builtin_mul_overflow(lines - 1, ld, &term) || __builtin_add_overflow(last, term, &last) ||
+      __builtin_add_overflow(last, contiguous, &last)) {
+    return true;
+  }
+  int64_t const bits = std::max(sizeof_bits(element), 8);
+  int64_t bytes = 0;
+  return __builtin_mul_overflow(last, bits / 8, &bytes);
+}
+
 /// Value of a host scalar compared with `value`; false for scalar types without a fixed meaning.
 bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
   switch (type) {
@@ -104,6 +123,14 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (c.batch_stride_A < 0 || c.batch_stride_B < 0 || c.batch_stride_C < 0 || c.batch_stride_D < 0) {
     return fail(GemmFailure::kInvalidValue, "batch strides must be >= 0");
   }
+  int64_t const batch = c.batch_count > 0 ? c.batch_count : 1;
+  if (operand_span_overflows(c.layout_A, c.m, c.k, c.lda, c.batch_stride_A, batch, c.element_A) ||
+      operand_span_overflows(c.layout_B, c.k, c.n, c.ldb, c.batch_stride_B, batch, c.element_B) ||
+      operand_span_overflows(c.layout_C, c.m, c.n, c.ldc, c.batch_stride_C, batch, c.element_C) ||
+      operand_span_overflows(c.layout_D, c.m, c.n, c.ldd, c.batch_stride_D, batch, c.element_D)) {
+    return fail(GemmFailure::kInvalidValue,
+                "an operand's leading dimension and batch stride span more than 2^63 bytes");
+  }
   if (!c.alpha || !c.beta) return fail(GemmFailure::kInvalidValue, "alpha and beta must not be null");
   bool const device_scalars = c.pointer_mode == ScalarPointerMode::kDevice;
   bool const output_nonempty = c.m > 0 && c.n > 0;
@@ -159,6 +186,11 @@ GemmOutcome check_epilogue_arguments(GemmCall const &c) {
   bool const output_nonempty = c.m > 0 && c.n > 0;
   if (char const *why = epilogue_operands_error(e, leading_extent(c.layout_D, c.m, c.n), output_nonempty)) {
     return fail(GemmFailure::kInvalidValue, why);
+  }
+  int64_t const batch = c.batch_count > 0 ? c.batch_count : 1;
+  if (e.kind.element_aux != NumericTypeID::kInvalid &&
+      operand_span_overflows(c.layout_D, c.m, c.n, e.ldaux, e.batch_stride_aux, batch, e.kind.element_aux)) {
+    return fail(GemmFailure::kInvalidValue, "the aux output's ldaux and batch stride span more than 2^63 bytes");
   }
   if (output_nonempty && c.k == 0) {
     return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");

@@ -192,6 +192,30 @@ TEST_F(CApiArguments, StridedBatchedArguments) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(a));
 }
 
+TEST_F(CApiArguments, OperandSpansPast63BitsOfBytes) {
+  // no allocation spans 2^63 bytes: such a leading dimension or batch stride is rejected before
+  // anything launches (the kernels' 64-bit address arithmetic would wrap)
+  GemmExArgs a;
+  a.lda = INT64_MAX / 2;   // 63 lines of A (k x m stored, transa = T) past it
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.ldc = int64_t(1) << 57;   // 63 columns x 2^57 elements x 2 bytes = 2^63.98 bytes
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  a = GemmExArgs();
+  a.strideB = int64_t(1) << 62;   // (batch - 1) * stride alone is 2^62 elements = 2^63 bytes
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(a));
+  a = GemmExArgs();
+  a.batch = 4;
+  a.strideA = int64_t(1) << 61;   // 3 * 2^61 elements overflows int64 itself
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(a));
+  // just below the limit the argument checks pass: selection (nothing launches) answers
+  a = GemmExArgs();
+  a.ldc = int64_t(1) << 55;
+  char const *name = nullptr;
+  cutlassLibStatus_t const status = select(a, &name);
+  EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, status) << cutlassLibGetStatusString(status);
+}
+
 TEST_F(CApiArguments, SelectNeedsAnOutputPointer) {
   GemmExArgs a;
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(a, nullptr));

@@ -8,7 +8,8 @@
 ///  - gemm() finds the kernels the library was built with (it is gemm_universal(kGemm, ...)).
 ///  - Arguments are checked first (after the provider: a handle set to a provider other than
 ///    kCUTLASS answers kErrorNotSupported to every call), BLAS style: M, N, K >= 0;
-///    lda >= max(1, rows of A as stored), likewise ldb, ldc, ldd; null pointers ->
+///    lda >= max(1, rows of A as stored), likewise ldb, ldc, ldd; null pointers, or an ld and
+///    batch stride with which an operand would span more than 2^63 - 1 bytes ->
 ///    kErrorInvalidProblem. Then the device (kErrorArchMismatch without one, whatever the
 ///    sizes). M == 0 or N == 0 returns kSuccess and touches nothing; K == 0 or alpha == 0 (host
 ///    scalars) writes D = beta * C without reading A or B, and beta == 0 never reads C.
