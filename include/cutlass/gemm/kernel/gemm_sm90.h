@@ -305,7 +305,9 @@ struct GemmSm90 {
     uintptr_t const aligned = (reinterpret_cast<uintptr_t>(shared_raw) + 1023) & ~uintptr_t(1023);
     SharedStorage &smem = *reinterpret_cast<SharedStorage *>(aligned);
 
-    int const warpgroup = threadIdx.x / 128;
+    // broadcast from lane 0: the compiler then knows the warpgroup is warp-uniform and can keep
+    // values derived from it (stage addresses, wgmma descriptors) in uniform registers
+    int const warpgroup = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
     int const thread_in_wg = threadIdx.x % 128;
     if (threadIdx.x == 0) {
       arch::prefetch_tensor_map(&params.mainloop.tma_A);
