@@ -136,15 +136,15 @@ struct GemmSm90 {
 
   // ---- host --------------------------------------------------------------------------------
 
-  /// The tile order (and for stream-K the split) of `args` on this device.
-  static TileScheduler make_scheduler(Arguments const &args) {
+  /// The tile order (and for stream-K the split over `sm_count` SMs) of `args`.
+  static TileScheduler make_scheduler(Arguments const &args, int sm_count) {
     auto const &p = args.problem_size;
     int const m_tiles = int((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM);
     int const n_tiles = int((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN);
     int const k_tiles = int((int64_t(p.k()) + TileShape::kK - 1) / TileShape::kK);
     TileScheduler scheduler;
     if constexpr (kStreamK) {
-      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, device_sm_count());
+      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, sm_count);
     } else {
       scheduler.m_tiles = m_tiles;
       scheduler.n_tiles = n_tiles;
@@ -154,8 +154,8 @@ struct GemmSm90 {
     return scheduler;
   }
 
-  static Status make_params(Arguments const &args, Params &params) {
-    params.scheduler = make_scheduler(args);
+  static Status make_params(Arguments const &args, Params &params, int sm_count) {
+    params.scheduler = make_scheduler(args, sm_count);
     if (!Mainloop::make_params(args, params.mainloop) || !Epilogue::make_params(args, params.epilogue)) {
       return Status::kErrorMisalignedOperand;
     }
@@ -187,14 +187,14 @@ struct GemmSm90 {
                           ((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN) * args.batch_count;
     if (tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
     Params params;
-    return make_params(args, params);
+    return make_params(args, params, device_sm_count());
   }
 
   /// Bytes of device workspace `args` needs: stream-K's flags and partial tiles when it splits
   /// tiles (Sm90StreamKScheduler::workspace_bytes), else 0.
   static size_t get_workspace_size(Arguments const &args) {
     if constexpr (kStreamK) {
-      return size_t(make_scheduler(args).workspace_bytes(kTileElements));
+      return size_t(make_scheduler(args, device_sm_count()).workspace_bytes(kTileElements));
     } else {
       return 0;
     }
@@ -204,7 +204,7 @@ struct GemmSm90 {
   /// stream-K flags on `stream`. kErrorWorkspaceNull when a workspace is needed and null.
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
     if constexpr (kStreamK) {
-      TileScheduler const scheduler = make_scheduler(args);
+      TileScheduler const scheduler = make_scheduler(args, device_sm_count());
       if (scheduler.sk_tiles == 0) return Status::kSuccess;
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
       if (cudaMemsetAsync(workspace, 0, size_t(scheduler.flag_bytes()), stream) != cudaSuccess) {
@@ -216,8 +216,9 @@ struct GemmSm90 {
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
+    int const sm_count = device_sm_count();
     Params params;
-    Status status = make_params(args, params);
+    Status status = make_params(args, params, sm_count);
     if (status != Status::kSuccess) return status;
     if constexpr (kStreamK) {
       if (params.scheduler.sk_tiles > 0) {
@@ -233,13 +234,13 @@ struct GemmSm90 {
                                   kSharedBytes);
     });
     if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
-    int const sm_count = device_sm_count();
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
-      int grid = units < sm_count ? units : sm_count;
+      int grid;
       if constexpr (kStreamK) {
-        grid = params.scheduler.grid;
+        grid = params.scheduler.grid;   // the split's CTA count
       } else {
+        grid = units < sm_count ? units : sm_count;
         params.scheduler.walkers = grid;
       }
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
