@@ -26,6 +26,43 @@ inline bool has_device() {
 #define SKIP_WITHOUT_GPU() \
   if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
 
+/// Compute capability of the current device as major * 10 + minor (0 when the query fails).
+inline int device_compute_capability() {
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return major * 10 + minor;
+}
+
+/// Whether this build registered a plain (unfused) GEMM kernel for the current device with these
+/// A/B element type, A and B layouts and C element type (C column-major), of alignment
+/// `alignment_A` for A (0: any). Read from the manifest, not through selection, so a selection
+/// bug still fails the tests that use it; a kernel list (CUTLASS_LIBRARY_KERNELS) that leaves such
+/// kernels out makes those tests skip (KERNEL_SKIP_REASON).
+inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
+                             cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C,
+                             int alignment_A = 0) {
+  using namespace cutlass::library;
+  int const cc = device_compute_capability();
+  for (auto const &op : Singleton::get().manifest.operations()) {
+    auto const &d = static_cast<GemmDescription const &>(op->description());
+    auto const &tile = d.tile_description;
+    if (d.A.element == element_AB && d.B.element == element_AB && d.A.layout == layout_A && d.B.layout == layout_B &&
+        d.C.element == element_C && d.C.layout == LayoutTypeID::kColumnMajor && !d.epilogue.fused() &&
+        (alignment_A == 0 || d.A.alignment == alignment_A) && cc >= tile.minimum_compute_capability &&
+        cc <= tile.maximum_compute_capability) {
+      return true;
+    }
+  }
+  return false;
+}
+
+#define KERNEL_SKIP_REASON "this build's kernel list (CUTLASS_LIBRARY_KERNELS) has no kernel for this call on this device: "
+
 /// SMs of the current device (0 when the query fails).
 inline int device_sm_count() {
   int device = 0, sms = 0;
