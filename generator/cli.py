@@ -16,6 +16,7 @@ from typing import List, Optional, Sequence
 
 from . import filtering
 from .architectures import family_enabled, parse_architectures
+from .config import KernelConfig
 from .emit import write_outputs
 from .enumeration import enumerate_kernels
 from .families import FAMILIES
@@ -61,13 +62,13 @@ def parse_arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
 def parse_operations(text: str) -> List[str]:
     """The operation kinds requested; "all" (any case) or an empty list means every kind."""
     tokens = [token.strip().lower() for token in re.split(r"[,;]", text) if token.strip()]
-    if not tokens or "all" in tokens:
-        return list(OPERATIONS)
-    unknown = [token for token in tokens if token not in OPERATIONS]
-    if unknown:
+    unknown = [token for token in tokens if token not in OPERATIONS and token != "all"]
+    if unknown:   # also next to "all": a misspelt name is an error, whatever else the list holds
         raise UsageError(
             f"unknown operation {', '.join(repr(t) for t in unknown)}; valid operations: {', '.join(OPERATIONS)}, all"
         )
+    if not tokens or "all" in tokens:
+        return list(OPERATIONS)
     return tokens
 
 
@@ -84,16 +85,22 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(shlex.quote(part) for part in parts)
 
 
-def no_kernel_message(args: argparse.Namespace, enumerated: Sequence[str]) -> str:
-    """The error for an empty selection: the patterns, and up to five nearby kernel names."""
+def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig]) -> str:
+    """The error for an empty selection of the enumerated ``kernels``: the patterns, why nothing
+    is left (the ignore list dropped every match, or the case differs), up to five nearby names."""
+    enumerated = [cfg.name for cfg in kernels]
     lines = [
         f"{PROG}: no kernel matched --kernels {args.kernels!r} (CUTLASS_LIBRARY_KERNELS) with "
         f"--ignore-kernels {args.ignore_kernels!r} (CUTLASS_LIBRARY_IGNORE_KERNELS) among the "
         f"{len(enumerated)} kernels enumerated for architectures {args.architectures!r}."
     ]
     patterns = filtering.split_patterns(args.kernels)
+    included = filtering.select(kernels, patterns, [])
     folded = [name for name in enumerated if filtering.matches_any([p.lower() for p in patterns], name.lower())]
-    if folded:
+    if included:
+        lines.append(f"--kernels selects {len(included)} kernel(s), e.g. {included[0].name}, and "
+                     f"--ignore-kernels drops every one of them.")
+    elif folded:
         lines.append(f"Matching is case-sensitive; ignoring case, these patterns match {len(folded)} "
                      f"kernel(s), e.g. {folded[0]}")
     if enumerated:
@@ -154,7 +161,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     selected = filtering.select(
         enumerated, filtering.split_patterns(args.kernels), filtering.split_patterns(args.ignore_kernels))
     if not selected:
-        print(no_kernel_message(args, [cfg.name for cfg in enumerated]), file=sys.stderr)
+        print(no_kernel_message(args, enumerated), file=sys.stderr)
         return EXIT_NO_KERNEL
     if args.list:
         return print_lines([cfg.name for cfg in selected])

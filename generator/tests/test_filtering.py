@@ -97,8 +97,9 @@ def test_list_prints_names_in_registration_order(capsys, kernels):
     assert names == [k.name for k in kernels]
 
 
-def test_unknown_operation_is_rejected(capsys):
-    status = cli.main(["--architectures", "80", "--operations", "gemm,conv2d", "--list"])
+@pytest.mark.parametrize("operations", ["gemm,conv2d", "all,conv2d", "conv2d,ALL"])
+def test_unknown_operation_is_rejected(capsys, operations):
+    status = cli.main(["--architectures", "80", "--operations", operations, "--list"])
     err = capsys.readouterr().err
     assert status == 2
     assert "conv2d" in err and "valid operations: gemm, all" in err
@@ -241,3 +242,10 @@ def test_zero_matches_says_when_only_the_case_differs(capsys):
     assert "case-sensitive" in err and "cutlass_simt_sgemm" in err
     status, _, err = listed(capsys, "--kernels", "no_such_kernel")
     assert status == 3 and "case-sensitive" not in err
+
+
+@pytest.mark.parametrize("kernels, ignore", [("sgemm", "sgemm"), ("all", "*"), ("", "default")])
+def test_zero_matches_blames_the_ignore_list_when_it_dropped_everything(capsys, kernels, ignore):
+    status, _, err = listed(capsys, "--kernels", kernels, "--ignore-kernels", ignore)
+    assert status == 3
+    assert "--ignore-kernels drops every one of them" in err and "case-sensitive" not in err
