@@ -7,7 +7,8 @@ from .config import Family
 
 # ASCII digits only: \d would also accept e.g. Arabic-Indic digits, which int() converts but nvcc
 # and CMake do not understand.
-_ARCH = re.compile(r"^([0-9]+)([af]?)$")
+# No leading zero: "080" would reach nvcc as compute_080.
+_ARCH = re.compile(r"^([1-9][0-9]*)([af]?)$")
 
 #: Compute capabilities nvcc accepts with each suffix (compute_<cc><suffix>): nvcc 13.0's list
 #: (checked with nvcc -gencode arch=compute_Xs,code=sm_Xs), plus 101a/101f, the name nvcc 12.8

@@ -129,7 +129,7 @@ def test_ignoring_everything_exits_3(capsys):
 def test_architecture_parsing():
     assert parse_architectures("80;90a") == (Arch(80, ""), Arch(90, "a"))
     assert parse_architectures(" 80 , 100f ;80") == (Arch(80, ""), Arch(100, "f"))
-    for bad in ("", "sm_80", "90b", "80;x"):
+    for bad in ("", "sm_80", "90b", "80;x", "080", "090a"):
         with pytest.raises(ValueError):
             parse_architectures(bad)
 
