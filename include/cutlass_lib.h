@@ -34,7 +34,8 @@
  *    INVALID_VALUE    m, n, k < 0; an ld below its minimum; null alpha/beta; null A/B when they
  *                     would be read; null C when m, n > 0; a transpose flag other than N/T;
  *                     batchCount < 1 or a negative stride; an ld and stride with which an
- *                     operand (or the aux output) would span more than 2^63 - 1 bytes
+ *                     operand (or the aux output, bias or alpha vector) would span more
+ *                     than 2^63 - 1 bytes
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
  *                     above 2^31-1; batchCount above 65535
  *    NO_DEVICE        no usable CUDA device

@@ -104,14 +104,26 @@ EpilogueRow const *find_epilogue_row(cutlassLibEpilogue_t epilogue) {
   return nullptr;
 }
 
-/// Element type of a bias or aux operand; kInvalid for types the epilogues do not take.
-NumericTypeID vector_type(cudaDataType_t type) {
+/// The library's element type of a real cudaDataType_t; kInvalid for the others.
+NumericTypeID element_of(cudaDataType_t type) {
   switch (type) {
+    case CUDA_R_64F: return NumericTypeID::kF64;
     case CUDA_R_32F: return NumericTypeID::kF32;
     case CUDA_R_16F: return NumericTypeID::kF16;
     case CUDA_R_16BF: return NumericTypeID::kBF16;
+    case CUDA_R_32I: return NumericTypeID::kS32;
+    case CUDA_R_8I: return NumericTypeID::kS8;
+    case CUDA_R_8F_E4M3: return NumericTypeID::kFE4M3;
+    case CUDA_R_8F_E5M2: return NumericTypeID::kFE5M2;
     default: return NumericTypeID::kInvalid;
   }
+}
+
+/// Element type of a bias or aux operand; kInvalid for types the epilogues do not take.
+NumericTypeID vector_type(cudaDataType_t type) {
+  NumericTypeID const element = element_of(type);
+  bool const taken = element == NumericTypeID::kF32 || element == NumericTypeID::kF16 || element == NumericTypeID::kBF16;
+  return taken ? element : NumericTypeID::kInvalid;
 }
 
 bool is_vector_mode(cutlassLibVectorMode_t mode) {
@@ -186,17 +198,20 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.D = C;
   call.ldd = ldc;
   call.batch_stride_D = strideC;
-  // The BLAS checks come first, as in cuBLAS; then the type combination.
+  // The argument checks (the epilogue's operands included) come first, as in cuBLAS; then the
+  // type combination. Outside the table, each operand's own element size sizes its span check.
+  call.element_A = types ? types->element_A : element_of(Atype);
+  call.element_B = types ? types->element_B : element_of(Btype);
+  call.element_C = call.element_D = types ? types->element_C : element_of(Ctype);
+  if (types) {
+    call.element_compute = types->element_compute;
+    call.element_scalar = types->element_scalar;
+  }
+  if (!epilogue_of(*handle, &call.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   if (!types) {
     GemmOutcome checked = check_gemm_arguments(call);
     return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
   }
-  call.element_A = types->element_A;
-  call.element_B = types->element_B;
-  call.element_C = call.element_D = types->element_C;
-  call.element_compute = types->element_compute;
-  call.element_scalar = types->element_scalar;
-  if (!epilogue_of(*handle, &call.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
 
   GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/kernel_name == nullptr);
   if (kernel_name && outcome.failure == GemmFailure::kNone) {

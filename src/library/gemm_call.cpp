@@ -192,6 +192,17 @@ GemmOutcome check_epilogue_arguments(GemmCall const &c) {
       operand_span_overflows(c.layout_D, c.m, c.n, e.ldaux, e.batch_stride_aux, batch, e.kind.element_aux)) {
     return fail(GemmFailure::kInvalidValue, "the aux output's ldaux and batch stride span more than 2^63 bytes");
   }
+  // the bias and alpha vectors: M (per row) or N (per column) values per batch, batch_stride apart
+  auto const vector_overflows = [&](epilogue::VectorBroadcast broadcast, int64_t batch_stride, NumericTypeID element) {
+    int64_t const length = broadcast == epilogue::VectorBroadcast::kPerRow ? c.m : c.n;
+    return operand_span_overflows(LayoutTypeID::kColumnMajor, length, 1, length, batch_stride, batch, element);
+  };
+  if ((e.kind.element_bias != NumericTypeID::kInvalid &&
+       vector_overflows(e.bias_broadcast, e.batch_stride_bias, e.kind.element_bias)) ||
+      (e.kind.alpha_vector &&
+       vector_overflows(e.alpha_vector_broadcast, e.batch_stride_alpha_vector, NumericTypeID::kF32))) {
+    return fail(GemmFailure::kInvalidValue, "the bias or alpha vector's batch stride spans more than 2^63 bytes");
+  }
   if (output_nonempty && c.k == 0) {
     return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");
   }

@@ -191,6 +191,46 @@ TEST_F(CApiEpilogue, AuxEpilogueWithoutAuxIsInvalidValue) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64)) << "ldaux 32 < m 64";
 }
 
+/// The epilogue's operand errors come before the type check (cutlass_lib.h's order): with a
+/// type combination outside the table (f32 x f16) they are still INVALID_VALUE.
+TEST_F(CApiEpilogue, OperandErrorsComeBeforeTheTypeCheck) {
+  float const alpha = 1, beta = 0;
+  auto const mixed_types = [&] {
+    return cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
+                            CUDA_R_32F, 64, address(0x200000), CUDA_R_16F, 64, &beta, mutable_address(0x300000),
+                            CUDA_R_16BF, 64, CUTLASS_LIB_COMPUTE_32F);
+  };
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, mixed_types()) << "plain: the type check answers";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_BIAS));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, mixed_types()) << "a _BIAS epilogue without a bias";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, mixed_types()) << "an _AUX epilogue without aux";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x600000), CUDA_R_16BF, 32, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, mixed_types()) << "ldaux 32 < m 64";
+}
+
+/// Bias and alpha-vector batch strides with which batch 3 would lie past 2^63 bytes:
+/// INVALID_VALUE before anything launches (as the operands' and the aux output's strides).
+TEST_F(CApiEpilogue, VectorBatchStridesSpanningPast63BitsAreInvalid) {
+  float const alpha = 1, beta = 0;
+  auto const batched = [&] {
+    return cutlassLibGemmStridedBatchedEx(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha,
+                                          address(0x100000), CUDA_R_16BF, 64, 4096, address(0x200000), CUDA_R_16BF,
+                                          64, 4096, &beta, mutable_address(0x300000), CUDA_R_16BF, 64, 4096,
+                                          /*batchCount=*/3, CUTLASS_LIB_COMPUTE_32F);
+  };
+  int64_t const huge = INT64_MAX / 2;   // 2 x stride alone passes 2^63 elements
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_BIAS));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500000), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, huge));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched()) << "bias";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueAlphaVector(handle_, static_cast<float const *>(address(0x700000)),
+                                             CUTLASS_LIB_VECTOR_PER_COLUMN, int64_t(1) << 61));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched()) << "alpha vector: 2 x 2^61 f32 = 2^64 bytes";
+}
+
 /// k == 0 with a fused epilogue (m, n > 0): NOT_SUPPORTED, for GemmEx and GemmExSelect.
 TEST_F(CApiEpilogue, FusedCallWithKZeroIsNotSupported) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_BIAS));

@@ -216,6 +216,17 @@ TEST_F(CApiArguments, OperandSpansPast63BitsOfBytes) {
   EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, status) << cutlassLibGetStatusString(status);
 }
 
+TEST_F(CApiArguments, SpansUseEachOperandsElementSizeOutsideTheTypeTable) {
+  // f32 x f16 has no row in the type table; A's span is still measured in 4-byte elements, so the
+  // argument error answers before NOT_SUPPORTED, in the header's order
+  GemmExArgs a;
+  a.Atype = CUDA_R_32F;
+  a.Btype = CUDA_R_16F;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
+  a.lda = int64_t(1) << 57;   // 63 lines x 2^57 elements: past 2^63 bytes at 4 bytes, not at 1
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+}
+
 TEST_F(CApiArguments, SelectNeedsAnOutputPointer) {
   GemmExArgs a;
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(a, nullptr));

@@ -75,7 +75,8 @@ class CUTLASS_LIB_API Handle {
   /// Device workspace. Kernels that need more than this get it grown on demand.
   size_t get_workspace_size() const { return workspace_size_; }
   void *get_workspace() const { return workspace_; }
-  /// Reallocates the workspace to `bytes` (synchronous). Returns kErrorMemoryAllocation on failure.
+  /// Reallocates the workspace to `bytes` (synchronous). kErrorMemoryAllocation when the
+  /// allocation fails; kErrorArchMismatch without a usable device.
   Status set_workspace_size(size_t bytes);
 
   /// kHost (default): alpha/beta are host pointers read during the call. kDevice: device pointers
@@ -91,6 +92,14 @@ class CUTLASS_LIB_API Handle {
   /// D = alpha * op(A) * op(B) + beta * C, with C and D column-major M x N.
   /// A is M x K in layout_A, B is K x N in layout_B; ld in elements. element_compute is the
   /// accumulator type, element_scalar the type alpha and beta point to. C may equal D.
+  /// Statuses, in the order checked (this one and gemm_universal): kErrorNotSupported for a
+  /// provider other than kCUTLASS; kErrorInvalidProblem for the argument errors above;
+  /// kErrorNotSupported for M, N or K above 2^31 - 1 or batch_count above 65535;
+  /// kErrorArchMismatch without a usable device; kErrorNotSupported when the build has no
+  /// kernel for these types and layouts (also for quick returns, which need the types to be
+  /// built); kErrorArchMismatch when it has some, none for this compute capability;
+  /// kErrorMisalignedOperand when none accepts these pointers and leading dimensions;
+  /// kErrorMemoryAllocation when the workspace cannot grow; kErrorInternal when the launch fails.
   Status gemm(int M, int N, int K,
               NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
               NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A, void const *ptr_A,

@@ -110,8 +110,9 @@ struct GemmUniversalConfiguration {
 ///  - scale_d: f32 device scalar multiplying D (null = 1); amax: f32 device scalar set to
 ///    max |activation(x)| over D (before scale_d); both only with kind.scale_amax; amax may be null.
 ///  - clamp_min <= clamp_max: the bounds of ActivationKind::kClamp.
-/// A missing required pointer, ldaux too small, clamp_min > clamp_max, an activation or a
-/// broadcast outside its enumerators is kErrorInvalidProblem.
+/// A missing required pointer, ldaux too small, a negative batch stride, a bias, alpha vector or
+/// aux output whose batch stride (with ldaux) would span more than 2^63 - 1 bytes, clamp_min >
+/// clamp_max, an activation or a broadcast outside its enumerators is kErrorInvalidProblem.
 struct GemmEpilogueArguments {
   EpilogueDescription kind;
   void const *bias = nullptr;
