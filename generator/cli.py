@@ -12,11 +12,11 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from . import filtering
 from .architectures import family_enabled, parse_architectures
-from .config import KernelConfig
+from .config import Family, KernelConfig
 from .emit import write_outputs
 from .enumeration import enumerate_kernels
 from .families import FAMILIES
@@ -85,9 +85,11 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(shlex.quote(part) for part in parts)
 
 
-def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig]) -> str:
+def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig],
+                      disabled_matches: Sequence[Tuple[Family, int]] = ()) -> str:
     """The error for an empty selection of the enumerated ``kernels``: the patterns, why nothing
-    is left (the ignore list dropped every match, or the case differs), up to five nearby names."""
+    is left (the ignore list dropped every match, the case differs, or the matches belong to
+    families the architectures leave out: ``disabled_matches``), up to five nearby names."""
     enumerated = [cfg.name for cfg in kernels]
     lines = [
         f"{PROG}: no kernel matched --kernels {args.kernels!r} (CUTLASS_LIBRARY_KERNELS) with "
@@ -103,6 +105,10 @@ def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig])
     elif folded:
         lines.append(f"Matching is case-sensitive; ignoring case, these patterns match {len(folded)} "
                      f"kernel(s), e.g. {folded[0]}")
+    for family, count in disabled_matches:
+        needed = f"{family.min_cc}a" if family.arch_specific else f"{family.min_cc} to {family.max_cc}"
+        lines.append(f"These patterns select {count} kernel(s) of the {family.name} family, which the listed "
+                     f"architectures do not build: it needs {needed} in --architectures (CUTLASS_NVCC_ARCHS).")
     if enumerated:
         lines.append("Nearby kernel names:")
         nearby = filtering.nearby_names(patterns, enumerated)
@@ -110,6 +116,19 @@ def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig])
     else:
         lines.append("No kernel family supports these architectures.")
     return "\n".join(lines)
+
+
+def matches_in_disabled_families(args: argparse.Namespace, archs) -> List[Tuple[Family, int]]:
+    """(family, kernels the filters select in it) for each family the architectures do not build."""
+    include = filtering.split_patterns(args.kernels)
+    ignore = filtering.split_patterns(args.ignore_kernels)
+    matches = []
+    for family in FAMILIES:
+        if not family_enabled(family, archs):
+            count = len(filtering.select(enumerate_kernels([family]), include, ignore))
+            if count:
+                matches.append((family, count))
+    return matches
 
 
 def os_error_text(error: OSError) -> str:
@@ -161,7 +180,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     selected = filtering.select(
         enumerated, filtering.split_patterns(args.kernels), filtering.split_patterns(args.ignore_kernels))
     if not selected:
-        print(no_kernel_message(args, enumerated), file=sys.stderr)
+        print(no_kernel_message(args, enumerated, matches_in_disabled_families(args, archs)), file=sys.stderr)
         return EXIT_NO_KERNEL
     if args.list:
         return print_lines([cfg.name for cfg in selected])

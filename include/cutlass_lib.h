@@ -211,6 +211,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetEpilogue(cutlassLibHandle_t ha
 /** The bias of the _BIAS epilogues: a device vector of biasType (CUDA_R_32F, CUDA_R_16F or
  *  CUDA_R_16BF; others NOT_SUPPORTED), m values (PER_ROW) or n (PER_COLUMN); batch i uses
  *  bias + i * batchStride elements. A _BIAS epilogue without a bias is INVALID_VALUE at the call.
+ *  The generator builds fused kernels whose bias and aux types are Ctype (16-bit and f32
+ *  outputs) or Atype (fp8 outputs); a call with another bias or aux type answers NO_KERNEL.
  *  INVALID_VALUE for a mode outside the enum or batchStride < 0, then NOT_SUPPORTED for biasType. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_t handle, const void *bias,
                                                                cudaDataType_t biasType, cutlassLibVectorMode_t mode,

@@ -249,3 +249,12 @@ def test_zero_matches_blames_the_ignore_list_when_it_dropped_everything(capsys, 
     status, _, err = listed(capsys, "--kernels", kernels, "--ignore-kernels", ignore)
     assert status == 3
     assert "--ignore-kernels drops every one of them" in err and "case-sensitive" not in err
+
+
+def test_zero_matches_names_the_architecture_a_family_needs(capsys):
+    status = cli.main(["--architectures", "80;90", "--kernels", "cutlass3x_sm90_*_tnn_align8", "--list"])
+    err = capsys.readouterr().err
+    assert status == 3
+    assert "sm90_tensorop family" in err and "needs 90a" in err
+    status = cli.main(["--architectures", "80;90", "--kernels", "no_such_kernel", "--list"])
+    assert status == 3 and "needs" not in capsys.readouterr().err
