@@ -106,7 +106,8 @@ def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig],
         lines.append(f"Matching is case-sensitive; ignoring case, these patterns match {len(folded)} "
                      f"kernel(s), e.g. {folded[0]}")
     for family, count in disabled_matches:
-        needed = f"{family.min_cc}a" if family.arch_specific else f"{family.min_cc} to {family.max_cc}"
+        needed = (f"{family.min_cc}a" if family.arch_specific else
+                  f"{family.min_cc} or above" if family.max_cc >= 1000 else f"{family.min_cc} to {family.max_cc}")
         lines.append(f"These patterns select {count} kernel(s) of the {family.name} family, which the listed "
                      f"architectures do not build: it needs {needed} in --architectures (CUTLASS_NVCC_ARCHS).")
     if enumerated:

@@ -119,6 +119,17 @@ NumericTypeID element_of(cudaDataType_t type) {
   }
 }
 
+/// The type alpha and beta point to for a compute type (cutlass_lib.h); kInvalid outside the enum.
+NumericTypeID scalar_of(cutlassLibComputeType_t compute) {
+  switch (compute) {
+    case CUTLASS_LIB_COMPUTE_32F:
+    case CUTLASS_LIB_COMPUTE_32F_FAST_TF32: return NumericTypeID::kF32;
+    case CUTLASS_LIB_COMPUTE_64F: return NumericTypeID::kF64;
+    case CUTLASS_LIB_COMPUTE_32I: return NumericTypeID::kS32;
+    default: return NumericTypeID::kInvalid;
+  }
+}
+
 /// Element type of a bias or aux operand; kInvalid for types the epilogues do not take.
 NumericTypeID vector_type(cudaDataType_t type) {
   NumericTypeID const element = element_of(type);
@@ -199,14 +210,14 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.ldd = ldc;
   call.batch_stride_D = strideC;
   // The argument checks (the epilogue's operands included) come first, as in cuBLAS; then the
-  // type combination. Outside the table, each operand's own element size sizes its span check.
+  // type combination. Outside the table, each operand's own element size sizes its span check
+  // (complex and other types outside element_of count as 1 byte), and alpha has the compute
+  // type's scalar type (alpha == 0 then excuses null A and B there too).
   call.element_A = types ? types->element_A : element_of(Atype);
   call.element_B = types ? types->element_B : element_of(Btype);
   call.element_C = call.element_D = types ? types->element_C : element_of(Ctype);
-  if (types) {
-    call.element_compute = types->element_compute;
-    call.element_scalar = types->element_scalar;
-  }
+  call.element_scalar = types ? types->element_scalar : scalar_of(computeType);
+  if (types) call.element_compute = types->element_compute;
   if (!epilogue_of(*handle, &call.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   if (!types) {
     GemmOutcome checked = check_gemm_arguments(call);

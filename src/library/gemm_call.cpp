@@ -140,11 +140,16 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (output_nonempty && !c.D) return fail(GemmFailure::kInvalidValue, "D must not be null");
   bool const reads_c = gemm_reads_c(c);
   if (output_nonempty && reads_c && !c.C) return fail(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
+  GemmOutcome const epilogue = check_epilogue_arguments(c);   // its INVALID_VALUEs before any NOT_SUPPORTED below
+  if (epilogue.failure != GemmFailure::kNone) return epilogue;
   if (c.m > INT_MAX || c.n > INT_MAX || c.k > INT_MAX) {
     return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
   if (c.batch_count > 65535) return fail(GemmFailure::kNotSupported, "batch_count must be <= 65535");
-  return check_epilogue_arguments(c);
+  if (c.epilogue.kind.fused() && output_nonempty && c.k == 0) {
+    return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");
+  }
+  return {};
 }
 
 /// The fused-epilogue operands (library.h, GemmEpilogueArguments, states the rules).
@@ -192,9 +197,10 @@ GemmOutcome check_epilogue_arguments(GemmCall const &c) {
       operand_span_overflows(c.layout_D, c.m, c.n, e.ldaux, e.batch_stride_aux, batch, e.kind.element_aux)) {
     return fail(GemmFailure::kInvalidValue, "the aux output's ldaux and batch stride span more than 2^63 bytes");
   }
-  // the bias and alpha vectors: M (per row) or N (per column) values per batch, batch_stride apart
+  // the bias and alpha vectors: M (per row) or N (per column) values per batch, batch_stride
+  // apart; nothing is read when D is empty
   auto const vector_overflows = [&](epilogue::VectorBroadcast broadcast, int64_t batch_stride, NumericTypeID element) {
-    int64_t const length = broadcast == epilogue::VectorBroadcast::kPerRow ? c.m : c.n;
+    int64_t const length = !output_nonempty ? 0 : broadcast == epilogue::VectorBroadcast::kPerRow ? c.m : c.n;
     return operand_span_overflows(LayoutTypeID::kColumnMajor, length, 1, length, batch_stride, batch, element);
   };
   if ((e.kind.element_bias != NumericTypeID::kInvalid &&
@@ -202,9 +208,6 @@ GemmOutcome check_epilogue_arguments(GemmCall const &c) {
       (e.kind.alpha_vector &&
        vector_overflows(e.alpha_vector_broadcast, e.batch_stride_alpha_vector, NumericTypeID::kF32))) {
     return fail(GemmFailure::kInvalidValue, "the bias or alpha vector's batch stride spans more than 2^63 bytes");
-  }
-  if (output_nonempty && c.k == 0) {
-    return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");
   }
   return {};
 }

@@ -113,7 +113,8 @@ GemmOutcome check_gemm_arguments(GemmCall const &call);
 /// `output_nonempty`. The one check behind check_epilogue_arguments and every kernel's can_implement.
 char const *epilogue_operands_error(GemmEpilogueArguments const &e, int64_t aux_extent, bool output_nonempty);
 
-/// The fused-epilogue operand checks (part of check_gemm_arguments).
+/// The fused-epilogue operand checks, all kInvalidValue (part of check_gemm_arguments, which runs
+/// them before its NOT_SUPPORTED size checks and then refuses a fused call with K == 0).
 GemmOutcome check_epilogue_arguments(GemmCall const &call);
 
 /// Checks, quick-returns, selects. When `execute` is false nothing is launched and the

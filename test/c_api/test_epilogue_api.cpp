@@ -231,6 +231,49 @@ TEST_F(CApiEpilogue, VectorBatchStridesSpanningPast63BitsAreInvalid) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched()) << "alpha vector: 2 x 2^61 f32 = 2^64 bytes";
 }
 
+/// The vector span follows the broadcast (m values per row, n per column) and counts only when D
+/// is not empty. The calls that pass the span check stop at k > 2^31 - 1 (NOT_SUPPORTED, a later
+/// check), so nothing launches on a GPU either.
+TEST_F(CApiEpilogue, VectorSpanFollowsTheBroadcastAndAnEmptyOutputSpansNothing) {
+  float const alpha = 1, beta = 0;
+  auto const batched = [&](int64_t m, int64_t n, int64_t k) {
+    return cutlassLibGemmStridedBatchedEx(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha,
+                                          address(0x100000), CUDA_R_16BF, k, 0, address(0x200000), CUDA_R_16BF, k, 0,
+                                          &beta, mutable_address(0x300000), CUDA_R_16BF, m > 0 ? m : 1, 0,
+                                          /*batchCount=*/2, CUTLASS_LIB_COMPUTE_32F);
+  };
+  int64_t const k_too_large = int64_t(1) << 31;
+  // batch 1 starts 2^62 - 65 bf16 elements in: 64 more values end at 2^63 - 2 bytes, 128 more pass it
+  int64_t const stride = (int64_t(1) << 62) - 65;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_BIAS));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500000), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, stride));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(64, 128, k_too_large)) << "per row: 64 values fit";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(128, 64, k_too_large)) << "per row: 128 values do not";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500000), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_COLUMN, stride));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(64, 128, k_too_large)) << "per column: 128 values do not";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(128, 64, k_too_large)) << "per column: 64 values fit";
+  // an empty D reads no bias, whatever its stride (and the pointer may be null)
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, nullptr, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_COLUMN, INT64_MAX / 2));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(0, 64, k_too_large));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(64, 0, k_too_large));
+}
+
+/// The epilogue's INVALID_VALUEs come before the NOT_SUPPORTED size checks (m above 2^31 - 1).
+TEST_F(CApiEpilogue, OperandErrorsComeBeforeTheSizeChecks) {
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x600000), CUDA_R_16BF, 10, 0));
+  float const alpha = 1, beta = 0;
+  int64_t const m = int64_t(1) << 31;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, 64, 64, &alpha, address(0x100000),
+                             CUDA_R_16BF, 64, address(0x200000), CUDA_R_16BF, 64, &beta, mutable_address(0x300000),
+                             CUDA_R_16BF, m, CUTLASS_LIB_COMPUTE_32F))
+      << "ldaux 10 < m";
+}
+
 /// k == 0 with a fused epilogue (m, n > 0): NOT_SUPPORTED, for GemmEx and GemmExSelect.
 TEST_F(CApiEpilogue, FusedCallWithKZeroIsNotSupported) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_BIAS));

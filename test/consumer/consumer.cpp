@@ -135,18 +135,20 @@ int run_without_device(std::vector<float> &A, std::vector<float> &B, std::vector
   return kExitSkipped;
 }
 
-// Whether the library holds an f32 SIMT kernel (CUTLASS's names: cutlass_simt_sgemm_*), by name,
-// so that a selection bug still fails the run below.
+// Whether the library holds a plain NN f32 SIMT kernel, the kind the GEMMs below need (CUTLASS's
+// names: cutlass_simt_sgemm_<tile>_nn_align1, fused variants add _epi_...), by name, so that a
+// selection bug still fails the run below.
 bool has_sgemm_kernel() {
   for (size_t i = 0; i < cutlassLibGetKernelCount(); ++i) {
-    if (std::strstr(cutlassLibGetKernelName(i), "_sgemm_") != nullptr) return true;
+    char const *name = cutlassLibGetKernelName(i);
+    if (std::strstr(name, "_sgemm_") && std::strstr(name, "_nn_align") && !std::strstr(name, "_epi")) return true;
   }
   return false;
 }
 
 int run_on_device(std::vector<float> const &A, std::vector<float> const &B, std::vector<float> const &C) {
   if (!has_sgemm_kernel()) {
-    std::printf("NOT RUN: this build has no sgemm kernel (CUTLASS_LIBRARY_KERNELS); the f32 GEMMs were not run\n");
+    std::printf("NOT RUN: this build has no plain NN sgemm kernel (CUTLASS_LIBRARY_KERNELS); the f32 GEMMs were not run\n");
     return kExitSkipped;
   }
   std::vector<double> const want = reference_gemm(A, B, C);

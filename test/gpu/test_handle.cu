@@ -121,7 +121,7 @@ TEST_P(CApiGpu, EveryTransposeAgainstReference) {
     }
   }
   // after the combinations that have kernels ran (a failure among them still fails the test)
-  if (!missing.empty()) GTEST_SKIP() << KERNEL_SKIP_REASON << t.name << " " << missing;
+  if (!missing.empty()) NO_KERNEL_FOR(t.name << " " << missing);
 }
 
 INSTANTIATE_TEST_SUITE_P(TypeRows, CApiGpu, ::testing::ValuesIn(kTypeCases),
@@ -195,7 +195,7 @@ TEST_F(HandleGpu, Batched) {
 TEST_F(HandleGpu, MisalignedPointerFallsBack) {
   if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
                                           NumericTypeID::kBF16, /*alignment_A=*/1)) {
-    GTEST_SKIP() << KERNEL_SKIP_REASON << "bf16 TN align1";
+    NO_KERNEL_FOR("bf16 TN align1");
   }
   Handle h;
   check_bf16(h, 128, 128, 64, LayoutTypeID::kColumnMajor, 1, /*a_offset=*/1, 0.0);
@@ -204,7 +204,7 @@ TEST_F(HandleGpu, MisalignedPointerFallsBack) {
 }
 
 TEST_F(HandleGpu, GemmMatchesCutlassSignature) {
-  if (!has_f32_kernel()) GTEST_SKIP() << KERNEL_SKIP_REASON << "f32 NN";
+  if (!has_f32_kernel()) NO_KERNEL_FOR("f32 NN");
   Handle h;
   int const M = 64, N = 48, K = 32;
   Matrix A(NumericTypeID::kF32, M, K, M), B(NumericTypeID::kF32, K, N, K), C(NumericTypeID::kF32, M, N, M),
@@ -227,7 +227,7 @@ TEST_F(HandleGpu, GemmMatchesCutlassSignature) {
 }
 
 TEST_F(HandleGpu, DeviceScalars) {
-  if (!has_f32_kernel()) GTEST_SKIP() << KERNEL_SKIP_REASON << "f32 NN";
+  if (!has_f32_kernel()) NO_KERNEL_FOR("f32 NN");
   Handle h;
   h.set_scalar_pointer_mode(ScalarPointerMode::kDevice);
   int const M = 64, N = 64, K = 64;
@@ -260,7 +260,7 @@ class QuickReturns : public ::testing::Test {
     SKIP_WITHOUT_GPU();
     if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kF32, LayoutTypeID::kColumnMajor,
                                             LayoutTypeID::kColumnMajor, NumericTypeID::kF32)) {
-      GTEST_SKIP() << KERNEL_SKIP_REASON << "f32 NN";
+      NO_KERNEL_FOR("f32 NN");
     }
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
   }

@@ -225,6 +225,14 @@ TEST_F(CApiArguments, SpansUseEachOperandsElementSizeOutsideTheTypeTable) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
   a.lda = int64_t(1) << 57;   // 63 lines x 2^57 elements: past 2^63 bytes at 4 bytes, not at 1
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  // alpha has the compute type's scalar type there too: alpha == 0 excuses null A and B
+  a = GemmExArgs();
+  a.Atype = CUDA_R_32F;
+  a.Btype = CUDA_R_16F;
+  static constexpr float kZero = 0;
+  a.alpha_ptr = &kZero;
+  a.A = a.B = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
 }
 
 TEST_F(CApiArguments, SelectNeedsAnOutputPointer) {
