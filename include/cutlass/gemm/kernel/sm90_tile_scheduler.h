@@ -38,6 +38,14 @@ struct Sm90WorkUnit {
   int sk_tile = -1;
   int m_block = 0, n_block = 0, l = 0;
   CUTLASS_HOST_DEVICE int k_blocks() const { return k_end - k_begin; }
+
+  /// Unit `u` of the order, computed whole (k-blocks [0, k_tiles)) by one CTA.
+  CUTLASS_HOST_DEVICE void set_whole(int u, int k_tiles) {
+    unit = u;
+    k_begin = 0;
+    k_end = k_tiles;
+    sk_tile = -1;
+  }
 };
 
 template <int ClusterM = 1, int ClusterN = 1>
@@ -83,10 +91,7 @@ struct Sm90TileScheduler {
   /// The walker's next unit, whole (k-blocks [0, k_tiles)); false when it has none left.
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
     if (w.unit >= uint32_t(unit_count())) return false;
-    work.unit = int(w.unit);
-    work.k_begin = 0;
-    work.k_end = k_tiles;
-    work.sk_tile = -1;
+    work.set_whole(int(w.unit), k_tiles);
     w.unit += uint32_t(walkers);
     return true;
   }
@@ -96,10 +101,7 @@ struct Sm90TileScheduler {
   CUTLASS_HOST_DEVICE bool unit(int walker_index, int j, Sm90WorkUnit &work) const {
     int64_t const u = int64_t(walker_index) + int64_t(j) * walkers;
     if (u >= unit_count()) return false;
-    work.unit = int(u);
-    work.k_begin = 0;
-    work.k_end = k_tiles;
-    work.sk_tile = -1;
+    work.set_whole(int(u), k_tiles);
     return true;
   }
 
@@ -200,10 +202,7 @@ struct Sm90StreamKScheduler {
 
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
     if (w.unit < uint32_t(dp_tiles())) {
-      work.unit = int(w.unit);
-      work.k_begin = 0;
-      work.k_end = tiles.k_tiles;
-      work.sk_tile = -1;
+      work.set_whole(int(w.unit), tiles.k_tiles);
       w.unit += uint32_t(grid);
       return true;
     }
