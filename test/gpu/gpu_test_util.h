@@ -26,16 +26,19 @@ inline bool has_device() {
 #define SKIP_WITHOUT_GPU() \
   if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
 
-/// Compute capability of the current device as major * 10 + minor (0 when the query fails).
-inline int device_compute_capability() {
-  int device = 0, major = 0, minor = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+/// An attribute of the current device (0 when the query fails).
+inline int device_attribute(cudaDeviceAttr attribute) {
+  int device = 0, value = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
-  return major * 10 + minor;
+  return value;
+}
+
+/// Compute capability of the current device as major * 10 + minor (0 when the query fails).
+inline int device_compute_capability() {
+  return device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 + device_attribute(cudaDevAttrComputeCapabilityMinor);
 }
 
 /// Whether this build registered a plain (unfused) GEMM kernel for the current device with these
@@ -71,14 +74,7 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
 #endif
 
 /// SMs of the current device (0 when the query fails).
-inline int device_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return sms;
-}
+inline int device_sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
 
 /// The manifest indices among `indices` whose kernels use the stream-K tile scheduler.
 inline std::vector<size_t> stream_k_only(std::vector<size_t> const &indices) {
