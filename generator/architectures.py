@@ -67,3 +67,19 @@ def family_enabled(family: Family, archs: Iterable[Arch]) -> bool:
         family.min_cc <= arch.cc <= family.max_cc and (arch.suffix == "a" or not family.arch_specific)
         for arch in archs
     )
+
+
+
+def max_device_cc(family: Family, archs: Iterable[Arch]) -> int:
+    """The highest compute capability this family's kernels run on when built for ``archs`` as
+    SASS: library/CMakeLists.txt compiles an arch-specific family for its listed "a" targets and
+    the others for every listed target at or above min_cc; a cubin for X.y runs on X.y to X.9, an
+    "a" cubin on X.y only (src/library/sass_coverage.h is the C++ twin, which the runtime's
+    descriptions use; the host tests compare the two). The family's max_cc when none applies."""
+    if family.arch_specific:
+        targets = [a for a in archs if a.suffix == "a" and family.min_cc <= a.cc <= family.max_cc]
+    else:
+        targets = [a for a in archs if a.cc >= family.min_cc]
+    if not targets:
+        return family.max_cc
+    return min(family.max_cc, max(a.cc if a.suffix == "a" else a.cc // 10 * 10 + 9 for a in targets))

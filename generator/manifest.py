@@ -6,7 +6,7 @@ tests can compare this file with the runtime manifest field by field.
 import json
 from typing import Dict, Mapping, Sequence
 
-from .architectures import Arch
+from .architectures import Arch, max_device_cc
 from .config import KernelConfig, Operand
 
 GENERATOR_VERSION = 1
@@ -20,8 +20,9 @@ def operand_entry(operand: Operand) -> Dict[str, object]:
     }
 
 
-def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
-    """The manifest record of one kernel; ``source_file`` is its .cu name inside generated/."""
+def kernel_entry(cfg: KernelConfig, source_file: str, archs: Sequence[Arch]) -> Dict[str, object]:
+    """The manifest record of one kernel; ``source_file`` is its .cu name inside generated/;
+    max_cc is the highest device its SASS for ``archs`` runs on (max_device_cc)."""
     return {
         "name": cfg.name,
         "family": cfg.family.name,
@@ -41,7 +42,7 @@ def kernel_entry(cfg: KernelConfig, source_file: str) -> Dict[str, object]:
         "cluster_shape": cfg.tile.cluster.as_list(),
         "tile_scheduler": cfg.tile_scheduler,
         "min_cc": cfg.family.min_cc,
-        "max_cc": cfg.family.max_cc,
+        "max_cc": max_device_cc(cfg.family, archs),
         "epilogue": epilogue_entry(cfg),
         "source_file": source_file,
     }
@@ -65,6 +66,6 @@ def manifest_text(kernels: Sequence[KernelConfig], archs: Sequence[Arch],
     document = {
         "generator_version": GENERATOR_VERSION,
         "architectures": [arch.text for arch in archs],
-        "kernels": [kernel_entry(cfg, source_files[cfg.name]) for cfg in kernels],
+        "kernels": [kernel_entry(cfg, source_files[cfg.name], archs) for cfg in kernels],
     }
     return json.dumps(document, indent=2) + "\n"

@@ -258,3 +258,14 @@ def test_zero_matches_names_the_architecture_a_family_needs(capsys):
     assert "sm90_tensorop family" in err and "needs 90a" in err
     status = cli.main(["--architectures", "80;90", "--kernels", "no_such_kernel", "--list"])
     assert status == 3 and "needs" not in capsys.readouterr().err
+
+
+def test_max_device_cc_follows_the_built_sass():
+    from generator.architectures import max_device_cc
+    sm90 = dataclasses.replace(sm80_tensorop.FAMILY, min_cc=90, max_cc=90, arch_specific=True)
+    sm80 = sm80_tensorop.FAMILY
+    assert max_device_cc(sm80, parse_architectures("80")) == 89           # no sm_90 claim
+    assert max_device_cc(sm80, parse_architectures("80;90a")) == 90
+    assert max_device_cc(sm80, parse_architectures("86;120")) == 129
+    assert max_device_cc(sm90, parse_architectures("80;90a")) == 90
+    assert max_device_cc(sm80, parse_architectures("75")) == sm80.max_cc    # not built

@@ -13,10 +13,17 @@
 #include "cutlass/library/manifest.h"
 #include "device_info.h"
 #include "gemm_call.h"
+#include "sass_coverage.h"
 #include "type_map.h"
 
 namespace cutlass {
 namespace library {
+
+#if defined(CUTLASS_LIB_SASS_ARCHS)
+/// The SASS targets of this translation unit (library/CMakeLists.txt; sass_coverage.h).
+inline constexpr int kSassArchs[] = {CUTLASS_LIB_SASS_ARCHS};
+inline constexpr int kSassArchCount = int(sizeof(kSassArchs) / sizeof(kSassArchs[0]));
+#endif
 
 /// The kernel's cluster shape (Kernel::ClusterShape, a GemmShape) or 1x1x1 for kernels without one.
 template <typename Kernel, typename = void>
@@ -87,6 +94,13 @@ class GemmUniversalOperation : public Operation {
     tile.math_instruction.math_operation = MathOperationMap<typename Kernel::MathOperator>::kId;
     tile.minimum_compute_capability = Kernel::kMinComputeCapability;
     tile.maximum_compute_capability = Kernel::kMaxComputeCapability;
+#if defined(CUTLASS_LIB_SASS_ARCHS)
+    // no device above what the built SASS runs on: an sm_80-only build does not claim an sm_90
+    // device (the minimum stays the kernel's own: it orders the families in selection, and
+    // can_implement checks the devices in between exactly)
+    constexpr int kBuiltMaximum = sass_range(kSassArchs, kSassArchCount).maximum;
+    if (kBuiltMaximum < tile.maximum_compute_capability) tile.maximum_compute_capability = kBuiltMaximum;
+#endif
     tile.cluster_shape = KernelClusterShape<Kernel>::value();
     tile.tile_scheduler = KernelTileScheduler<Kernel>::value;
     desc_.A = {NumericTypeMap<typename Kernel::ElementA>::kId, LayoutMap<typename Kernel::LayoutA>::kId,
@@ -111,6 +125,9 @@ class GemmUniversalOperation : public Operation {
     if (cc < Kernel::kMinComputeCapability || cc > Kernel::kMaxComputeCapability) {
       return Status::kErrorArchMismatch;
     }
+#if defined(CUTLASS_LIB_SASS_ARCHS)
+    if (!any_sass_runs_on(kSassArchs, kSassArchCount, cc)) return Status::kErrorArchMismatch;
+#endif
     if (arguments.alpha == nullptr || arguments.beta == nullptr) return Status::kErrorInvalidProblem;
     int const rows = arguments.epilogue.rows > 0 ? arguments.epilogue.rows : arguments.problem_size.m();
     Status const fusion = check_epilogue_operands(desc_.epilogue, arguments.epilogue, rows);

@@ -59,6 +59,14 @@ Operation const *first_fit(GemmCall const &c, int cc) {
   return select_kernel(*candidates, c, cc, /*sm_count=*/132, /*ask_kernel=*/false, &any);
 }
 
+/// A device the build's most preferred kernel for `c` runs on: its highest compute capability
+/// (9.0 for an sm90 kernel; 8.9 for an sm80 kernel of an sm_80-only build, which no sm_90 device
+/// can run). The tests below select for that device.
+int device_for(GemmCall const &c) {
+  GemmOperationVector const *candidates = candidates_for(c);
+  return candidates ? desc_of(candidates->front()).tile_description.maximum_compute_capability : 0;
+}
+
 TEST(Selection, TableIsInPreferenceOrder) {
   auto const &manifest = Singleton::get().manifest;
   auto registration_index = [&](Operation const *op) {
@@ -114,7 +122,7 @@ TEST(Selection, AlignedCallPicksTheFirstPreferredKernel) {
   GemmCall c = bf16_tn_call(4096, 4096, 4096);
   GemmOperationVector const *candidates = candidates_for(c);
   if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
-  Operation const *op = first_fit(c, 90);
+  Operation const *op = first_fit(c, device_for(c));
   ASSERT_NE(nullptr, op);
   EXPECT_EQ((*candidates)[0], op) << "an aligned problem runs the most preferred kernel";
   auto const &d = desc_of(op);
@@ -139,15 +147,16 @@ bool has_kernel(GemmCall const &c, int alignment, int cc) {
 TEST(Selection, MisalignedOperandFallsBackToSmallerAlignment) {
   GemmCall c = bf16_tn_call(4096, 4096, 4096);
   if (!candidates_for(c)) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
-  if (!has_kernel(c, 1, 90)) GTEST_SKIP() << "this build has no align1 bf16 -> bf16 TN kernel for sm_90";
+  int const cc = device_for(c);
+  if (!has_kernel(c, 1, cc)) GTEST_SKIP() << "this build has no align1 bf16 -> bf16 TN kernel for cc " << cc;
   c.A = address(0x100002);   // 2-byte aligned: one bf16 element
-  Operation const *op = first_fit(c, 90);
+  Operation const *op = first_fit(c, cc);
   ASSERT_NE(nullptr, op);
   EXPECT_EQ(1, desc_of(op).A.alignment) << desc_of(op).name;
 
   c = bf16_tn_call(4096, 4096, 4095);   // K odd: row-major A and column-major B rows break 16 bytes
   c.lda = c.ldb = 4096;
-  op = first_fit(c, 90);
+  op = first_fit(c, cc);
   ASSERT_NE(nullptr, op);
   EXPECT_EQ(1, desc_of(op).A.alignment) << desc_of(op).name;
 }
@@ -163,8 +172,24 @@ TEST(Selection, NoKernelFitsWhenOnlyWideAlignmentsAreBuilt) {
   if (wide.empty()) GTEST_SKIP() << "this build has only align1 bf16 TN kernels";
   c.A = address(0x100002);
   bool any = false;
-  EXPECT_EQ(nullptr, select_kernel(wide, c, 90, 132, false, &any));
+  EXPECT_EQ(nullptr, select_kernel(wide, c, device_for(c), 132, false, &any));
   EXPECT_TRUE(any) << "the kernels exist for the device; they refuse the alignment";
+}
+
+TEST(Selection, KernelsBuiltOnlyForOlderArchitecturesDoNotClaimNewerDevices) {
+  // an sm_80-only build (CI's) has SASS for 8.x only: on a 9.0 device the answer is an arch
+  // mismatch, not a kernel whose launch would fail for want of code
+  GemmCall c = bf16_tn_call(256, 256, 256);
+  GemmOperationVector const *candidates = candidates_for(c);
+  if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
+  for (Operation const *op : *candidates) {
+    if (desc_of(op).tile_description.maximum_compute_capability >= 90) {
+      GTEST_SKIP() << "this build has kernels for sm_90 (" << desc_of(op).name << ")";
+    }
+  }
+  bool any = true;
+  EXPECT_EQ(nullptr, select_kernel(*candidates, c, 90, 132, false, &any));
+  EXPECT_FALSE(any) << "no kernel for this device's compute capability: ARCH_MISMATCH";
 }
 
 TEST(Selection, ComputeCapabilityBoundsAreRespected) {
@@ -320,7 +345,7 @@ TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {
     GemmCall c = bf16_tn_call(m, m == 1024 ? 1024 : 8192, m == 1024 ? 1024 : 8192);
     GemmOperationVector const *candidates = candidates_for(c);
     if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
-    Operation const *op = first_fit(c, 90);
+    Operation const *op = first_fit(c, device_for(c));
     ASSERT_NE(nullptr, op);
     auto const &chosen = desc_of(op);
     auto const &lead = desc_of(candidates->front());

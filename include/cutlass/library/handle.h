@@ -23,7 +23,10 @@
 ///
 /// Selection order (the "preference order"), for the kernels registered under the call's
 /// functional key (element_compute, element_scalar, A type/layout, B type/layout, C/D type):
-///  1. kernels whose [minimum, maximum] compute capability contains the device's;
+///  1. kernels whose [minimum, maximum] compute capability contains the device's (the maximum is
+///     the highest device the SASS built for CUTLASS_NVCC_ARCHS runs on: a cubin for X.y runs on
+///     X.y to X.9, an arch-specific "a" one on X.y only, so an 80-only build stops at 8.9 and
+///     answers an sm_90 device with kErrorArchMismatch);
 ///  2. higher minimum compute capability first (sm90 > sm80 > SIMT);
 ///  3. larger max(alignment A, B, C) first;
 ///  4. then the generator's order (its tile tables list the tile good for large problems first).
