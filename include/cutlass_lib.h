@@ -42,6 +42,8 @@
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
  *    ARCH_MISMATCH    kernels exist for the types, none for this device's compute capability
+ *                     (kernels are built as SASS for CUTLASS_NVCC_ARCHS: 80 runs on 8.x,
+ *                     90a on 9.0 only); the k == 0 / alpha == 0 quick returns answer it too
  *    ALLOC_FAILED     host or device memory could not be allocated
  *    EXECUTION_FAILED the kernel launch failed
  * A GEMM call answers with the first check that fails, in this order: the handle

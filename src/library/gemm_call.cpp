@@ -504,16 +504,21 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
   if (!candidates) return fail(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
 
-  // 3. Quick returns: empty output, or nothing to multiply.
+  // 3. Quick returns: empty output, or nothing to multiply. D = beta*C runs the library's own
+  //    kernel, built for the same architectures as the GEMM kernels: on a device none of the
+  //    call's kernels runs on, it is the same arch mismatch a full call gets, not a failed launch.
   if (call.m == 0 || call.n == 0) return {};
+  int const cc = context.compute_capability;
   bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
   bool const fused = call.epilogue.kind.fused();   // a fused epilogue always runs its kernel (K >= 1 checked)
   if (!fused && (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0)))) {
+    if (!first_for_device(*candidates, cc)) {
+      return fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
+    }
     return scale_only(call, context, execute);
   }
 
   // 4. The kernel for the problem (select_kernel: preference order, wave cost inside a group).
-  int const cc = context.compute_capability;
   bool any_for_device = false;
   Operation const *chosen = select_kernel(*candidates, call, cc, context.sm_count, true, &any_for_device);
 

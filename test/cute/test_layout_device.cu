@@ -1,7 +1,7 @@
 // The layout algebra in device code: kernels take layouts by value (a static layout is an empty
 // type, so it costs no parameter space), evaluate them with the same functions as the host, and
 // every element is compared with the host's evaluation of the same layout object.
-// Skips with the reason when no CUDA device is present.
+// Skips with the reason when no CUDA device is present, or the build has no code for it.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -19,12 +19,22 @@ namespace {
 
 #define CUTE_TEST_CUDA_CHECK(call) ASSERT_EQ((call), cudaSuccess) << cudaGetErrorString(cudaGetLastError())
 
-// Empty when a device is usable, otherwise why not.
+__global__ void code_probe() {}
+
+// Empty when a device is usable, otherwise why not: none, or this program (built for
+// CUTLASS_NVCC_ARCHS, no PTX) has no code for it (cudaFuncGetAttributes of an empty kernel fails).
 std::string no_device_reason() {
   int count = 0;
-  cudaError_t const status = cudaGetDeviceCount(&count);
+  cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) return std::string("cudaGetDeviceCount failed: ") + cudaGetErrorString(status);
   if (count == 0) return "cudaGetDeviceCount reports no CUDA device";
+  cudaFuncAttributes attributes;
+  status = cudaFuncGetAttributes(&attributes, code_probe);
+  cudaGetLastError();
+  if (status != cudaSuccess) {
+    return std::string("this build has no code for the device (CUTLASS_NVCC_ARCHS leaves it out): ") +
+           cudaGetErrorString(status);
+  }
   return {};
 }
 

@@ -23,8 +23,21 @@ inline bool has_device() {
   return present;
 }
 
-#define SKIP_WITHOUT_GPU() \
-  if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine"
+/// Whether this test program has code for the current device: it is compiled, like the kernels,
+/// for CUTLASS_NVCC_ARCHS only (no PTX), so an sm_80-only build has none for an sm_90 device
+/// (gpu_test_util.cu: cudaFuncGetAttributes of an empty kernel).
+bool has_code_for_device();
+
+/// Skips a GPU test without a device, or on a device this build has no code for (its library
+/// calls answer ARCH_MISMATCH there, which ArchCoverage.CallsAnswerArchMismatchExactlyWhereNoKernelRuns checks).
+#define SKIP_WITHOUT_GPU()                                                                                       \
+  do {                                                                                                           \
+    if (!::cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine";    \
+    if (!::cutlass_lib_test::has_code_for_device()) {                                                            \
+      GTEST_SKIP() << "this build has no code for the device's compute capability "                             \
+                   << ::cutlass_lib_test::device_compute_capability() << " (CUTLASS_NVCC_ARCHS leaves it out)"; \
+    }                                                                                                            \
+  } while (0)
 
 /// An attribute of the current device (0 when the query fails).
 inline int device_attribute(cudaDeviceAttr attribute) {
@@ -41,22 +54,26 @@ inline int device_compute_capability() {
   return device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 + device_attribute(cudaDevAttrComputeCapabilityMinor);
 }
 
-/// Whether this build registered a plain (unfused) GEMM kernel for the current device with these
-/// A/B element type, A and B layouts and C element type (C column-major), of alignment
-/// `alignment_A` for A (0: any). Read from the manifest, not through selection, so a selection
-/// bug still fails the tests that use it; without one they answer NO_KERNEL_FOR.
+/// Where build_has_kernel looks: kernels that run on the current device, or kernels for any.
+enum class KernelsFor { kThisDevice, kAnyDevice };
+
+/// Whether this build registered a plain (unfused) GEMM kernel for the current device (or, with
+/// KernelsFor::kAnyDevice, for any device) with these A/B element type, A and B layouts and C
+/// element type (C column-major), of alignment `alignment_A` for A (0: any). Read from the
+/// manifest, not through selection, so a selection bug still fails the tests that use it; without
+/// one they answer NO_KERNEL_FOR.
 inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
                              cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C,
-                             int alignment_A = 0) {
+                             int alignment_A = 0, KernelsFor where = KernelsFor::kThisDevice) {
   using namespace cutlass::library;
-  int const cc = device_compute_capability();
+  int const cc = where == KernelsFor::kThisDevice ? device_compute_capability() : -1;
   for (auto const &op : Singleton::get().manifest.operations()) {
     auto const &d = static_cast<GemmDescription const &>(op->description());
     auto const &tile = d.tile_description;
     if (d.A.element == element_AB && d.B.element == element_AB && d.A.layout == layout_A && d.B.layout == layout_B &&
         d.C.element == element_C && d.C.layout == LayoutTypeID::kColumnMajor && !d.epilogue.fused() &&
-        (alignment_A == 0 || d.A.alignment == alignment_A) && cc >= tile.minimum_compute_capability &&
-        cc <= tile.maximum_compute_capability) {
+        (alignment_A == 0 || d.A.alignment == alignment_A) &&
+        (cc < 0 || (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability))) {
       return true;
     }
   }

@@ -3,6 +3,7 @@
 /// scalars, and the select query agreeing with what runs.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -126,6 +127,57 @@ TEST_P(CApiGpu, EveryTransposeAgainstReference) {
 
 INSTANTIATE_TEST_SUITE_P(TypeRows, CApiGpu, ::testing::ValuesIn(kTypeCases),
                          [](::testing::TestParamInfo<TypeCase> const &info) { return std::string(info.param.name); });
+
+/// Every type row and transpose on this device: where the build has kernels for the call but none
+/// runs here (an sm_80-only build on an sm_90 device), the select query and the call itself, K > 0
+/// and the K == 0 quick return alike, answer ARCH_MISMATCH and launch nothing; where one runs, the
+/// query names it. Needs a device but no code for it (the test launches nothing itself), so it runs,
+/// and checks one side or the other, on every GPU machine whatever CUTLASS_NVCC_ARCHS says.
+TEST(ArchCoverage, CallsAnswerArchMismatchExactlyWhereNoKernelRuns) {
+  if (!cutlass_lib_test::has_device()) GTEST_SKIP() << "no CUDA device: GPU tests run on the GPU machine";
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  int64_t const m = 64, n = 64, k = 64;   // square: every ld is 64 for every transpose, K == 0 too
+  DeviceBuffer A(size_t(m * k * 8)), B(size_t(k * n * 8)), C(size_t(m * n * 8));
+  int on_device = 0, elsewhere_only = 0;
+  for (TypeCase const &t : kTypeCases) {
+    HostScalars s(t.compute, 1.0, 1.0);
+    for (int ta = 0; ta < 2; ++ta) {
+      for (int tb = 0; tb < 2; ++tb) {
+        LayoutTypeID const layout_A = ta ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+        LayoutTypeID const layout_B = tb ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+        bool const here = cutlass_lib_test::build_has_kernel(t.element_A, layout_A, layout_B, t.element_C);
+        bool const anywhere = cutlass_lib_test::build_has_kernel(t.element_A, layout_A, layout_B, t.element_C, 0,
+                                                                 cutlass_lib_test::KernelsFor::kAnyDevice);
+        if (!anywhere) continue;
+        auto opa = static_cast<cutlassLibOperation_t>(ta), opb = static_cast<cutlassLibOperation_t>(tb);
+        std::string const what = std::string(t.name) + " transa=" + std::to_string(ta) + " transb=" + std::to_string(tb);
+        char const *name = nullptr;
+        cutlassLibStatus_t const selected = cutlassLibGemmExSelect(handle, opa, opb, m, n, k, s.alpha(), A.get(), t.a, m,
+                                                                   B.get(), t.a, k, s.beta(), C.get(), t.c, m, t.compute, &name);
+        if (here) {
+          ++on_device;
+          EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, selected) << what;
+          EXPECT_NE(nullptr, name) << what;
+          continue;
+        }
+        ++elsewhere_only;
+        EXPECT_EQ(CUTLASS_LIB_STATUS_ARCH_MISMATCH, selected) << what;
+        for (int64_t kk : {k, int64_t(0)}) {
+          EXPECT_EQ(CUTLASS_LIB_STATUS_ARCH_MISMATCH,
+                    cutlassLibGemmEx(handle, opa, opb, m, n, kk, s.alpha(), A.get(), t.a, m, B.get(), t.a, k,
+                                     s.beta(), C.get(), t.c, m, t.compute))
+              << what << " k=" << kk;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize()) << "nothing launched, nothing failed";
+  cutlassLibDestroy(handle);
+  EXPECT_GT(on_device + elsewhere_only, 0) << "the build has kernels for some type row";
+  std::printf("[ ArchCoverage ] compute capability %d: %d type/transpose rows have a kernel here, %d only for other devices\n",
+              cutlass_lib_test::device_compute_capability(), on_device, elsewhere_only);
+}
 
 class HandleGpu : public ::testing::Test {
  protected:

@@ -192,6 +192,30 @@ TEST(Selection, KernelsBuiltOnlyForOlderArchitecturesDoNotClaimNewerDevices) {
   EXPECT_FALSE(any) << "no kernel for this device's compute capability: ARCH_MISMATCH";
 }
 
+TEST(Selection, QuickReturnsAnswerArchMismatchOnDevicesNoKernelRunsOn) {
+  // K == 0 runs the library's D = beta*C kernel, built for the same architectures: where none of
+  // the call's kernels runs, the quick return is the same arch mismatch, not a failed launch
+  float const one = 1.0f, zero = 0.0f;
+  GemmCall c = bf16_tn_call(256, 256, 0);
+  c.lda = c.ldb = 256;
+  c.alpha = c.beta = &one;
+  GemmOperationVector const *candidates = candidates_for(c);
+  if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
+  GemmContext context;
+  context.sm_count = 132;
+  context.compute_capability = device_for(c);
+  EXPECT_EQ(GemmFailure::kNone, gemm_call(c, context, /*execute=*/false).failure) << "a device the build covers";
+  int beyond = 0;
+  for (Operation const *op : *candidates) {
+    beyond = std::max(beyond, desc_of(op).tile_description.maximum_compute_capability + 1);
+  }
+  context.compute_capability = beyond;
+  EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "cc " << beyond;
+  c.k = 256;
+  c.alpha = &zero;   // alpha == 0: the other quick return
+  EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "alpha == 0, cc " << beyond;
+}
+
 TEST(Selection, ComputeCapabilityBoundsAreRespected) {
   GemmCall c = bf16_tn_call(256, 256, 256);
   if (!candidates_for(c)) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
