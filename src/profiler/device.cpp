@@ -3,6 +3,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gemm_reference.h"
+
 namespace cutlass {
 namespace profiler {
 
@@ -29,6 +31,15 @@ DeviceOpen open_device(int index) {
       cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, index) != cudaSuccess) {
     result.error = std::string("cannot use CUDA device ") + std::to_string(index) + ": " +
                    cudaGetErrorString(cudaGetLastError());
+    result.exit_status = 4;
+    return result;
+  }
+  if (!reference::has_code_for_current_device()) {
+    // the operand fills and the verification kernels, like the GEMM kernels, are SASS for
+    // CUTLASS_NVCC_ARCHS only (an 80-only build has no code for an sm_90 device)
+    result.error = std::string("this build has no code for device ") + std::to_string(index) + " (" + prop.name +
+                   ", sm_" + std::to_string(prop.major * 10 + prop.minor) +
+                   "): configure with its architecture in CUTLASS_NVCC_ARCHS";
     result.exit_status = 4;
     return result;
   }

@@ -17,7 +17,8 @@ struct DeviceFacts {
   size_t memory_bytes = 0;
 };
 
-/// Outcome of opening a device: exit status 4 (no GPU) or 2 (no such device index) on failure.
+/// Outcome of opening a device: exit status 4 (no GPU, or none this build has code for) or 2 (no
+/// such device index) on failure.
 struct DeviceOpen {
   DeviceFacts facts;
   std::string error;   ///< empty on success

@@ -442,7 +442,7 @@ Output:
 
 Exit status: 0 everything that ran verified (or verification was off); 1 a verification or a
 run failed; 2 usage error; 3 nothing ran (no kernel matched and no other provider ran);
-4 no CUDA device.
+4 no CUDA device (or none this build has code for: CUTLASS_NVCC_ARCHS).
 )";
 }
 

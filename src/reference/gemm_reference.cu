@@ -202,6 +202,13 @@ bool reference_gemm(GemmProblem const &p, cudaStream_t stream) {
   return cudaGetLastError() == cudaSuccess;
 }
 
+bool has_code_for_current_device() {
+  cudaFuncAttributes attributes;
+  bool const ok = cudaFuncGetAttributes(&attributes, fill_uniform_kernel) == cudaSuccess;
+  cudaGetLastError();
+  return ok;
+}
+
 bool fill_uniform(NumericTypeID type, void *ptr, int64_t count, uint64_t seed, double lo, double hi,
                   cudaStream_t stream) {
   if (!is_known(type)) return false;

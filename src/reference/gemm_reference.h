@@ -43,6 +43,11 @@ GemmProblem column_major(GemmProblem const &problem);
 /// Runs the reference on `stream`; false for an element type it does not know or a failed launch.
 bool reference_gemm(GemmProblem const &problem, cudaStream_t stream = nullptr);
 
+/// Whether the reference kernels (built, like the GEMM kernels, as SASS for CUTLASS_NVCC_ARCHS
+/// only) have code for the current device: an sm_80-only build has none for an sm_90 device.
+/// Asked of cudaFuncGetAttributes, which fails for a kernel without a fitting image.
+bool has_code_for_current_device();
+
 /// Fills `count` elements with independent uniform values in [lo, hi] (integers: rounded), from
 /// a counter-based hash of (seed, index): the same seed gives the same data on any device.
 bool fill_uniform(NumericTypeID type, void *ptr, int64_t count, uint64_t seed, double lo = -1, double hi = 1,

@@ -10,6 +10,7 @@
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/types.h"
 #include "cutlass/library/util.h"
+#include "gemm_reference.h"
 
 namespace cutlass_lib_test {
 
@@ -23,10 +24,12 @@ inline bool has_device() {
   return present;
 }
 
-/// Whether this test program has code for the current device: it is compiled, like the kernels,
-/// for CUTLASS_NVCC_ARCHS only (no PTX), so an sm_80-only build has none for an sm_90 device
-/// (gpu_test_util.cu: cudaFuncGetAttributes of an empty kernel).
-bool has_code_for_device();
+/// Whether this build has code for the current device: the library's kernels and the reference
+/// are SASS for CUTLASS_NVCC_ARCHS only, so an sm_80-only build has none for an sm_90 device.
+inline bool has_code_for_device() {
+  static bool const present = cutlass::reference::has_code_for_current_device();
+  return present;
+}
 
 /// Skips a GPU test without a device, or on a device this build has no code for (its library
 /// calls answer ARCH_MISMATCH there, which ArchCoverage.CallsAnswerArchMismatchExactlyWhereNoKernelRuns checks).
