@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cuda_runtime_api.h>
 
+#include "scale.h"
+
 namespace cutlass {
 namespace library {
 
@@ -47,6 +49,11 @@ int current_device_compute_capability() {
     int const minor = attribute(cudaDevAttrComputeCapabilityMinor, device);
     return major < 0 || minor < 0 ? -1 : major * 10 + minor;
   });
+}
+
+bool current_device_has_library_code() {
+  static std::atomic<int> cache[kMaxDevices];
+  return cached_device_value(cache, [](int) { return scale_kernel_has_code() ? 1 : -1; }) > 0;
 }
 
 int current_device_sm_count() {

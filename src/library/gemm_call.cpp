@@ -91,22 +91,15 @@ bool gemm_reads_c(GemmCall const &c) {
 /// BLAS argument checks (reference BLAS xGEMM order, as DESIGN.md states them).
 GemmOutcome check_gemm_arguments(GemmCall const &c) {
   using gemm::GemmUniversalMode;
-  if (c.mode != GemmUniversalMode::kGemm && c.mode != GemmUniversalMode::kBatched) {
-    return fail(GemmFailure::kNotSupported, "only kGemm and kBatched modes are offered");
-  }
+  // INVALID_VALUE first (every check up to the epilogue's), then NOT_SUPPORTED: the order
+  // handle.h and cutlass_lib.h document. Kinds of call no kernel offers (C and D differing in
+  // layout or type, complex transforms) are the kernels' answer, after the device
+  // (unoffered_call_kind, gemm_call).
   if (c.m < 0 || c.n < 0 || c.k < 0) return fail(GemmFailure::kInvalidValue, "M, N and K must be >= 0");
   if (c.batch_count < 1) return fail(GemmFailure::kInvalidValue, "batch_count must be >= 1");
-  if (c.mode == GemmUniversalMode::kGemm && c.batch_count != 1) {
-    return fail(GemmFailure::kNotSupported, "kGemm with batch_count > 1 (split-K) is not offered");
-  }
   if (!is_matrix_layout(c.layout_A) || !is_matrix_layout(c.layout_B) || !is_matrix_layout(c.layout_C) ||
       !is_matrix_layout(c.layout_D)) {
     return fail(GemmFailure::kInvalidValue, "layouts must be column- or row-major");
-  }
-  if (c.layout_C != c.layout_D) return fail(GemmFailure::kNotSupported, "C and D must have the same layout");
-  if (c.element_C != c.element_D) return fail(GemmFailure::kNotSupported, "C and D must have the same type");
-  if (c.transform_A != ComplexTransform::kNone || c.transform_B != ComplexTransform::kNone) {
-    return fail(GemmFailure::kNotSupported, "complex transforms are not offered (real types only)");
   }
   if (c.lda < std::max<int64_t>(1, leading_extent(c.layout_A, c.m, c.k))) {
     return fail(GemmFailure::kInvalidValue, "lda is smaller than the leading extent of A");
@@ -142,6 +135,12 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (output_nonempty && reads_c && !c.C) return fail(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
   GemmOutcome const epilogue = check_epilogue_arguments(c);   // its INVALID_VALUEs before any NOT_SUPPORTED below
   if (epilogue.failure != GemmFailure::kNone) return epilogue;
+  if (c.mode != GemmUniversalMode::kGemm && c.mode != GemmUniversalMode::kBatched) {
+    return fail(GemmFailure::kNotSupported, "only kGemm and kBatched modes are offered");
+  }
+  if (c.mode == GemmUniversalMode::kGemm && c.batch_count != 1) {
+    return fail(GemmFailure::kNotSupported, "kGemm with batch_count > 1 (split-K) is not offered");
+  }
   if (c.m > INT_MAX || c.n > INT_MAX || c.k > INT_MAX) {
     return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
@@ -352,6 +351,17 @@ GemmOutcome scale_only(GemmCall const &c, GemmContext const &context, bool execu
   return {};
 }
 
+/// Kinds of call no kernel offers, answered like a missing kernel (NO_KERNEL, which the handle
+/// reports as kErrorNotSupported): C and D of different layouts or types, complex transforms.
+GemmOutcome unoffered_call_kind(GemmCall const &c) {
+  if (c.layout_C != c.layout_D) return fail(GemmFailure::kNoKernel, "C and D must have the same layout");
+  if (c.element_C != c.element_D) return fail(GemmFailure::kNoKernel, "C and D must have the same type");
+  if (c.transform_A != ComplexTransform::kNone || c.transform_B != ComplexTransform::kNone) {
+    return fail(GemmFailure::kNoKernel, "complex transforms are not offered (real types only)");
+  }
+  return {};
+}
+
 /// The most preferred kernel that runs on this compute capability, whatever the alignment.
 Operation const *first_for_device(GemmOperationVector const &candidates, int cc) {
   for (Operation const *op : candidates) {
@@ -495,6 +505,8 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmOutcome checked = check_gemm_arguments(user_call);
   if (checked.failure != GemmFailure::kNone) return checked;
   if (context.compute_capability == 0) return fail(GemmFailure::kNoDevice, "no usable CUDA device");
+  GemmOutcome const unoffered = unoffered_call_kind(user_call);
+  if (unoffered.failure != GemmFailure::kNone) return unoffered;
 
   // 2. Kernels for these types, layouts and epilogue (row-major C/D computed transposed). The
   //    epilogue's extents are the user's, even when the kernel later runs on a padded copy.
@@ -507,7 +519,12 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   // 3. Quick returns: empty output, or nothing to multiply. D = beta*C runs the library's own
   //    kernel, built for the same architectures as the GEMM kernels: on a device none of the
   //    call's kernels runs on, it is the same arch mismatch a full call gets, not a failed launch.
+  //    has_code catches the devices inside a kernel's [minimum, maximum] that no built SASS runs
+  //    on (e.g. 9.0 for "80;100"), which selection alone would call misaligned.
   if (call.m == 0 || call.n == 0) return {};
+  if (!context.has_code) {
+    return fail(GemmFailure::kArchMismatch, "this build has no code for the device (CUTLASS_NVCC_ARCHS leaves it out)");
+  }
   int const cc = context.compute_capability;
   bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
   bool const fused = call.epilogue.kind.fused();   // a fused epilogue always runs its kernel (K >= 1 checked)

@@ -54,6 +54,7 @@ enum class GemmFailure {
 struct GemmContext {
   int compute_capability = 0;         ///< 0: no usable device
   int sm_count = 0;                   ///< multiprocessors of the device (0: unknown)
+  bool has_code = true;               ///< the build has code for the device (device_info.h)
   cudaStream_t stream = nullptr;
   void **workspace = nullptr;         ///< grown on demand
   size_t *workspace_size = nullptr;

@@ -190,6 +190,7 @@ GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
   GemmContext context;
   context.compute_capability = h.compute_capability_;
   context.sm_count = current_device_sm_count();   // the guard made the handle's device current
+  context.has_code = current_device_has_library_code();
   context.stream = h.stream_;
   context.workspace = &h.workspace_;
   context.workspace_size = &h.workspace_size_;

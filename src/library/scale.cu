@@ -61,6 +61,13 @@ bool scale_supported(NumericTypeID element, NumericTypeID scalar) {
   }
 }
 
+bool scale_kernel_has_code() {
+  cudaFuncAttributes attributes;
+  bool const ok = cudaFuncGetAttributes(&attributes, scale_kernel<float, float>) == cudaSuccess;
+  cudaGetLastError();
+  return ok;
+}
+
 bool launch_scale(ScaleArguments const &a, cudaStream_t stream) {
   if (!scale_supported(a.element, a.element_scalar)) return false;
   switch (a.element) {

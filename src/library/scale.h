@@ -26,6 +26,12 @@ struct ScaleArguments {
 /// True for the (element, scalar) pairs launch_scale supports: (f16|bf16|f32, f32), (f64, f64), (s32, s32).
 bool scale_supported(NumericTypeID element, NumericTypeID element_scalar);
 
+/// Whether the scaling kernel has code for the current device (cudaFuncGetAttributes, which fails
+/// for a kernel without a fitting image). It is built for every architecture in
+/// CUTLASS_NVCC_ARCHS, and each kernel family for a subset of them, so without it no kernel of
+/// this build runs on the device either (device_info.h caches the answer per device).
+bool scale_kernel_has_code();
+
 /// Launches the scaling kernel on `stream`; false if the pair is unsupported or the launch failed.
 bool launch_scale(ScaleArguments const &args, cudaStream_t stream);
 

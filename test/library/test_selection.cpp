@@ -212,7 +212,18 @@ TEST(Selection, QuickReturnsAnswerArchMismatchOnDevicesNoKernelRunsOn) {
   }
   context.compute_capability = beyond;
   EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "cc " << beyond;
+  // a device inside the kernels' range that no built SASS runs on (9.0 for "80;100"): the
+  // handle's has_code (a probe of the library's own kernel) answers for it
+  context.compute_capability = device_for(c);
+  context.has_code = false;
+  EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "K == 0, no code";
   c.k = 256;
+  EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "K > 0, no code";
+  c.m = 0;
+  EXPECT_EQ(GemmFailure::kNone, gemm_call(c, context, false).failure) << "an empty output is a no-op";
+  c.m = 256;
+  context.compute_capability = beyond;
+  context.has_code = true;
   c.alpha = &zero;   // alpha == 0: the other quick return
   EXPECT_EQ(GemmFailure::kArchMismatch, gemm_call(c, context, false).failure) << "alpha == 0, cc " << beyond;
 }

@@ -97,10 +97,13 @@ class CUTLASS_LIB_API Handle {
   /// accumulator type, element_scalar the type alpha and beta point to. C may equal D.
   /// Statuses, in the order checked (this one and gemm_universal): kErrorNotSupported for a
   /// provider other than kCUTLASS; kErrorInvalidProblem for the argument errors above;
-  /// kErrorNotSupported for M, N or K above 2^31 - 1 or batch_count above 65535;
+  /// kErrorNotSupported for a mode other than kGemm / kBatched, kGemm with batch_count > 1,
+  /// M, N or K above 2^31 - 1 or batch_count above 65535;
   /// kErrorArchMismatch without a usable device; kErrorNotSupported when the build has no
   /// kernel for these types and layouts (also for quick returns, which need the types to be
-  /// built); kErrorArchMismatch when it has some, none for this compute capability;
+  /// built; C and D differing in layout or type, and complex transforms, have none);
+  /// kErrorArchMismatch when it has some, none for this compute capability (or the build has
+  /// no code for the device: CUTLASS_NVCC_ARCHS);
   /// kErrorMisalignedOperand when none accepts these pointers and leading dimensions;
   /// kErrorMemoryAllocation when the workspace cannot grow; kErrorInternal when the launch fails.
   Status gemm(int M, int N, int K,
