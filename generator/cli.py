@@ -82,7 +82,9 @@ def command_line(args: argparse.Namespace) -> str:
         "--ignore-kernels", args.ignore_kernels,
         "--curr-build-dir", Path(args.curr_build_dir).resolve().as_posix(),
     ]
-    return " ".join(shlex.quote(part) for part in parts)
+    # One line whatever the arguments hold: the command sits in // and # comments, where a
+    # newline or carriage return in a pattern would end the comment and inject code.
+    return " ".join(shlex.quote(part) for part in parts).encode("unicode_escape").decode("ascii")
 
 
 def no_kernel_message(args: argparse.Namespace, kernels: Sequence[KernelConfig],

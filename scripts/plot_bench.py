@@ -17,6 +17,18 @@ def main() -> int:
     parser.add_argument("-o", "--output", help="PNG path (default: the CSV's path with .png)")
     args = parser.parse_args()
     try:
+        with open(args.csv, newline="") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            missing = {"group", "shape", "layout", "dtype", "ratio"} - set(reader.fieldnames or ())
+    except OSError as error:
+        print(f"plot_bench.py: cannot read {args.csv}: {error.strerror}", file=sys.stderr)
+        return 2
+    if missing:
+        print(f"plot_bench.py: {args.csv} is not a cutlass_bench --output CSV (no column {', '.join(sorted(missing))})",
+              file=sys.stderr)
+        return 2
+    try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -24,8 +36,6 @@ def main() -> int:
         print("plot_bench.py: matplotlib is not installed (pip install matplotlib); no chart drawn")
         return 0
 
-    with open(args.csv, newline="") as f:
-        rows = list(csv.DictReader(f))
     shapes = list(dict.fromkeys(f"{r['group']} {r['shape']} {r['layout']}" for r in rows))
     dtypes = list(dict.fromkeys(r["dtype"] for r in rows))
     ratio = {(f"{r['group']} {r['shape']} {r['layout']}", r["dtype"]): float(r["ratio"] or "nan") for r in rows}

@@ -50,6 +50,17 @@ def test_files_are_written_and_grouped(default_output, capsys):
     assert "gemm_sm50_sgemm_nn_0.cu" in names
 
 
+def test_command_in_comments_stays_on_one_line(tmp_path):
+    # a pattern holding a newline must not end the comment the command sits in
+    injected = 'static_assert(false, "injected");'
+    out = generate(tmp_path, "--kernels", "sgemm_128x128_8x2_nn", "--ignore-kernels", "nomatch\n" + injected + "\r")
+    for name in ("initialize_all.cpp", "sources.cmake"):
+        lines = (out / name).read_text().splitlines()
+        commands = [line for line in lines if "Command:" in line]
+        assert len(commands) == 1 and "\\n" + injected in commands[0], name
+        assert not any(line.startswith(injected) for line in lines), name
+
+
 def test_all_kernels_fill_files_of_at_most_four(tmp_path):
     out = generate(tmp_path, "--kernels", "all")
     total = 0
