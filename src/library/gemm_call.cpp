@@ -116,7 +116,7 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (c.batch_stride_A < 0 || c.batch_stride_B < 0 || c.batch_stride_C < 0 || c.batch_stride_D < 0) {
     return fail(GemmFailure::kInvalidValue, "batch strides must be >= 0");
   }
-  int64_t const batch = c.batch_count > 0 ? c.batch_count : 1;
+  int64_t const batch = c.batch_count;   // >= 1, checked above
   if (operand_span_overflows(c.layout_A, c.m, c.k, c.lda, c.batch_stride_A, batch, c.element_A) ||
       operand_span_overflows(c.layout_B, c.k, c.n, c.ldb, c.batch_stride_B, batch, c.element_B) ||
       operand_span_overflows(c.layout_C, c.m, c.n, c.ldc, c.batch_stride_C, batch, c.element_C) ||
