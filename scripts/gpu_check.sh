@@ -8,7 +8,7 @@
 # SKIP_BUILD=1 to reuse a build, TESTS=0 to skip ctest, TABLE=0 to skip the ratio table, BENCH_SIZES (default "4096 8192"), and the optional stages
 #   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel
 #   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
-#   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. src/benchmark/gemm-shapes.csv
+#   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. ../shared/bench/gemm-shapes.csv (copy it into the checkout for a device run)
 # Every stage runs under a time limit, so a hang costs minutes, not the session.
 # $OUT receives gpu_check_logs.tar.gz (every log and CSV), profile_default.log and bench.log.
 set -uo pipefail
