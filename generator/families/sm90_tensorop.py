@@ -2,15 +2,19 @@
 wgmma, TMA-store epilogue), built only for sm_90a.
 
 Operands are 16-bit (f16, bf16) with f32 accumulate and f16/bf16/f32 output, every A/B
-layout; TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is 8
-elements (other problems fall back to the sm80 and SIMT families). Tile tables list
-threadblock / consumer-warpgroup tile / stages in preference order; the first row suits
-large problems and is the default set's, with the 64x128 row for small problems.
+layout, or tf32 (fp32 in memory) with f32 output, TN only (wgmma reads 32-bit operands
+K-major only). TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is
+8 16-bit or 4 tf32 elements (other problems fall back to the sm80 and SIMT families). Tile
+tables list threadblock / consumer-warpgroup tile / stages in preference order; the first row
+suits large problems and is the default set's, with the 64x128 row for small problems. A tile's
+K is one 128-byte swizzle row (64 16-bit or 32 tf32 elements), each wgmma 32 bytes of it, so a
+stage has the same bytes for every type and the tf32 tiles are the 16-bit ones with K halved.
 """
+import dataclasses
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, TF32, DataType, Shape
 from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
@@ -55,11 +59,25 @@ TILES = (
             instruction=Shape(64, 256, 16), cluster=Shape(1, 2, 1)),
 )
 
+
+
+def tiles_for(element: DataType, tiles=TILES):
+    """The tile rows for operands of `element`: tile K is one 128-byte swizzle row, the
+    instruction's K 32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8)."""
+    k, ik = 128 // element.size_bytes, 32 // element.size_bytes
+    return tuple(dataclasses.replace(t, threadblock=Shape(t.threadblock.m, t.threadblock.n, k),
+                                     warp=Shape(t.warp.m, t.warp.n, k),
+                                     instruction=Shape(t.instruction.m, t.instruction.n, ik))
+                 for t in tiles)
+
+
 #: Cluster shapes GemmSm90 implements.
 CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
 
 #: TMA: base addresses and leading dimensions must be multiples of 16 bytes.
 ALIGNMENTS = (8,)
+ALIGNMENTS_TF32 = (4,)
+TN_ONLY = ((ROW_MAJOR, COLUMN_MAJOR),)
 
 
 #: fp8 outputs: one 128-row warpgroup tile (the epilogue's TMA box is 128 one-byte rows).
@@ -75,9 +93,14 @@ ROWS = tuple(
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None,
-            layouts=((ROW_MAJOR, COLUMN_MAJOR),), alignments=ALIGNMENTS, tiles=TILES_FP8,
+            layouts=TN_ONLY, alignments=ALIGNMENTS, tiles=TILES_FP8,
             epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=a))
     for a in (BF16, F16) for c in (E4M3, E5M2)
+) + (
+    # tf32: the 16-bit tiles with K halved; the default-set tiles as for bf16, fused variants opt-in
+    MathRow(a=TF32, b=TF32, c=F32, accumulator=F32, compute=F32, instruction=None,
+            layouts=TN_ONLY, alignments=ALIGNMENTS_TF32, tiles=tiles_for(TF32),
+            epilogues=EpilogueRow(variants=STANDARD)),
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
@@ -103,8 +126,12 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
         problems.append(f"consumer warpgroup tile {warp} must be {expected} ({why})")
     if warp.m * warp.n // 128 > 128:
         problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} needs more than 128 f32 accumulators per thread")
-    if cfg.instruction != Shape(64, warp.n, 16):
-        problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x 16")
+    instruction_k = 32 // cfg.a.element.size_bytes
+    if cfg.instruction != Shape(64, warp.n, instruction_k):
+        problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x {instruction_k}")
+    if cfg.a.element.size_bytes != 2 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):
+        problems.append(f"{cfg.a.element.name} operands must be A row-major, B column-major "
+                        "(wgmma transposes only 16-bit operands)")
     box_m = 128 // cfg.c.element.size_bytes
     if warp.m % box_m:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "

@@ -46,15 +46,17 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm80 if not k.epilogue.fused]) == 384 + 36 + 15
     # fused: the 4 16-bit rows x 4 layouts x 17 (first tile, align8); fp8 (bf16, f16) x (e4m3, e5m2) x tn x 4
     assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
-    # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 208
+    # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8;
+    # tf32 (f32 out) tn x 13 tiles x alignment 4
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
-    # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4
+    # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
+    # tf32 tn x 17 on the first tile
     assert len([k for k in sm90 if k.epilogue.fused]) == \
-        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16
-    # plain 27 (+4 per extra sgemm tile) + 435 + 208 = 670; fused 68 + 288 + 320 = 676
-    assert len(kernels) == (670 + 4 * (N_SGEMM_TILES - 4)) + 676
+        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17
+    # plain 27 (+4 per extra sgemm tile) + 435 + 221 = 683; fused 68 + 288 + 337 = 693
+    assert len(kernels) == (683 + 4 * (N_SGEMM_TILES - 4)) + 693
 
 
 def test_default_set_counts(kernels):
@@ -64,10 +66,10 @@ def test_default_set_counts(kernels):
     # plain: 16-bit 4 rows x 4 layouts x {align8, align1} + tf32 4 x 2 + s8 1 x 2 = 42;
     # fused: the 2 16-bit-output rows x 4 layouts x (bias_relu, bias_gelu) on the first tile at align8 = 16
     assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 2 * 4 * N_DEFAULT_VARIANTS == 58
-    # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48;
+    # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48, tf32 tn x 3 tiles (align4) = 3;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 48 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 96
-    assert len(default) == 101 + 64 == 165
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 51 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 99
+    assert len(default) == 101 + 67 == 168
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -147,7 +149,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 320
+    assert checked == 68 + 288 + 337
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
@@ -297,7 +299,7 @@ def test_sm90_cluster_rules(tile_fields, message):
 
 def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
-    # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters); no fused variant on them
-    assert len(clustered) == 64
+    # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32 tn x 4; no fused variant on them
+    assert len(clustered) == 64 + 4
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

@@ -1,14 +1,17 @@
 /// @file cutlass/arch/wgmma_sm90.h
 /// Warpgroup MMA (PTX ISA 8.0+, sm_90a): `wgmma.mma_async` with both operands in shared memory,
-/// 16-bit inputs and f32 accumulators, plus the fences and group operations around it
+/// f16 / bf16 / tf32 inputs and f32 accumulators, plus the fences and group operations around it
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions").
 ///
-/// WgmmaSS<N, Element, TransA, TransB>::mma(desc_a, desc_b, d, scale_d) issues one
-/// m64nNk16 instruction for the executing warpgroup: D(64 x N) = A(64 x 16) * B(16 x N) + scale_d * D.
-/// TransA / TransB = true means the operand is MN-major in shared memory (the imm-trans operands);
-/// false means K-major. Accumulator fragment (per thread, warp w of the warpgroup, lane l):
+/// WgmmaSS<N, Element, TransA, TransB>::mma(desc_a, desc_b, d, scale_d) issues one m64nNkK
+/// instruction for the executing warpgroup: D(64 x N) = A(64 x K) * B(K x N) + scale_d * D, where
+/// K = kK = 32 bytes of the element (16 for f16 / bf16, 8 for tf32).
+/// TransA / TransB = true means the operand is MN-major in shared memory (the imm-trans operands,
+/// which PTX offers for 16-bit types only: tf32 operands must be K-major); false means K-major.
+/// tf32 operands are 32-bit containers of which the MMA reads the top 19 bits.
+/// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
-/// The six specializations (N = 64, 128, 256 x f16, bf16) are stamped by one macro below.
+/// The nine specializations (N = 64, 128, 256 x f16, bf16, tf32) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>
@@ -101,7 +104,7 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
   static_assert(N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 64, 128 or 256");
-  static_assert(sizeof(Element) == 0, "WgmmaSS: element type must be cutlass::half_t or cutlass::bfloat16_t");
+  static_assert(sizeof(Element) == 0, "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t or cutlass::tfloat32_t");
 };
 
 // The accumulator operands of one wgmma: "+f"(d[i]) for 8, 32, 64 or 128 consecutive registers
@@ -133,34 +136,42 @@ struct WgmmaSS {
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 
 /// One WgmmaSS specialization: N columns, ACC = N / 2 accumulators per thread, the element's C++
-/// type and PTX name; A_, B_, P_, TA_, TB_ are the operand numbers after the accumulators
-/// (ACC, ACC + 1, ...), spelled out because the asm string needs them as literals.
-#define CUTLASS_WGMMA_SS(N, ACC, ELEMENT, PTX, A_, B_, P_, TA_, TB_)                                     \
+/// type, PTX name and instruction K; A_, B_, P_ are the operand numbers after the accumulators
+/// (ACC, ACC + 1, ...), spelled out because the asm string needs them as literals; TRANS is the
+/// asm text of the two transpose immediates (operands ACC + 3, ACC + 4), empty for tf32, whose
+/// instruction has none.
+#define CUTLASS_WGMMA_SS(N, ACC, ELEMENT, PTX, K, A_, B_, P_, TRANS)                                     \
   template <bool TransA, bool TransB>                                                                   \
   struct WgmmaSS<N, ELEMENT, TransA, TransB> {                                                          \
+    static_assert(sizeof(ELEMENT) == 2 || (!TransA && !TransB),                                         \
+                  "WgmmaSS: 32-bit (tf32) operands must be K-major in shared memory");                  \
     static constexpr int kAccumulators = ACC;                                                           \
+    static constexpr int kK = K;                                                                        \
     CUTLASS_DEVICE static void mma(uint64_t desc_a, uint64_t desc_b, float (&d)[ACC], int scale_d) {    \
-      CUTLASS_WGMMA_ASM(N, ACC, PTX, A_, B_, P_, TA_, TB_)                                              \
+      CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)                                              \
     }                                                                                                   \
   };
 
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
-#define CUTLASS_WGMMA_ASM(N, ACC, PTX, A_, B_, P_, TA_, TB_)                                             \
+#define CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)                                             \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #P_ ", 0;\n"                                       \
-               "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." PTX "." PTX " {" CUTLASS_WGMMA_REGS_##ACC \
-               "}, %" #A_ ", %" #B_ ", p, 1, 1, %" #TA_ ", %" #TB_ ";\n}\n"                              \
+               "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." PTX "." PTX " {" CUTLASS_WGMMA_REGS_##ACC \
+               "}, %" #A_ ", %" #B_ ", p, 1, 1" TRANS ";\n}\n"                                           \
                : CUTLASS_WGMMA_D_##ACC                                                                  \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(int(TransA)), "n"(int(TransB)));
 #else
-#define CUTLASS_WGMMA_ASM(N, ACC, PTX, A_, B_, P_, TA_, TB_)
+#define CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)
 #endif
 
-CUTLASS_WGMMA_SS(64, 32, half_t, "f16", 32, 33, 34, 35, 36)
-CUTLASS_WGMMA_SS(64, 32, bfloat16_t, "bf16", 32, 33, 34, 35, 36)
-CUTLASS_WGMMA_SS(128, 64, half_t, "f16", 64, 65, 66, 67, 68)
-CUTLASS_WGMMA_SS(128, 64, bfloat16_t, "bf16", 64, 65, 66, 67, 68)
-CUTLASS_WGMMA_SS(256, 128, half_t, "f16", 128, 129, 130, 131, 132)
-CUTLASS_WGMMA_SS(256, 128, bfloat16_t, "bf16", 128, 129, 130, 131, 132)
+CUTLASS_WGMMA_SS(64, 32, half_t, "f16", 16, 32, 33, 34, ", %35, %36")
+CUTLASS_WGMMA_SS(64, 32, bfloat16_t, "bf16", 16, 32, 33, 34, ", %35, %36")
+CUTLASS_WGMMA_SS(64, 32, tfloat32_t, "tf32", 8, 32, 33, 34, "")
+CUTLASS_WGMMA_SS(128, 64, half_t, "f16", 16, 64, 65, 66, ", %67, %68")
+CUTLASS_WGMMA_SS(128, 64, bfloat16_t, "bf16", 16, 64, 65, 66, ", %67, %68")
+CUTLASS_WGMMA_SS(128, 64, tfloat32_t, "tf32", 8, 64, 65, 66, "")
+CUTLASS_WGMMA_SS(256, 128, half_t, "f16", 16, 128, 129, 130, ", %131, %132")
+CUTLASS_WGMMA_SS(256, 128, bfloat16_t, "bf16", 16, 128, 129, 130, ", %131, %132")
+CUTLASS_WGMMA_SS(256, 128, tfloat32_t, "tf32", 8, 128, 129, 130, "")
 
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_ASM

@@ -4,10 +4,12 @@
 /// (consumer side, `wgmma.mma_async` SS). The kernel owns the full/empty barrier ring; this
 /// collective knows the stage layout, the tensor maps and the descriptors.
 ///
-/// Stage layout (per operand, 16-bit elements, tile K = 64 = one 128-byte swizzle row):
-///   K-major operand (A row-major "t", B column-major "n"): MN rows of 128 B, TMA box {64 (K), rows}.
-///   MN-major operand (A column-major "n", B row-major "t"): per 64-wide MN chunk, 64 k-rows of
-///   128 B (8 KB), TMA box {64 (MN), 64 (K)}; chunks follow each other.
+/// Stage layout (per operand; tile K = one 128-byte swizzle row: 64 16-bit or 32 tf32 elements):
+///   K-major operand (A row-major "t", B column-major "n"): MN rows of 128 B, TMA box {tile K, rows}.
+///   MN-major operand (A column-major "n", B row-major "t"; 16-bit types only, since wgmma
+///   transposes only those): per 64-wide MN chunk, 64 k-rows of 128 B (8 KB), TMA box
+///   {64 (MN), 64 (K)}; chunks follow each other.
+/// Each wgmma consumes 32 bytes of K (16 16-bit or 8 tf32 elements), so a stage is 4 k-steps.
 /// Cooperative: consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of each CTA tile when the
 /// tile has 128 or more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
 /// Ping-pong: each consumer owns whole CTA tiles (WgM = M, WgN = N), the two taking turns.
@@ -48,6 +50,11 @@ template <>
 struct TmaDataType<float> {
   static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 };
+/// tf32 operands travel as their fp32 bits (the MMA reads the top 19), like the sm80 family's.
+template <>
+struct TmaDataType<tfloat32_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+};
 
 /// Bytes between batches in a tensor map: the batch stride when there are several batches,
 /// otherwise any valid value (the extent of one matrix, rounded up to 16 bytes).
@@ -67,13 +74,16 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr int kConsumers = 2;
 
   static_assert(std::is_same<ElementA, ElementB>::value, "sm90 mainloop: A and B must have the same type");
-  static_assert(sizeof(ElementA) == 2, "sm90 mainloop: 16-bit operands (f16, bf16) only");
-  static_assert(kTileK * sizeof(ElementA) == 128, "sm90 mainloop: tile K must span one 128-byte swizzle row (64)");
+  static_assert(kTileK * sizeof(ElementA) == 128,
+                "sm90 mainloop: tile K must span one 128-byte swizzle row (64 16-bit or 32 tf32 elements)");
   static_assert(Stages >= 2, "sm90 mainloop: at least 2 stages");
 
   /// True when the operand's K dimension is contiguous in memory.
   static constexpr bool kKMajorA = std::is_same<LayoutA, layout::RowMajor>::value;
   static constexpr bool kKMajorB = std::is_same<LayoutB, layout::ColumnMajor>::value;
+  static_assert(sizeof(ElementA) == 2 || (sizeof(ElementA) == 4 && kKMajorA && kKMajorB),
+                "sm90 mainloop: 16-bit operands in any layout, or tf32 operands with A row-major and B "
+                "column-major (wgmma reads 32-bit operands K-major only)");
 
   static constexpr bool kCooperative = Cooperative;
   static constexpr bool kSplitM = Cooperative && kTileM >= 128;
@@ -101,6 +111,7 @@ struct Sm90MmaTmaGmmaSS {
 
   using Wgmma = arch::WgmmaSS<kWgN, ElementA, !kKMajorA, !kKMajorB>;
   static constexpr int kAccumulatorsPerAtom = Wgmma::kAccumulators;
+  static constexpr int kInstructionK = Wgmma::kK;   ///< elements of K per wgmma (32 bytes)
 
   static constexpr int kRowBytes = 128;                      // one swizzle row
   static constexpr int kTileBytesA = kTileM * kTileK * int(sizeof(ElementA));
@@ -202,12 +213,13 @@ struct Sm90MmaTmaGmmaSS {
   // ---- consumer ----------------------------------------------------------------------------
 
   /// Byte offset, inside one operand stage, of the slab starting at MN offset `mn` (a multiple
-  /// of 64) and k-step `kk` (16 elements). K-major: rows of 128 B, 8-row atoms 1024 B apart, a
-  /// k-step moves 32 B inside the row; MN-major: 64-wide MN chunks of kTileK rows, a k-step moves
-  /// 16 rows of 128 B.
+  /// of 64) and k-step `kk` (kInstructionK elements). K-major: rows of 128 B, 8-row atoms 1024 B
+  /// apart, a k-step moves 32 B inside the row; MN-major (16-bit): 64-wide MN chunks of kTileK
+  /// rows, a k-step moves kInstructionK rows of 128 B.
   template <bool KMajor>
   CUTLASS_HOST_DEVICE static constexpr uint32_t slab_offset(int mn, int kk) {
-    return KMajor ? uint32_t(mn * kRowBytes + kk * 32) : uint32_t((mn / 64) * kMnChunkBytes + kk * 16 * kRowBytes);
+    return KMajor ? uint32_t(mn * kRowBytes + kk * kInstructionK * int(sizeof(ElementA)))
+                  : uint32_t((mn / 64) * kMnChunkBytes + kk * kInstructionK * kRowBytes);
   }
 
   /// Descriptor of one operand stage's slab (0, 0); another slab's is
@@ -221,7 +233,7 @@ struct Sm90MmaTmaGmmaSS {
   CUTLASS_HOST_DEVICE static int consumer_row(int consumer) { return kSplitM ? consumer * kWgM : 0; }
   CUTLASS_HOST_DEVICE static int consumer_column(int consumer) { return kSplitN ? consumer * kWgN : 0; }
 
-  /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/16 k-steps of
+  /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/kInstructionK k-steps of
   /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  float (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
@@ -234,7 +246,7 @@ struct Sm90MmaTmaGmmaSS {
         arch::advance_smem_desc(descriptor<kKMajorB>(smem.B[stage]), slab_offset<kKMajorB>(col0, 0));
     arch::wgmma_fence();
     CUTLASS_PRAGMA_UNROLL
-    for (int kk = 0; kk < kTileK / 16; ++kk) {
+    for (int kk = 0; kk < kTileK / kInstructionK; ++kk) {
       uint64_t const desc_b = arch::advance_smem_desc(desc_b0, slab_offset<kKMajorB>(0, kk));
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < kAtomsM; ++a) {

@@ -99,7 +99,7 @@ struct GemmSm90 {
   using ThreadblockShape = TileShape;
   /// The part of a tile one consumer warpgroup computes (cooperative: warp_count = 2 warpgroups).
   using WarpShape = GemmShape<Mainloop::kWgM, Mainloop::kWgN, TileShape::kK>;
-  using InstructionShape = GemmShape<64, Mainloop::kWgN, 16>;
+  using InstructionShape = GemmShape<64, Mainloop::kWgN, Mainloop::kInstructionK>;
 
   static constexpr int kStages = Stages;
   static constexpr int kAlignmentA = 16 / int(sizeof(ElementA));
