@@ -175,10 +175,20 @@ inline double load(NumericTypeID type, void const *base, int64_t index) {
 inline void store(NumericTypeID type, void *base, int64_t index, double value) {
   unsigned char *p = static_cast<unsigned char *>(base) + index * bytes_of(type);
   switch (type) {
-    case NumericTypeID::kF32:
-    case NumericTypeID::kTF32: {
+    case NumericTypeID::kF32: {
       float v = float(value);
       std::memcpy(p, &v, 4);
+      break;
+    }
+    case NumericTypeID::kTF32: {
+      // fp32 bits rounded to tf32's 10 mantissa bits (ties to even), the low 13 bits zero: the
+      // value the tensor cores read, so products of tf32 operands are exact in f32 as for 16-bit
+      // ones (finite values; the tests' operands lie in [-1, 1])
+      float const f = float(value);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;
+      std::memcpy(p, &bits, 4);
       break;
     }
     case NumericTypeID::kF64: std::memcpy(p, &value, 8); break;

@@ -83,6 +83,15 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
   return false;
 }
 
+/// Whether this build has a plain bf16 TN kernel (bf16 C) for the current device: the type the
+/// handle and C API tests call with.
+inline bool build_has_bf16_tn_kernel() {
+  using cutlass::library::LayoutTypeID;
+  using cutlass::library::NumericTypeID;
+  return build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                          NumericTypeID::kBF16);
+}
+
 /// The answer of a test whose call has no kernel in this build (`what` names the call): a skip
 /// when the build chose a kernel subset (CUTLASS_LIBRARY_KERNELS / _IGNORE_KERNELS; test/CMakeLists
 /// defines CUTLASS_LIB_TEST_KERNEL_SUBSET), a failure for the default set, which must cover it.

@@ -113,6 +113,11 @@ TEST(FusedReference, NumberFormats) {
   EXPECT_EQ(1.0 + std::ldexp(1.0, -9), fz::round_to(NumericTypeID::kF16, 1.0 + 3 * std::ldexp(1.0, -11)));
   EXPECT_TRUE(std::isinf(fz::round_to(NumericTypeID::kF16, 65520.0)));
   EXPECT_EQ(65504.0, fz::round_to(NumericTypeID::kF16, 65519.0));
+  // tf32 operands: fp32 storage, 10 mantissa bits (the tests fill them with values the MMA reads exactly)
+  EXPECT_EQ(1.0, fz::round_to(NumericTypeID::kTF32, 1.0 + std::ldexp(1.0, -11))) << "ties to even";
+  EXPECT_EQ(1.0 + std::ldexp(1.0, -9), fz::round_to(NumericTypeID::kTF32, 1.0 + 3 * std::ldexp(1.0, -11)));
+  EXPECT_EQ(-0.75 - std::ldexp(1.0, -11), fz::round_to(NumericTypeID::kTF32, -0.75 - std::ldexp(1.3, -11)));
+  EXPECT_EQ(4, fz::bytes_of(NumericTypeID::kTF32));
   fz::Random random(3);
   for (int i = 0; i < 20000; ++i) {
     double const v = random.uniform(-1, 1) * std::ldexp(1.0, int(random.next() % 40) - 30);

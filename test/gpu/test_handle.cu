@@ -227,6 +227,7 @@ class HandleGpu : public ::testing::Test {
 };
 
 TEST_F(HandleGpu, GemmRunsThePreferredKernel) {
+  if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
   Handle h;
   check_bf16(h, 512, 384, 256, LayoutTypeID::kColumnMajor, 1, 0, 0.0);
   auto const &d = static_cast<GemmDescription const &>(h.get_last_operation()->description());
@@ -235,11 +236,13 @@ TEST_F(HandleGpu, GemmRunsThePreferredKernel) {
 }
 
 TEST_F(HandleGpu, RowMajorOutput) {
+  if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
   Handle h;
   check_bf16(h, 200, 136, 96, LayoutTypeID::kRowMajor, 1, 0, 0.5);
 }
 
 TEST_F(HandleGpu, Batched) {
+  if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
   Handle h;
   check_bf16(h, 96, 64, 40, LayoutTypeID::kColumnMajor, 4, 0, 1.0);
 }
@@ -392,6 +395,7 @@ class StagedGemm : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
+    if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
   }
   void TearDown() override { cutlassLibDestroy(handle_); }
@@ -447,6 +451,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, StagedGemm, ::testing::Values(0, 1, 2, 3));
 
 TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
   SKIP_WITHOUT_GPU();
+  if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
   cutlassLibHandle_t handle;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
   int64_t const m = 256, n = 256, k = 128;
