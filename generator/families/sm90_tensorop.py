@@ -60,15 +60,14 @@ TILES = (
 )
 
 
-
-def tiles_for(element: DataType, tiles=TILES):
-    """The tile rows for operands of `element`: tile K is one 128-byte swizzle row, the
-    instruction's K 32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8)."""
+def tiles_for(element: DataType):
+    """TILES for operands of `element`: tile K is one 128-byte swizzle row, the instruction's K
+    32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8)."""
     k, ik = 128 // element.size_bytes, 32 // element.size_bytes
     return tuple(dataclasses.replace(t, threadblock=Shape(t.threadblock.m, t.threadblock.n, k),
                                      warp=Shape(t.warp.m, t.warp.n, k),
                                      instruction=Shape(t.instruction.m, t.instruction.n, ik))
-                 for t in tiles)
+                 for t in TILES)
 
 
 #: Cluster shapes GemmSm90 implements.
