@@ -19,6 +19,11 @@
 namespace cutlass {
 namespace library {
 
+#if defined(CUTLASS_LIB_HAS_SASS_ARCHS)
+// CUTLASS_LIB_SASS_ARCHS, e.g. "80, -90", from a header CMake writes per kernel family
+#include "cutlass_lib_sass_archs.h"
+#endif
+
 #if defined(CUTLASS_LIB_SASS_ARCHS)
 /// The SASS targets of this translation unit (library/CMakeLists.txt; sass_coverage.h).
 inline constexpr int kSassArchs[] = {CUTLASS_LIB_SASS_ARCHS};

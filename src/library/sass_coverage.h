@@ -1,10 +1,11 @@
 /// @file src/library/sass_coverage.h
 /// Which devices a kernel built as SASS (no PTX) can run on. CMake compiles each kernel family for
-/// the listed architectures that family supports and passes them to its translation units as
-/// CUTLASS_LIB_SASS_ARCHS, a comma list of compute capabilities (major * 10 + minor) in which an
-/// arch-specific target (sm_90a) is negative. Rule (CUDA C++ Programming Guide, "Binary
-/// Compatibility"): a cubin for X.y runs on X.z for z >= y; an arch-specific (a) cubin runs on
-/// X.y only. A family (f) target counts as plain here (it runs on its family, a subset of X.z).
+/// the listed architectures that family supports and writes them into a header of that family's
+/// (cutlass_lib_sass_archs.h) as CUTLASS_LIB_SASS_ARCHS, a comma list of compute capabilities
+/// (major * 10 + minor) in which an arch-specific target (sm_90a) is negative. Rule (CUDA C++
+/// Programming Guide, "Binary Compatibility"): a cubin for X.y runs on X.z for z >= y; an
+/// arch-specific (a) cubin runs on X.y only. A family (f) target counts as plain here (it runs on
+/// its family, a subset of X.z).
 #pragma once
 
 namespace cutlass {

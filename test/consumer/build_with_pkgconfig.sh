@@ -10,21 +10,30 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
-# Unquoted expansions below split at spaces on purpose, as a shell command line does
-# (PKG_CONFIG or CXX may carry arguments; pkg-config's output is a list of flags).
+# PKG_CONFIG and CXX are split at spaces on purpose, as a shell command line does (either may carry
+# arguments).
 # shellcheck disable=SC2206
 pkg_config=(${PKG_CONFIG:-pkg-config})
 [ $# -ge 2 ] && pkg_config+=("--define-variable=prefix=$2")
 
-cflags=$("${pkg_config[@]}" --cflags cutlass_lib)
-libs=$("${pkg_config[@]}" --libs cutlass_lib)
+# pkg-config prints shell words (a space inside a path comes out as '\ '): read them as the shell
+# would, through eval, so an install prefix with spaces stays one argument.
+pc_words() {   # pc_words <array name> <pkg-config arguments...>
+  local printed
+  printed=$("${pkg_config[@]}" "${@:2}" cutlass_lib)
+  eval "$1=($printed)"
+}
+pc_words cflags --cflags
+pc_words libs --libs
+pc_words libdir --variable=libdir
+pc_words cuda_libdir --variable=cuda_libdir
 # The program's own RUNPATH points at both libraries, so it runs without LD_LIBRARY_PATH.
-rpath="-Wl,-rpath,$("${pkg_config[@]}" --variable=libdir cutlass_lib)"
-rpath+=",-rpath,$("${pkg_config[@]}" --variable=cuda_libdir cutlass_lib)"
+rpath="-Wl,-rpath,${libdir[0]},-rpath,${cuda_libdir[0]}"
 
 mkdir -p "$out"
 # shellcheck disable=SC2206
-command=(${CXX:-g++} -O2 -Wall -Wextra -Werror -o "$out/cutlass_lib_consumer" "$here/consumer.cpp" $cflags $libs "$rpath")
+command=(${CXX:-g++} -O2 -Wall -Wextra -Werror -o "$out/cutlass_lib_consumer" "$here/consumer.cpp" "${cflags[@]}"
+         "${libs[@]}" "$rpath")
 echo "${command[*]}"
 "${command[@]}"
 "$out/cutlass_lib_consumer"
