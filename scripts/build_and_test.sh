@@ -10,4 +10,4 @@ cd "$(dirname "$0")/.."
 
 source scripts/configure.sh
 cmake --build "$build_dir" -j "$jobs"
-ctest --test-dir "$build_dir" --output-on-failure
+ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
