@@ -9,8 +9,9 @@
 #   profiler  scripts/run_profiler.sh     (builds, then the profiler's default problem)
 #   both      the test command, then the profiler command in the same clone
 # Environment: FRESH_DIR (the folder to clone into, emptied first; default a new temporary one),
-# CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS (passed on when set). Without a .git
-# folder (a plain copy of the tree) the tracked-looking files are copied instead of cloned.
+# CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS (passed on when set), FRESH_SOURCE=tree
+# to copy the working tree (less build folders, .venv) instead of cloning HEAD, as also happens
+# without a git repository.
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-test}
@@ -19,14 +20,14 @@ case $what in test|profiler|both) ;; *) echo "usage: $0 [test|profiler|both]" >&
 fresh=${FRESH_DIR:-$(mktemp -d /tmp/cutlass_lib-fresh.XXXXXX)}
 rm -rf "$fresh"
 mkdir -p "$(dirname "$fresh")"
-if git -C "$source_dir" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+if [ "${FRESH_SOURCE:-clone}" != tree ] && git -C "$source_dir" rev-parse --verify -q HEAD >/dev/null 2>&1; then
   git clone --quiet --no-hardlinks "$source_dir" "$fresh"
   echo "fresh_clone_check: clone of $(git -C "$fresh" rev-parse --short HEAD) in $fresh"
 else
   mkdir -p "$fresh"
   tar -C "$source_dir" --exclude='./build*' --exclude=./.venv --exclude=./.device --exclude=./.whl -cf - . |
     tar -C "$fresh" -xf -
-  echo "fresh_clone_check: copy of $source_dir (no git) in $fresh"
+  echo "fresh_clone_check: copy of the working tree $source_dir in $fresh"
 fi
 
 clean_env=(env -i "PATH=$PATH" "HOME=${HOME:-/root}")
