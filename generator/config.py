@@ -75,6 +75,8 @@ class Family:
     sources_bucket: int
     rows: Tuple[MathRow, ...]
     kernel_rules: Callable[["KernelConfig"], List[str]]
+    operation: str = "gemm"  # "gemv": matrix-vector kernels (M == 1 or N == 1), named "..gemv.."
+    default_set: bool = True  # False: every kernel opt-in by name (a family not yet verified on a GPU)
 
 
 @dataclass(frozen=True)

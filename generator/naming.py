@@ -22,7 +22,8 @@ ACCUMULATOR_LETTERS = {"f16": "h", "f32": "s", "f64": "d", "s32": "i"}
 
 
 def core_name(cfg: "KernelConfig") -> str:
-    """Accumulator letter, instruction shape digits (tensor ops only) and "gemm".
+    """Accumulator letter, instruction shape digits (tensor ops only) and "gemm" (the GEMV family:
+    "gemv", as cuBLAS's sgemv).
 
     CUTLASS inserts an intermediate MMA type tag (e.g. "tf32") only when the MMA input type
     differs from both A's type and the accumulator; every family here feeds A's own type to
@@ -33,7 +34,7 @@ def core_name(cfg: "KernelConfig") -> str:
     if cfg.family.opcode_class != "simt":
         inst = cfg.instruction
         shape = f"{inst.m}{inst.n}{inst.k}"
-    return f"{letter}{shape}gemm"
+    return f"{letter}{shape}{cfg.family.operation}"
 
 
 def extended_name(cfg: "KernelConfig") -> str:

@@ -8,7 +8,7 @@ from generator.config import TileRow
 from generator.datatypes import ALL_LAYOUTS, BF16, E4M3, E5M2, F16, F32, Shape
 from generator.enumeration import enumerate_kernels
 from generator.epilogues import DEFAULT_SET, FP8, PLAIN, STANDARD, Epilogue
-from generator.families import FAMILIES, sm50_simt, sm80_tensorop, sm90_tensorop
+from generator.families import FAMILIES, gemv, sm50_simt, sm80_tensorop, sm90_tensorop
 
 #: Fused variants (epilogues.py): every float row with fusions offers the 17 STANDARD variants on
 #: its first tile at its largest alignment; fp8-output rows only the 4 FP8 variants (no plain
@@ -55,8 +55,12 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD
     assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17
-    # plain 27 (+4 per extra sgemm tile) + 435 + 221 = 683; fused 68 + 288 + 337 = 693
-    assert len(kernels) == (683 + 4 * (N_SGEMM_TILES - 4)) + 693
+    # GEMV: plain 8 type rows x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
+    gemvs = by_family(kernels, gemv.FAMILY)
+    assert len([k for k in gemvs if not k.epilogue.fused]) == 8 * 4
+    assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
+    # plain 27 (+4 per extra sgemm tile) + 435 + 221 + 32 = 715; fused 68 + 288 + 337 + 340 = 1033
+    assert len(kernels) == (715 + 4 * (N_SGEMM_TILES - 4)) + 1033
 
 
 def test_default_set_counts(kernels):
@@ -69,7 +73,10 @@ def test_default_set_counts(kernels):
     # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48, tf32 tn x 3 tiles (align4) = 3;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
     assert len(by_family(default, sm90_tensorop.FAMILY)) == 51 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 99
-    assert len(default) == 101 + 67 == 168
+    # GEMV (while opt-in, none): 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
+    n_gemv = 32 + 2 * 4 * N_DEFAULT_VARIANTS if gemv.FAMILY.default_set else 0
+    assert len(by_family(default, gemv.FAMILY)) == n_gemv
+    assert len(default) == 101 + 67 + n_gemv
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -96,6 +103,8 @@ def test_every_config_obeys_the_kernel_rules(kernels):
         assert rules.violations(k) == [], k.name
         tb, warp = k.tile.threadblock, k.tile.warp
         assert tb.m % warp.m == 0 and tb.n % warp.n == 0
+        if k.family.operation == "gemv":
+            continue   # one output column, one stage (gemv.kernel_rules)
         assert warp.m % 16 == 0 and warp.n % 8 == 0
         assert tb.k % k.instruction.k == 0
         assert k.warp_count.m * k.warp_count.n * k.warp_count.k <= 8

@@ -14,6 +14,8 @@ from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 DEFAULT_SET_SIZE = 168
 #: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
 SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
+#: GEMV kernels (CUDA cores too, any arch): 8 type rows x 4 layouts, plus 5 rows x 4 layouts x 17 fused.
+GEMV_COUNT = 8 * 4 + 5 * 4 * len(STANDARD)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +144,7 @@ def test_bad_architecture_exits_2(capsys):
 def test_families_follow_the_listed_architectures(capsys):
     assert cli.main(["--architectures", "70", "--kernels", "all", "--list"]) == 0
     names = capsys.readouterr().out.split()
-    assert len(names) == SIMT_COUNT and all(n.startswith("cutlass_simt_") for n in names)
+    assert len(names) == SIMT_COUNT + GEMV_COUNT and all(n.startswith("cutlass_simt_") for n in names)
     assert cli.main(["--architectures", "40", "--list"]) == 3
     assert "No kernel family supports" in capsys.readouterr().err
 
@@ -202,9 +204,9 @@ def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
     # it also matches the longer variants that start with bias_gelu (aux, erf, fp8 amax):
     # sgemm 4 layouts x 3 + sm80 16-bit 4 rows x 4 layouts x 3 + sm80 fp8 4 x 1
     # + sm90 4 rows x 4 layouts x 3 + sm90 64x128 and stream-K 128x128 tiles 2 x 2 rows x 4 layouts x 1
-    # + sm90 fp8 4 x 1 + sm90 tf32 tn x 3 (first tile)
+    # + sm90 fp8 4 x 1 + sm90 tf32 tn x 3 (first tile) + GEMV (4 16-bit rows and f32) x 4 layouts x 3
     assert {k.epilogue.suffix for k in selected} == {"bias_gelu", "bias_gelu_aux", "bias_gelu_erf", "bias_gelu_amax"}
-    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3
+    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60
     assert [k.name for k in selected] == names_of(kernels, "bias_gelu")
     # every kernel with a bias and GELU (tanh or erf) is selected
     assert [k.name for k in kernels if k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf")] == [

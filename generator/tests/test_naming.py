@@ -9,7 +9,7 @@ from generator.config import KernelConfig, Operand, TileRow, output_operand
 from generator.datatypes import BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
 from generator.enumeration import enumerate_kernels
 from generator.epilogues import ACTIVATIONS, FP8, PLAIN, STANDARD, Epilogue
-from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
+from generator.families import gemv, sm50_simt, sm80_tensorop, sm90_tensorop
 from generator.naming import kernel_name
 
 LAYOUTS = {"n": COLUMN_MAJOR, "t": ROW_MAJOR}
@@ -139,7 +139,7 @@ def test_name_parses_back_to_the_configuration():
 def test_fused_kernels_exist_in_both_naming_schemes():
     fused = [k for k in enumerate_kernels() if k.epilogue.fused]
     assert {k.family.api for k in fused} == {"2x", "3x"}
-    assert {k.family for k in fused} == {sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
+    assert {k.family for k in fused} == {gemv.FAMILY, sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
 
 
 def test_variant_suffixes_and_their_order():

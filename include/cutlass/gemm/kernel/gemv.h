@@ -1,0 +1,431 @@
+/// @file cutlass/gemm/kernel/gemv.h
+/// Gemv: the GEMMs with M == 1 or N == 1 (matrix-vector products, what LLM decoding at one token
+/// runs), for every element type and layout and any alignment, on CUDA cores. Such a GEMM reads
+/// its matrix once and does 2 flops per element read, so it is bound by memory bandwidth: the
+/// kernel's job is to keep enough bytes in flight on every SM (16-byte loads, several per thread
+/// before the first use, enough CTAs) and to read the matrix exactly once.
+///
+/// The problem as one matrix-vector product y = Mat * x of L outputs and K terms:
+///   N == 1: y = D(:, 0), Mat = A (M x K), x = B(:, 0);
+///   M == 1: y = D(0, :), Mat = B^T (N x K), x = A(0, :) (taken when N > 1 or N == 1 also fails);
+/// Mat is "K-major" when its K elements are contiguous (A row-major, or B column-major): the dot
+/// form, one warp per output, lanes striding along K, then a warp sum. Otherwise Mat is "L-major"
+/// (A column-major, B row-major): the axpy form, each lane owning V consecutive outputs (one
+/// 16-byte vector) and the 8 warps of a CTA taking interleaved k, summed through shared memory.
+/// The x entries a CTA needs are staged in shared memory once (any stride).
+///
+/// Split-K: when the outputs alone cannot fill the GPU (few CTAs per SM), K is cut into equal
+/// runs (grid y), and the CTAs of one output block meet in the workspace (output_block.h:
+/// deterministic, counters cleared by initialize_workspace() once and by every launch after).
+/// Vector loads (16 bytes) need Mat's pointer and leading dimension (and batch stride) aligned to
+/// 16 bytes; otherwise the same loops run with one element per load. Accumulation is in
+/// ElementAccumulator (f32 for 16-bit, tf32 and f32 inputs, f64, s32 for s8), summed in a fixed
+/// order. The epilogue is the output operator every family uses (thread/linear_combination.h),
+/// so the fused pieces (bias, activation, aux, scale and amax) work at one token too.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cutlass/arch/arch.h"
+#include "cutlass/gemm/gemm_arguments.h"
+#include "cutlass/gemm/kernel/output_block.h"
+#include "cutlass/layout/matrix.h"
+#include "cutlass/numeric_conversion.h"
+
+namespace cutlass {
+namespace gemm {
+namespace kernel {
+
+/// The launch of one GEMV: which form, how K is split, where everything is (elements).
+template <typename Element, typename ElementC, typename Accumulator, typename OutputParams>
+struct GemvParams {
+  Element const *mat = nullptr;
+  int64_t mat_ld = 0;            ///< dot form: Mat(i, k) = mat[i * ld + k]; axpy form: mat[i + k * ld]
+  int64_t mat_batch_stride = 0;
+  Element const *x = nullptr;
+  int64_t x_stride = 0;          ///< x(k) = x[k * x_stride]
+  int64_t x_batch_stride = 0;
+  int length = 0;                ///< L: outputs per batch entry
+  int k = 0;
+  bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
+  int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
+  SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
+  OutputOperands<ElementC, OutputParams> out;
+};
+
+template <typename Kernel, bool kDot, bool kVector>
+__global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const params) {
+  if constexpr (kDot) {
+    Kernel::template run_dot<kVector>(params);
+  } else {
+    Kernel::template run_axpy<kVector>(params);
+  }
+}
+
+template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
+          typename ElementAccumulator_, typename EpilogueOutputOp_>
+struct Gemv {
+  using ElementA = ElementA_;
+  using LayoutA = LayoutA_;
+  using ElementB = ElementB_;
+  using LayoutB = LayoutB_;
+  using ElementC = ElementC_;
+  using ElementAccumulator = ElementAccumulator_;
+  using EpilogueOutputOp = EpilogueOutputOp_;
+  using ElementCompute = typename EpilogueOutputOp::ElementCompute;
+  using OperatorClass = arch::OpClassSimt;
+  using MathOperator = arch::OpMultiplyAdd;
+  static_assert(std::is_same<ElementA, ElementB>::value, "Gemv: A and B have the same type");
+  using Element = ElementA;
+
+  static constexpr int kThreads = 256;
+  static constexpr int kWarps = kThreads / 32;
+  /// Elements of one 16-byte vector load.
+  static constexpr int kVector = 16 / int(sizeof(Element)) > 0 ? 16 / int(sizeof(Element)) : 1;
+  /// Outputs of one CTA: the dot form's warps own one each; the axpy form's lanes own kVector each.
+  static constexpr int kDotRows = kWarps;
+  static constexpr int kAxpyRows = 32 * kVector;
+  static constexpr int kAxpyPerThread = (kAxpyRows + kThreads - 1) / kThreads;
+  /// Shared memory for x: at most this many bytes of one K run (longer K is split).
+  static constexpr int kMaxStagedBytes = 24 * 1024;   // + the axpy form's sums: under 48 KB
+  static constexpr int kMaxKPerSplit = kMaxStagedBytes / int(sizeof(Element));
+
+  using ThreadblockShape = GemmShape<kThreads, 1, 1>;   ///< threads of a CTA (the name's tile)
+  using WarpShape = GemmShape<32, 1, 1>;
+  using InstructionShape = GemmShape<1, 1, 1>;
+  static constexpr int kStages = 1;
+  static constexpr int kAlignmentA = 1;   ///< any alignment (vector loads where it allows)
+  static constexpr int kAlignmentB = 1;
+  static constexpr int kAlignmentC = 1;
+  static constexpr int kMinComputeCapability = 50;
+  static constexpr int kMaxComputeCapability = 1000;
+
+  using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
+  using Params = GemvParams<Element, ElementC, ElementAccumulator, typename EpilogueOutputOp::Params>;
+
+  // ---- host --------------------------------------------------------------------------------
+
+  static constexpr bool kRowMajorA = std::is_same<LayoutA, layout::RowMajor>::value;
+  static constexpr bool kColumnMajorB = std::is_same<LayoutB, layout::ColumnMajor>::value;
+
+  /// The matrix-vector form of `args` (see the file comment); split fields left at 1.
+  static Params make_params(Arguments const &args) {
+    auto const &p = args.problem_size;
+    Params params;
+    params.n_is_one = p.n() == 1;
+    params.k = p.k();
+    params.out.op = args.epilogue;
+    params.out.c = args.ptr_C;
+    params.out.ldc = args.ldc;
+    params.out.batch_stride_c = args.batch_stride_C;
+    params.out.d = args.ptr_D;
+    params.out.ldd = args.ldd;
+    params.out.batch_stride_d = args.batch_stride_D;
+    if (params.n_is_one) {
+      params.length = p.m();
+      params.mat = args.ptr_A;
+      params.mat_ld = args.lda;
+      params.mat_batch_stride = args.batch_stride_A;
+      params.x = args.ptr_B;
+      params.x_stride = kColumnMajorB ? 1 : args.ldb;   // B(k, 0)
+      params.x_batch_stride = args.batch_stride_B;
+    } else {
+      params.length = p.n();
+      params.mat = args.ptr_B;
+      params.mat_ld = args.ldb;
+      params.mat_batch_stride = args.batch_stride_B;
+      params.x = args.ptr_A;
+      params.x_stride = kRowMajorA ? 1 : args.lda;      // A(0, k)
+      params.x_batch_stride = args.batch_stride_A;
+    }
+    return params;
+  }
+
+  /// True when Mat's K elements are contiguous (the dot form).
+  static bool dot_form(Params const &params) { return params.n_is_one ? kRowMajorA : kColumnMajorB; }
+
+  /// True when every row (dot) or column (axpy) of Mat starts 16-byte aligned.
+  static bool vector_loads(Params const &params, int batch_count) {
+    return reinterpret_cast<uintptr_t>(params.mat) % 16 == 0 && params.mat_ld % kVector == 0 &&
+           (batch_count <= 1 || params.mat_batch_stride % kVector == 0);
+  }
+
+  /// CTAs along the outputs for `params`'s form.
+  static int64_t row_blocks(Params const &params) {
+    int64_t const rows = dot_form(params) ? kDotRows : kAxpyRows;
+    return (int64_t(params.length) + rows - 1) / rows;
+  }
+
+  /// K runs: enough CTAs for about four per SM (32 resident warps: 32 x 16 B x 4 loads in flight
+  /// each), each run at least 64 vectors' worth of K (so the partial sums stay a small fraction
+  /// of the matrix's bytes), and no run longer than the x staging buffer holds.
+  static void plan_splits(Params &params, int batch_count, int sm_count) {
+    int64_t const k = params.k;
+    int64_t const ctas = row_blocks(params) * batch_count;
+    int64_t const wanted = int64_t(sm_count > 0 ? sm_count : 132) * 4;
+    int64_t splits = ctas >= wanted ? 1 : (wanted + ctas - 1) / ctas;
+    int64_t const min_run = 64 * kVector;
+    int64_t const by_length = (k + min_run - 1) / min_run;
+    if (splits > by_length) splits = by_length;
+    int64_t const by_staging = (k + kMaxKPerSplit - 1) / kMaxKPerSplit;
+    if (splits < by_staging) splits = by_staging;
+    if (splits < 1) splits = 1;
+    // equal runs, rounded up to whole vectors (so every run but the last starts aligned)
+    int64_t run = (k + splits - 1) / splits;
+    run = (run + kVector - 1) / kVector * kVector;
+    params.k_per_split = int(run);
+    params.split.splits = int((k + run - 1) / run);
+    params.split.slots = dot_form(params) ? kDotRows : kAxpyRows;
+  }
+
+  static int device_sm_count() {
+    int device = 0, value = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return value;
+  }
+
+  static Params planned(Arguments const &args, int sm_count) {
+    Params params = make_params(args);
+    plan_splits(params, args.batch_count, sm_count);
+    return params;
+  }
+
+  static Status can_implement(Arguments const &args) {
+    Status status = can_implement_common<Gemv>(args);
+    if (status != Status::kSuccess) return status;
+    auto const &p = args.problem_size;
+    if (p.m() != 1 && p.n() != 1) return Status::kErrorNotSupported;   // a GEMV: M == 1 or N == 1
+    if (args.batch_count > 65535) return Status::kErrorNotSupported;   // grid z
+    return Status::kSuccess;
+  }
+
+  static int64_t blocks(Params const &params, int batch_count) { return row_blocks(params) * batch_count; }
+
+  static size_t get_workspace_size(Arguments const &args) {
+    Params const params = planned(args, device_sm_count());
+    return size_t(decltype(params.split)::workspace_bytes(blocks(params, args.batch_count), params.split.splits,
+                                                          params.split.slots));
+  }
+
+  static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
+    Params const params = planned(args, device_sm_count());
+    if (params.split.splits <= 1) return Status::kSuccess;
+    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+    int64_t const bytes = decltype(params.split)::counter_bytes(blocks(params, args.batch_count));
+    if (cudaMemsetAsync(workspace, 0, size_t(bytes), stream) != cudaSuccess) {
+      cudaGetLastError();
+      return Status::kErrorInternal;
+    }
+    return Status::kSuccess;
+  }
+
+  static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
+    Params params = planned(args, device_sm_count());
+    if (params.split.splits > 1) {
+      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+      params.split.place(workspace, blocks(params, args.batch_count));
+    }
+    bool const dot = dot_form(params);
+    bool const vector = vector_loads(params, args.batch_count);
+    dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
+    size_t const shared = size_t(params.k_per_split) * sizeof(Element);
+    if (dot) {
+      if (vector) {
+        gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
+      } else {
+        gemv_kernel<Gemv, true, false><<<grid, kThreads, shared, stream>>>(params);
+      }
+    } else {
+      if (vector) {
+        gemv_kernel<Gemv, false, true><<<grid, kThreads, shared, stream>>>(params);
+      } else {
+        gemv_kernel<Gemv, false, false><<<grid, kThreads, shared, stream>>>(params);
+      }
+    }
+    return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+  }
+
+#if defined(__CUDACC__)
+  // ---- device ------------------------------------------------------------------------------
+
+  struct alignas(16) Vector {
+    Element e[kVector];
+  };
+
+  static_assert(sizeof(Vector) == 16, "Gemv: a vector is 16 bytes");
+
+  /// One 16-byte vector of Mat through the read-only data cache.
+  CUTLASS_DEVICE static Vector load_vector(Element const *p) {
+    uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
+    Vector v;
+    memcpy(&v, &bits, sizeof(Vector));
+    return v;
+  }
+
+  CUTLASS_DEVICE static ElementAccumulator to_accumulator(Element x) {
+    return NumericConverter<ElementAccumulator, Element>::convert(x);
+  }
+
+  /// x(k_begin .. k_begin + count - 1) of batch entry l into `staged` (all threads of the CTA).
+  CUTLASS_DEVICE static void stage_x(Params const &params, Element *staged, int l, int64_t k_begin, int count) {
+    Element const *x = params.x + int64_t(l) * params.x_batch_stride;
+    for (int k = threadIdx.x; k < count; k += kThreads) staged[k] = x[(k_begin + k) * params.x_stride];
+    __syncthreads();
+  }
+
+  /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run.
+  template <bool kVectorLoads>
+  CUTLASS_DEVICE static void run_dot(Params const &params) {
+    extern __shared__ __align__(16) unsigned char shared_raw[];
+    Element *staged = reinterpret_cast<Element *>(shared_raw);
+    int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int const l = blockIdx.z;
+    int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
+    int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
+    stage_x(params, staged, l, k_begin, count);
+
+    int64_t const i = int64_t(blockIdx.x) * kDotRows + warp;
+    ElementAccumulator acc = ElementAccumulator(0);
+    if (i < params.length) {
+      Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
+      int done = 0;
+      if constexpr (kVectorLoads) {
+        // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step
+        Vector const *xv = reinterpret_cast<Vector const *>(staged);
+        int const vectors = count / kVector;
+        constexpr int kUnroll = 4;
+        int v = lane;
+        for (; v + 32 * (kUnroll - 1) < vectors; v += 32 * kUnroll) {
+          Vector a[kUnroll];
+          CUTLASS_PRAGMA_UNROLL
+          for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
+          CUTLASS_PRAGMA_UNROLL
+          for (int u = 0; u < kUnroll; ++u) {
+            Vector const b = xv[v + 32 * u];
+            CUTLASS_PRAGMA_UNROLL
+            for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
+          }
+        }
+        for (; v < vectors; v += 32) {
+          Vector const a = load_vector(row + v * kVector);
+          Vector const b = xv[v];
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
+        }
+        done = vectors * kVector;
+      }
+      for (int k = done + lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(staged[k]);
+      CUTLASS_PRAGMA_UNROLL
+      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
+    }
+    // lane 0 of each warp holds its output
+    bool const owner[1] = {lane == 0 && i < params.length};
+    int64_t const index[1] = {i};
+    int const slot[1] = {warp};
+    ElementAccumulator value[1] = {acc};
+    finish<1>(params, owner, index, slot, value, l);
+  }
+
+  /// Axpy form: lane t of every warp owns outputs bx * kAxpyRows + t * kVector + (0 .. kVector-1);
+  /// warp w takes k = w, w + 8, ... of the CTA's K run; the 8 warps' sums meet in shared memory.
+  template <bool kVectorLoads>
+  CUTLASS_DEVICE static void run_axpy(Params const &params) {
+    extern __shared__ __align__(16) unsigned char shared_raw[];
+    Element *staged = reinterpret_cast<Element *>(shared_raw);
+    __shared__ ElementAccumulator sums[kWarps][kAxpyRows];
+    int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int const l = blockIdx.z;
+    int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
+    int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
+    stage_x(params, staged, l, k_begin, count);
+
+    int64_t const i0 = int64_t(blockIdx.x) * kAxpyRows + lane * kVector;
+    Element const *column = params.mat + int64_t(l) * params.mat_batch_stride + i0 + k_begin * params.mat_ld;
+    ElementAccumulator acc[kVector];
+    CUTLASS_PRAGMA_UNROLL
+    for (int e = 0; e < kVector; ++e) acc[e] = ElementAccumulator(0);
+    bool const whole = kVectorLoads && i0 + kVector <= params.length;
+    if (whole) {
+      constexpr int kUnroll = 4;
+      int k = warp;
+      for (; k + kWarps * (kUnroll - 1) < count; k += kWarps * kUnroll) {
+        Vector a[kUnroll];
+        CUTLASS_PRAGMA_UNROLL
+        for (int u = 0; u < kUnroll; ++u) {
+          a[u] = load_vector(column + int64_t(k + kWarps * u) * params.mat_ld);
+        }
+        CUTLASS_PRAGMA_UNROLL
+        for (int u = 0; u < kUnroll; ++u) {
+          ElementAccumulator const xk = to_accumulator(staged[k + kWarps * u]);
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < kVector; ++e) acc[e] += to_accumulator(a[u].e[e]) * xk;
+        }
+      }
+      for (; k < count; k += kWarps) {
+        Vector const a = load_vector(column + int64_t(k) * params.mat_ld);
+        ElementAccumulator const xk = to_accumulator(staged[k]);
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < kVector; ++e) acc[e] += to_accumulator(a.e[e]) * xk;
+      }
+    } else {
+      for (int k = warp; k < count; k += kWarps) {
+        ElementAccumulator const xk = to_accumulator(staged[k]);
+        Element const *c = column + int64_t(k) * params.mat_ld;
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < kVector; ++e) {
+          if (i0 + e < params.length) acc[e] += to_accumulator(c[e]) * xk;
+        }
+      }
+    }
+    CUTLASS_PRAGMA_UNROLL
+    for (int e = 0; e < kVector; ++e) sums[warp][lane * kVector + e] = acc[e];
+    __syncthreads();
+    // thread t sums outputs t, t + kThreads, ... of the CTA over the warps, in warp order
+    bool owner[kAxpyPerThread];
+    int64_t index[kAxpyPerThread];
+    int slot[kAxpyPerThread];
+    ElementAccumulator value[kAxpyPerThread];
+    CUTLASS_PRAGMA_UNROLL
+    for (int j = 0; j < kAxpyPerThread; ++j) {
+      int const r = int(threadIdx.x) + j * kThreads;
+      index[j] = int64_t(blockIdx.x) * kAxpyRows + r;
+      slot[j] = r;
+      owner[j] = r < kAxpyRows && index[j] < params.length;
+      value[j] = ElementAccumulator(0);
+      if (r < kAxpyRows) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int w = 0; w < kWarps; ++w) value[j] += sums[w][r];
+      }
+    }
+    finish<kAxpyPerThread>(params, owner, index, slot, value, l);
+  }
+
+  /// The split-K hand-off and the epilogue of the N outputs index[j] (slot[j] of the CTA's block)
+  /// that this thread owns. Every thread of the CTA calls it once.
+  template <int N>
+  CUTLASS_DEVICE static void finish(Params const &params, bool const (&owner)[N], int64_t const (&index)[N],
+                                    int const (&slot)[N], ElementAccumulator (&value)[N], int l) {
+    int64_t const block = int64_t(l) * gridDim.x + blockIdx.x;
+    if (!params.split.reduce(owner, slot, value, block, int(blockIdx.y))) return;
+    int m[N], n[N];
+    CUTLASS_PRAGMA_UNROLL
+    for (int j = 0; j < N; ++j) {
+      m[j] = params.n_is_one ? int(index[j]) : 0;
+      n[j] = params.n_is_one ? 0 : int(index[j]);
+    }
+    store_outputs<EpilogueOutputOp>(params.out, l, owner, m, n, value);
+  }
+#endif
+};
+
+}  // namespace kernel
+}  // namespace gemm
+}  // namespace cutlass
