@@ -77,6 +77,9 @@ class Family:
     kernel_rules: Callable[["KernelConfig"], List[str]]
     operation: str = "gemm"  # "gemv": matrix-vector kernels (M == 1 or N == 1), named "..gemv.."
     default_set: bool = True  # False: every kernel opt-in by name (a family not yet verified on a GPU)
+    min_stages: int = 2       # 1 for kernels without a shared-memory pipeline (GEMV, skinny)
+    name_suffix: str = ""     # after the alignment in 2.x names, e.g. "_splitk"
+    output_alignment: Optional[int] = None  # C/D alignment when the kernel's differs from A's vector
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ def alignment_c(a: Operand, c_element: DataType) -> int:
     return max(1, vector_bytes // c_element.size_bytes)
 
 
-def output_operand(a: Operand, c_element: DataType) -> Operand:
-    """The C (and D) operand of a kernel whose A operand is ``a``: column-major, derived alignment."""
-    return Operand(element=c_element, layout=COLUMN_MAJOR, alignment=alignment_c(a, c_element))
+def output_operand(a: Operand, c_element: DataType, alignment: Optional[int] = None) -> Operand:
+    """The C (and D) operand of a kernel whose A operand is ``a``: column-major, the given alignment
+    or one derived from A's vector access."""
+    return Operand(element=c_element, layout=COLUMN_MAJOR,
+                   alignment=alignment if alignment is not None else alignment_c(a, c_element))

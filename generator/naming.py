@@ -1,7 +1,8 @@
 """Kernel names in CUTLASS's procedural schemes, so existing filters keep working.
 
 2.x families (SIMT, sm80):
-    cutlass_{opclass}_{extended}_{tbM}x{tbN}_{tbK}x{stages}_{layoutA}{layoutB}_align{max(alignA, alignB)}
+    cutlass_{opclass}_{extended}_{tbM}x{tbN}_{tbK}x{stages}_{layoutA}{layoutB}_align{max(alignA, alignB)}[_splitk]
+    (the skinny family splits K over CTAs and says so; the GEMV family's core name ends in "gemv")
 3.x families (sm90):
     cutlass3x_sm{cc}_{opclass}_gemm_{A}_{B}_{acc}_{C}_{D}_{M}x{N}x{K}_{cM}x{cN}x{cK}_{stages}
         _{layoutA}{layoutB}{layoutC}_align{max(alignA, alignB)}{tile scheduler suffix}{schedule suffix}
@@ -93,7 +94,8 @@ def kernel_name(cfg: "KernelConfig") -> str:
     alignment = max(cfg.a.alignment, cfg.b.alignment)
     return (
         f"cutlass_{cfg.family.opcode_class}_{extended_name(cfg)}"
-        f"_{tb.m}x{tb.n}_{tb.k}x{cfg.tile.stages}_{layout_letters(cfg)}_align{alignment}{fusion_suffix(cfg)}"
+        f"_{tb.m}x{tb.n}_{tb.k}x{cfg.tile.stages}_{layout_letters(cfg)}_align{alignment}{cfg.family.name_suffix}"
+        f"{fusion_suffix(cfg)}"
     )
 
 

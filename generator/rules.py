@@ -48,8 +48,8 @@ def violations(cfg: KernelConfig) -> List[str]:
         count = warps.m * warps.n * warps.k
         if count > MAX_WARPS:
             problems.append(f"{count} warps per threadblock; at most {MAX_WARPS} are allowed")
-    if cfg.family.operation == "gemm" and cfg.tile.stages < 2:
-        problems.append(f"stages {cfg.tile.stages} must be at least 2")
+    if cfg.tile.stages < cfg.family.min_stages:
+        problems.append(f"stages {cfg.tile.stages} must be at least {cfg.family.min_stages}")
     smem = shared_memory_bytes(cfg)
     if smem > SHARED_MEMORY_LIMIT_BYTES:
         problems.append(

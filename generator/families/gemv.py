@@ -5,7 +5,8 @@ A GEMV reads its matrix once and does 2 flops per element, so it runs at memory 
 instance per (types, layouts), alignment 1 (16-byte loads where the matrix allows them, decided at
 run time), splitting K over CTAs when the outputs alone cannot fill the GPU. The "tile" in the name
 is the CTA's 256 threads (1x1 K, 1 stage: no shared-memory pipeline), e.g.
-cutlass_simt_bf16_sgemv_bf16_256x1_1x1_tn_align1. Selection sends it only M == 1 or N == 1 calls
+cutlass_simt_bf16_sgemv_bf16_256x1_1x1_tn_align1_splitk (it splits K over CTAs as
+the problem needs). Selection sends it only M == 1 or N == 1 calls
 (its can_implement refuses the rest), where its cost (bytes / bandwidth) beats the tiled kernels'.
 """
 from typing import List
@@ -61,5 +62,7 @@ FAMILY = Family(
     rows=ROWS,
     kernel_rules=kernel_rules,
     operation="gemv",
+    min_stages=1,
+    name_suffix="_splitk",   # it splits K over CTAs when the outputs cannot fill the GPU
     default_set=False,   # opt-in until its GPU run (docs/NOTES.md)
 )

@@ -35,11 +35,12 @@ def compile_instance(nvcc, source, arch, include_dirs):
 
 
 def pick(family, kind):
-    """The instance to compile: the family's first default-set kernel ("plain"), or its first
-    kernel with a bias and an aux output ("fused": the Fusion parameters most pieces use)."""
+    """The instance to compile: the family's first default-set kernel ("plain"; the first plain
+    kernel of an opt-in family), or its first kernel with a bias and an aux output ("fused": the
+    Fusion parameters most pieces use)."""
     kernels = enumerate_kernels([family])
     if kind == "plain":
-        return next(k for k in kernels if k.in_default_set and not k.epilogue.fused)
+        return next(k for k in kernels if (k.in_default_set or not family.default_set) and not k.epilogue.fused)
     return next(k for k in kernels if k.epilogue.bias and k.epilogue.aux)
 
 

@@ -8,7 +8,7 @@ from generator.config import TileRow
 from generator.datatypes import ALL_LAYOUTS, BF16, E4M3, E5M2, F16, F32, Shape
 from generator.enumeration import enumerate_kernels
 from generator.epilogues import DEFAULT_SET, FP8, PLAIN, STANDARD, Epilogue
-from generator.families import FAMILIES, gemv, sm50_simt, sm80_tensorop, sm90_tensorop
+from generator.families import FAMILIES, gemv, sm50_simt, sm80_skinny, sm80_tensorop, sm90_tensorop
 
 #: Fused variants (epilogues.py): every float row with fusions offers the 17 STANDARD variants on
 #: its first tile at its largest alignment; fp8-output rows only the 4 FP8 variants (no plain
@@ -59,8 +59,13 @@ def test_counts_per_family(kernels):
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == 8 * 4
     assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
-    # plain 27 (+4 per extra sgemm tile) + 435 + 221 + 32 = 715; fused 68 + 288 + 337 + 340 = 1033
-    assert len(kernels) == (715 + 4 * (N_SGEMM_TILES - 4)) + 1033
+    # skinny: plain 4 type rows x 3 widths (tn); fused: 4 rows x 17 on the first width, and the 2
+    # 16-bit-output rows x the other 2 widths x (bias_relu, bias_gelu)
+    skinny = by_family(kernels, sm80_skinny.FAMILY)
+    assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 3
+    assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 2 * N_DEFAULT_VARIANTS == 76
+    # plain 27 (+4 per extra sgemm tile) + 435 + 221 + 32 + 12 = 727; fused 68 + 288 + 337 + 340 + 76 = 1109
+    assert len(kernels) == (727 + 4 * (N_SGEMM_TILES - 4)) + 1109
 
 
 def test_default_set_counts(kernels):
@@ -114,7 +119,8 @@ def test_every_config_obeys_the_kernel_rules(kernels):
 def test_alignment_c_is_derived_from_a(kernels):
     for k in kernels:
         vector_bytes = min(16, k.a.alignment * k.a.element.size_bytes)
-        assert k.c.alignment == max(1, vector_bytes // k.c.element.size_bytes), k.name
+        derived = max(1, vector_bytes // k.c.element.size_bytes)
+        assert k.c.alignment == (k.family.output_alignment or derived), k.name
         assert k.d == k.c and k.c.layout.letter == "n"
 
 

@@ -90,7 +90,9 @@ def test_bf16_f32_output_tn_align8_example(kernels):
     ]
     # one plain kernel per 16-bit tile row, and the 17 fused variants of the first tile
     assert len(expected) == len(sm80_tensorop.TILES_16BIT) + len(STANDARD)
-    assert names_of(kernels, "cutlass_tensorop_s*gemm_bf16_*_tn_align8") == expected
+    # the pattern also selects the skinny family's bf16 -> f32 kernels (same name scheme, "_splitk")
+    skinny = [k.name for k in kernels if k.family.name == "sm80_skinny" and k.a.element == BF16 and k.c.element == F32]
+    assert names_of(kernels, "cutlass_tensorop_s*gemm_bf16_*_tn_align8") == expected + skinny
 
 
 def test_list_prints_names_in_registration_order(capsys, kernels):
@@ -205,8 +207,9 @@ def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
     # sgemm 4 layouts x 3 + sm80 16-bit 4 rows x 4 layouts x 3 + sm80 fp8 4 x 1
     # + sm90 4 rows x 4 layouts x 3 + sm90 64x128 and stream-K 128x128 tiles 2 x 2 rows x 4 layouts x 1
     # + sm90 fp8 4 x 1 + sm90 tf32 tn x 3 (first tile) + GEMV (4 16-bit rows and f32) x 4 layouts x 3
+    # + skinny 4 rows x 3 on its first width + 2 rows x 2 widths x 1
     assert {k.epilogue.suffix for k in selected} == {"bias_gelu", "bias_gelu_aux", "bias_gelu_erf", "bias_gelu_amax"}
-    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60
+    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60 + 16
     assert [k.name for k in selected] == names_of(kernels, "bias_gelu")
     # every kernel with a bias and GELU (tanh or erf) is selected
     assert [k.name for k in kernels if k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf")] == [

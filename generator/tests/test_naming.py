@@ -9,13 +9,13 @@ from generator.config import KernelConfig, Operand, TileRow, output_operand
 from generator.datatypes import BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
 from generator.enumeration import enumerate_kernels
 from generator.epilogues import ACTIVATIONS, FP8, PLAIN, STANDARD, Epilogue
-from generator.families import gemv, sm50_simt, sm80_tensorop, sm90_tensorop
+from generator.families import gemv, sm50_simt, sm80_skinny, sm80_tensorop, sm90_tensorop
 from generator.naming import kernel_name
 
 LAYOUTS = {"n": COLUMN_MAJOR, "t": ROW_MAJOR}
 
 #: 2.x tail; fused kernels add "_epi_<variant>" after the alignment.
-NAME_TAIL = re.compile(r"_(\d+)x(\d+)_(\d+)x(\d+)_([nt])([nt])_align(\d+)(?:_epi_(\w+))?$")
+NAME_TAIL = re.compile(r"_(\d+)x(\d+)_(\d+)x(\d+)_([nt])([nt])_align(\d+)(_splitk)?(?:_epi_(\w+))?$")
 
 #: The pieces of a variant name in their fixed order (epilogues.Epilogue.suffix).
 VARIANT = re.compile(r"^(?:(alphavec)(?:_|$))?(?:(bias)(?:_|$))?(?:(" + "|".join(
@@ -126,7 +126,8 @@ def test_name_parses_back_to_the_configuration():
             continue
         match = NAME_TAIL.search(k.name)
         assert match, k.name
-        tb_m, tb_n, tb_k, stages, layout_a, layout_b, alignment, variant = match.groups()
+        tb_m, tb_n, tb_k, stages, layout_a, layout_b, alignment, split, variant = match.groups()
+        assert (split or "") == k.family.name_suffix, k.name
         assert parse_variant(variant) == k.epilogue, k.name
         tb = k.tile.threadblock
         assert (int(tb_m), int(tb_n), int(tb_k)) == (tb.m, tb.n, tb.k)
@@ -139,7 +140,8 @@ def test_name_parses_back_to_the_configuration():
 def test_fused_kernels_exist_in_both_naming_schemes():
     fused = [k for k in enumerate_kernels() if k.epilogue.fused]
     assert {k.family.api for k in fused} == {"2x", "3x"}
-    assert {k.family for k in fused} == {gemv.FAMILY, sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
+    assert {k.family for k in fused} == {gemv.FAMILY, sm50_simt.FAMILY, sm80_skinny.FAMILY, sm80_tensorop.FAMILY,
+                                           sm90_tensorop.FAMILY}
 
 
 def test_variant_suffixes_and_their_order():

@@ -2,6 +2,7 @@
 /// Argument checks, quick returns and kernel selection for every GEMM entry point.
 /// Read top to bottom: gemm_call() is the whole story.
 #include "gemm_call.h"
+#include "gemm_selection.h"
 
 #include <algorithm>
 #include <climits>
@@ -22,14 +23,6 @@ namespace cutlass {
 namespace library {
 
 namespace {
-
-bool log_enabled() {
-  static bool const enabled = [] {
-    char const *v = std::getenv("CUTLASS_LIB_LOG");
-    return v && v[0] && v[0] != '0';
-  }();
-  return enabled;
-}
 
 bool is_matrix_layout(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor || layout == LayoutTypeID::kRowMajor;
@@ -69,10 +62,12 @@ bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
   }
 }
 
-int max_alignment(GemmDescription const &d) { return std::max(d.A.alignment, std::max(d.B.alignment, d.C.alignment)); }
-
 LayoutTypeID transposed(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+}
+
+GemmDescription const &gemm_description(Operation const *op) {
+  return static_cast<GemmDescription const &>(op->description());
 }
 
 GemmOutcome fail(GemmFailure failure, char const *detail) {
@@ -236,47 +231,6 @@ GemmCall to_column_major_output(GemmCall c) {
   return t;
 }
 
-int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
-                      int64_t contiguous_extent) {
-  int const bits = sizeof_bits(element);
-  if (bits < 8) return 1;
-  int const bytes = bits / 8;
-  int alignment = 16 / bytes;   // 16-byte vector accesses at most
-  if (alignment < 1) return 1;
-  auto const address = reinterpret_cast<uintptr_t>(ptr);
-  while (alignment > 1) {
-    bool const fits = address % (uintptr_t(alignment) * bytes) == 0 && ld % alignment == 0 &&
-                      (batch_count <= 1 || batch_stride % alignment == 0) && contiguous_extent % alignment == 0;
-    if (fits) break;
-    alignment /= 2;
-  }
-  return alignment;
-}
-
-bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char const **why) {
-  TileDescription const &tile = d.tile_description;
-  if (cc < tile.minimum_compute_capability || cc > tile.maximum_compute_capability) {
-    *why = "compute capability";
-    return false;
-  }
-  int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
-  int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);
-  if (operand_alignment(c.element_A, c.A, c.lda, c.batch_stride_A, c.batch_count, extent_A) < d.A.alignment) {
-    *why = "alignment of A";
-    return false;
-  }
-  if (operand_alignment(c.element_B, c.B, c.ldb, c.batch_stride_B, c.batch_count, extent_B) < d.B.alignment) {
-    *why = "alignment of B";
-    return false;
-  }
-  if (operand_alignment(c.element_C, c.C, c.ldc, c.batch_stride_C, c.batch_count, c.m) < d.C.alignment ||
-      operand_alignment(c.element_D, c.D, c.ldd, c.batch_stride_D, c.batch_count, c.m) < d.D.alignment) {
-    *why = "alignment of C/D";
-    return false;
-  }
-  return true;
-}
-
 GemmFunctionalKey functional_key(GemmCall const &c) {
   GemmFunctionalKey key;
   key.element_compute = c.element_compute;
@@ -294,41 +248,6 @@ GemmFunctionalKey functional_key(GemmCall const &c) {
 }
 
 namespace {
-
-GemmUniversalConfiguration configuration_of(GemmCall const &c) {
-  GemmUniversalConfiguration cfg;
-  cfg.mode = c.mode;
-  cfg.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
-  cfg.batch_count = int(c.batch_count);
-  cfg.lda = c.lda;
-  cfg.ldb = c.ldb;
-  cfg.ldc = c.ldc;
-  cfg.ldd = c.ldd;
-  return cfg;
-}
-
-GemmUniversalArguments arguments_of(GemmCall const &c) {
-  GemmUniversalArguments args;
-  args.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
-  args.batch_count = int(c.batch_count);
-  args.A = c.A;
-  args.B = c.B;
-  args.C = c.C;
-  args.D = c.D;
-  args.alpha = c.alpha;
-  args.beta = c.beta;
-  args.pointer_mode = c.pointer_mode;
-  args.lda = c.lda;
-  args.ldb = c.ldb;
-  args.ldc = c.ldc;
-  args.ldd = c.ldd;
-  args.batch_stride_A = c.batch_stride_A;
-  args.batch_stride_B = c.batch_stride_B;
-  args.batch_stride_C = c.batch_stride_C;
-  args.batch_stride_D = c.batch_stride_D;
-  args.epilogue = c.epilogue;
-  return args;
-}
 
 /// D = beta * C for K == 0 or alpha == 0 (column-major call).
 GemmOutcome scale_only(GemmCall const &c, GemmContext const &context, bool execute) {
@@ -362,15 +281,6 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
-/// The most preferred kernel that runs on this compute capability, whatever the alignment.
-Operation const *first_for_device(GemmOperationVector const &candidates, int cc) {
-  for (Operation const *op : candidates) {
-    TileDescription const &tile = op->description().tile_description;
-    if (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability) return op;
-  }
-  return nullptr;
-}
-
 /// Staging copies cost a few microseconds of launches and one pass over the operands; below
 /// about 2^27 multiply-adds (512^3) the slower kernel on the original operands wins.
 bool worth_staging(GemmCall const &c) { return double(c.m) * double(c.n) * double(c.k) * double(c.batch_count) >= double(1 << 27); }
@@ -393,97 +303,6 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 }
 
 }  // namespace
-
-/// Time of a stream-K tile's share relative to the same share of a whole tile. From the H200
-/// (docs/NOTES.md, 2026-11-29 s4), bf16 TN 128x128 ping-pong stream-K vs persistent, each
-/// interleaved with cuBLAS: the split share cost 1.0-1.9x (two runs of 4096x14336x4096 and
-/// 8192^3 disagreed by 3-6%), 1.4x at 4096^3 and 2048^3, and at 8192^3 in four layouts and at
-/// 16384^3 stream-K measured 1-6% slower; it won only with few tiles and a long K (128 x 4096 x
-/// 14336: 32 tiles, +2.5%). ncu at 2048^3: the consumers wait for TMA data (L2 throughput 67%
-/// vs 56%), not for the partial sums. 2.0 keeps the persistent kernels for every large shape
-/// measured and leaves stream-K the problems with far fewer tiles than SMs. Re-measured with the
-/// 32-bit walker (s6, 15 shapes, 3 passes): stream-K won 1.5% at 8192^3 and 4096x14336x4096 but
-/// lost 1.6% at 8192x8192x28672, 1.0% at 8192x28672x8192 and 0.5% at 16384^3; no constant factor
-/// (nor one per K) picks all of them right, and 2.0 is wrong only by the 1.5% wins, so it stays.
-constexpr double kStreamKOverhead = 2.0;
-
-/// And a fixed cost per split run, in k-blocks of the kernel's tile: the partial store, the flag
-/// hand-off, the sum and the pipeline fill of a short run (1024^3, 16 k-blocks split into runs
-/// of 8: stream-K took 1.25x the persistent kernel's time, where the per-share factor alone
-/// predicts 1.0x).
-constexpr double kStreamKFixedBlocks = 8.0;
-
-double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
-  auto const &tile = desc.tile_description.threadblock_shape;
-  double const m_tiles = std::ceil(double(call.m) / tile.m());
-  double const n_tiles = std::ceil(double(call.n) / tile.n());
-  double const tiles = m_tiles * n_tiles * double(call.batch_count);
-  double waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
-  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && sm_count > 0 && tiles < double(1 << 30)) {
-    // The kernel's own split (Sm90StreamKScheduler): whole waves, then the split tiles' share
-    // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
-    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
-        int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count);
-    if (split.sk_tiles > 0) {
-      waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
-              kStreamKFixedBlocks / split.tiles.k_tiles;
-    }
-  }
-  double const area = double(tile.m()) * tile.n();
-  // NOTE: a tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the
-  // H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems
-  // (docs/NOTES.md), so its time per tile counts as area / 0.8.
-  double const efficiency = area >= 128.0 * 128.0 ? 1.0 : 0.8;
-  return waves * area / efficiency;
-}
-
-namespace {
-
-/// Kernels of one group share the minimum compute capability and the alignment.
-bool same_group(GemmDescription const &a, GemmDescription const &b) {
-  return a.tile_description.minimum_compute_capability == b.tile_description.minimum_compute_capability &&
-         max_alignment(a) == max_alignment(b);
-}
-
-GemmDescription const &gemm_description(Operation const *op) {
-  return static_cast<GemmDescription const &>(op->description());
-}
-
-}  // namespace
-
-Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
-                               bool ask_kernel, bool *any_for_device) {
-  *any_for_device = false;
-  std::vector<Operation const *> fits;
-  for (Operation const *op : candidates) {
-    char const *why = "";
-    if (description_fits(gemm_description(op), call, cc, &why)) {
-      fits.push_back(op);
-    } else if (log_enabled()) {
-      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, why);
-    }
-    *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
-  }
-  if (fits.empty()) return nullptr;
-  // The first fit's group, cheapest first (stable: ties keep preference order), then the rest.
-  GemmDescription const &lead = gemm_description(fits.front());
-  auto const group_end = std::stable_partition(
-      fits.begin(), fits.end(), [&](Operation const *op) { return same_group(gemm_description(op), lead); });
-  std::stable_sort(fits.begin(), group_end, [&](Operation const *a, Operation const *b) {
-    return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
-  });
-  if (!ask_kernel) return fits.front();
-  GemmUniversalConfiguration const configuration = configuration_of(call);
-  GemmUniversalArguments const arguments = arguments_of(call);
-  for (Operation const *op : fits) {
-    Status status = op->can_implement(configuration, arguments);
-    if (status == Status::kSuccess) return op;
-    if (log_enabled()) {
-      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, cutlassGetStatusString(status));
-    }
-  }
-  return nullptr;
-}
 
 Status to_status(GemmFailure failure) {
   switch (failure) {
@@ -546,7 +365,8 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   bool staged = false;
   Operation const *preferred = first_for_device(*candidates, cc);
   if (preferred &&
-      (!chosen || (!same_group(gemm_description(chosen), gemm_description(preferred)) && worth_staging(call)))) {
+      (!chosen || (gemm_description(chosen).max_small_extent == 0 &&
+                   !same_group(gemm_description(chosen), gemm_description(preferred)) && worth_staging(call)))) {
     void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
     bool any = false;
     if (plan_staging(call, gemm_description(preferred), nominal_workspace, &plan)) {
@@ -561,7 +381,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                           : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
   }
-  if (log_enabled()) {
+  if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
                  staged ? " (on aligned copies of misaligned operands)" : "");

@@ -66,38 +66,8 @@ struct GemmOutcome {
   char const *detail = "";               ///< one-line reason for a failure
 };
 
-/// The largest alignment, in elements of `element` (a power of two, at most 16 bytes' worth), that
-/// the operand's pointer, leading dimension, batch stride (when batch_count > 1) and contiguous
-/// extent all allow. Never divides by zero; 1 for unknown element sizes.
-int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
-                      int64_t contiguous_extent);
-
 /// A row-major C/D call as the column-major one the kernels compute (D^T = B^T * A^T).
 GemmCall to_column_major_output(GemmCall call);
-
-/// The selection rule on descriptions alone: the kernel's compute-capability range holds `cc`
-/// and each operand's alignment (operand_alignment) is at least the kernel's. `call` must be
-/// column-major in C/D. On false, *why names the first unmet condition.
-bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);
-
-/// The kernel for `call` among `candidates` (in preference order): the first whose description
-/// fits decides the group (same minimum compute capability and alignment); inside that group the
-/// kernel with the least estimated time goes first (wave_cost), ties in preference order; then
-/// the rest in preference order. With `ask_kernel`, the first of these whose can_implement()
-/// accepts the problem; otherwise the first. Null if none. *any_for_device is set when some
-/// candidate runs on this compute capability.
-Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
-                               bool ask_kernel, bool *any_for_device);
-
-/// Estimated time of `desc` on `call` in units of CTA-tile area: waves x tile M x tile N /
-/// efficiency, with waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and
-/// the large tiles' occupancy) and efficiency 0.8 for tiles under 128x128 (measured). Smaller
-/// tiles win when they fill more SMs in as many waves (few tiles, small M). A stream-K kernel
-/// counts its whole waves plus its split tiles per CTA (no rounding up) at 2x, plus 8 k-blocks
-/// per run (both measured): it wins when there are far fewer tiles than SMs and K is long
-/// (128 x 4096 x 14336: 32 tiles of 224 k-blocks), and ties (nothing to split) keep the
-/// persistent kernel.
-double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// The operation-table key of a column-major-output call (C and D column-major).
 GemmFunctionalKey functional_key(GemmCall const &call);

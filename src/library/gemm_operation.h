@@ -55,6 +55,19 @@ struct KernelTileScheduler<Kernel, std::void_t<decltype(Kernel::kStreamK)>> {
       Kernel::kStreamK ? TileSchedulerType::kStreamK : TileSchedulerType::kPersistent;
 };
 
+/// The largest min(M, N) a kernel takes (Kernel::kMaxSmallExtent; 0 = any problem), and whether it
+/// splits K over CTAs itself (Kernel::kSerialSplitK).
+template <typename Kernel, typename = void>
+struct KernelSmallExtent {
+  static constexpr int value = 0;
+  static constexpr bool split_k = false;
+};
+template <typename Kernel>
+struct KernelSmallExtent<Kernel, std::void_t<decltype(Kernel::kMaxSmallExtent)>> {
+  static constexpr int value = Kernel::kMaxSmallExtent;
+  static constexpr bool split_k = Kernel::kSerialSplitK;
+};
+
 /// The library's description of an output operator's fused pieces (thread/linear_combination.h).
 template <typename OutputOp>
 EpilogueDescription epilogue_description() {
@@ -116,6 +129,8 @@ class GemmUniversalOperation : public Operation {
     desc_.D = desc_.C;
     desc_.element_epilogue = NumericTypeMap<ElementCompute>::kId;
     desc_.epilogue = epilogue_description<typename Kernel::EpilogueOutputOp>();
+    desc_.max_small_extent = KernelSmallExtent<Kernel>::value;
+    desc_.split_k_mode = KernelSmallExtent<Kernel>::split_k ? SplitKMode::kSerial : SplitKMode::kNone;
   }
 
   OperationDescription const &description() const override { return desc_; }

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "cutlass/library/util.h"
+#include "gemm_selection.h"
 
 namespace cutlass {
 namespace library {

@@ -17,6 +17,7 @@
 #include "cutlass/library/handle.h"
 #include "cutlass/library/library.h"
 #include "fused_reference.h"
+#include "gpu_test_util.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
 
@@ -108,6 +109,7 @@ struct Case {
   /// Extents are rounded up to these (a kernel's documented rule when it runs directly; 1 on the
   /// Handle path, which handles ragged problems itself) and leading dimensions padded beyond them.
   int align_A = 1, align_B = 1, align_C = 1;
+  int small_limit = 0;   ///< the kernel's max_small_extent: shape() keeps min(M, N) within it
   int64_t m = 1, n = 1, k = 1, batch = 1;
   double alpha = 1.25, beta = 0;
   VectorBroadcast bias_broadcast = VectorBroadcast::kPerRow;
@@ -126,10 +128,12 @@ struct Case {
     c.layout_A = d.A.layout, c.layout_B = d.B.layout, c.layout_C = LayoutTypeID::kColumnMajor;
     c.kind = d.epilogue;
     c.align_A = d.A.alignment, c.align_B = d.B.alignment, c.align_C = d.C.alignment;
+    c.small_limit = d.max_small_extent;
     return c;
   }
   Case &shape(int64_t m_, int64_t n_, int64_t k_, int64_t batch_ = 1) {
     m = m_, n = n_, k = k_, batch = batch_;
+    cutlass_lib_test::fit_small_side(small_limit, m, n);
     return *this;
   }
   Case &vectors(VectorBroadcast bias, VectorBroadcast alpha_vector) {

@@ -105,6 +105,19 @@ inline bool build_has_bf16_tn_kernel() {
 /// SMs of the current device (0 when the query fails).
 inline int device_sm_count() { return device_attribute(cudaDevAttrMultiProcessorCount); }
 
+/// An m x n problem for a kernel that takes only min(M, N) <= limit (GemmDescription::
+/// max_small_extent: GEMV 1, skinny 8 / 16 / 32; 0 = any): unchanged when it fits, else its N
+/// (when m + n is even) or its M brought into 1 .. limit, so a test's shapes reach both
+/// orientations and stay ragged.
+inline void fit_small_side(int limit, int64_t &m, int64_t &n) {
+  if (limit <= 0 || (m < n ? m : n) <= limit) return;
+  if ((m + n) % 2 == 0) {
+    n = 1 + (n - 1) % limit;
+  } else {
+    m = 1 + (m - 1) % limit;
+  }
+}
+
 /// The manifest indices among `indices` whose kernels use the stream-K tile scheduler.
 inline std::vector<size_t> stream_k_only(std::vector<size_t> const &indices) {
   std::vector<size_t> out;

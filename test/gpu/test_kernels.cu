@@ -64,6 +64,7 @@ struct Problem {
   DeviceBuffer A, B, C, D, D_ref, D_cublas, D_before;
 
   Problem(GemmDescription const &d, int64_t m_, int64_t n_, int64_t k_, int64_t batch_) : desc(&d), batch(batch_) {
+    cutlass_lib_test::fit_small_side(d.max_small_extent, m_, n_);   // GEMV / skinny kernels: one small side
     // Round the contiguous extents to the kernel's alignments (the kernels' documented rule),
     // and pad leading dimensions beyond the extent to exercise ld > extent.
     int64_t const align_m = std::lcm<int64_t>(d.C.alignment, d.A.layout == LayoutTypeID::kColumnMajor ? d.A.alignment : 1);

@@ -219,7 +219,8 @@ TEST(Manifest, NamesMatchDescriptions) {
       std::string const tile_text = "_" + std::to_string(tb.m()) + "x" + std::to_string(tb.n()) + "_" +
                                     std::to_string(tb.k()) + "x" + std::to_string(tile.threadblock_stages) + "_";
       EXPECT_NE(std::string::npos, name.find(tile_text)) << name << " lacks " << tile_text;
-      std::string const suffix = "_" + letter(d.A.layout) + letter(d.B.layout) + align +
+      std::string const split = d.split_k_mode == SplitKMode::kSerial ? "_splitk" : "";
+      std::string const suffix = "_" + letter(d.A.layout) + letter(d.B.layout) + align + split +
                                  (variant.empty() ? std::string() : "_epi_" + variant);
       ASSERT_GE(name.size(), suffix.size());
       EXPECT_EQ(suffix, name.substr(name.size() - suffix.size())) << name;

@@ -85,9 +85,12 @@ struct GemmDescription : OperationDescription {
   TensorDescription A, B, C, D;
   NumericTypeID element_epilogue = NumericTypeID::kInvalid;   ///< type of alpha and beta
   EpilogueDescription epilogue;                               ///< fused pieces (none by default)
-  SplitKMode split_k_mode = SplitKMode::kNone;
+  SplitKMode split_k_mode = SplitKMode::kNone;   ///< kSerial: the kernel may split K over CTAs (workspace)
   ComplexTransform transform_A = ComplexTransform::kNone;
   ComplexTransform transform_B = ComplexTransform::kNone;
+  /// 0 for kernels that take any problem; otherwise the largest min(M, N) the kernel takes: 1 for
+  /// the GEMV family (M == 1 or N == 1), 8 / 16 / 32 for the skinny family (either orientation).
+  int max_small_extent = 0;
 };
 
 /// Run-time problem facts (column-major C/D; see cutlass/gemm/gemm_arguments.h).

@@ -26,11 +26,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "cutlass/arch/arch.h"
+#include "cutlass/device_once.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/kernel/output_block.h"
 #include "cutlass/layout/matrix.h"
@@ -103,6 +105,8 @@ struct Gemv {
   static constexpr int kAlignmentC = 1;
   static constexpr int kMinComputeCapability = 50;
   static constexpr int kMaxComputeCapability = 1000;
+  static constexpr int kMaxSmallExtent = 1;      ///< M == 1 or N == 1 problems only
+  static constexpr bool kSerialSplitK = true;    ///< splits K over CTAs (workspace)
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
   using Params = GemvParams<Element, ElementC, ElementAccumulator, typename EpilogueOutputOp::Params>;
@@ -160,26 +164,41 @@ struct Gemv {
     return (int64_t(params.length) + rows - 1) / rows;
   }
 
-  /// K runs: enough CTAs for about four per SM (32 resident warps: 32 x 16 B x 4 loads in flight
-  /// each), each run at least 64 vectors' worth of K (so the partial sums stay a small fraction
-  /// of the matrix's bytes), and no run longer than the x staging buffer holds.
+  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, once
+  /// per device and form; 4 if it fails).
+  static int resident_ctas(bool dot) {
+    int device = 0;
+    cudaGetDevice(&device);
+    auto const query = [](auto kernel) {
+      int ctas = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, kMaxStagedBytes) != cudaSuccess ||
+          ctas < 1) {
+        cudaGetLastError();
+        ctas = 4;
+      }
+      return ctas;
+    };
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
+  }
+
+  /// K runs (output_block.h, plan_splits): the fewest that fill the GPU's last wave of CTAs, each
+  /// run at least one unrolled pass of the form's loop, and none longer than the x buffer holds.
   static void plan_splits(Params &params, int batch_count, int sm_count) {
+    bool const dot = dot_form(params);
     int64_t const k = params.k;
-    int64_t const ctas = row_blocks(params) * batch_count;
-    int64_t const wanted = int64_t(sm_count > 0 ? sm_count : 132) * 4;
-    int64_t splits = ctas >= wanted ? 1 : (wanted + ctas - 1) / ctas;
-    int64_t const min_run = 64 * kVector;
-    int64_t const by_length = (k + min_run - 1) / min_run;
-    if (splits > by_length) splits = by_length;
+    int64_t const min_run = dot ? 32 * 4 * kVector : kWarps * 4;
+    int64_t const slots = int64_t(sm_count > 0 ? sm_count : 1) * resident_ctas(dot);
+    int64_t splits = kernel::plan_splits(row_blocks(params) * batch_count, slots,
+                                         int(std::max<int64_t>(1, std::min<int64_t>(k / min_run, 64))));
     int64_t const by_staging = (k + kMaxKPerSplit - 1) / kMaxKPerSplit;
     if (splits < by_staging) splits = by_staging;
-    if (splits < 1) splits = 1;
     // equal runs, rounded up to whole vectors (so every run but the last starts aligned)
     int64_t run = (k + splits - 1) / splits;
     run = (run + kVector - 1) / kVector * kVector;
     params.k_per_split = int(run);
     params.split.splits = int((k + run - 1) / run);
-    params.split.slots = dot_form(params) ? kDotRows : kAxpyRows;
+    params.split.slots = dot ? kDotRows : kAxpyRows;
   }
 
   static int device_sm_count() {

@@ -20,6 +20,27 @@ namespace cutlass {
 namespace gemm {
 namespace kernel {
 
+/// How many K splits to give `blocks` output blocks on a GPU where `slots` CTAs are resident at
+/// once: the fewest in [1, max_splits] whose CTAs (blocks x splits) fill their last wave to at
+/// least 90% (a bandwidth-bound kernel loses its tail's share of the bandwidth: 2.08 waves leave
+/// the SMs mostly idle for the last one), else the count that fills it best.
+inline int plan_splits(int64_t blocks, int64_t slots, int max_splits) {
+  if (blocks <= 0 || slots <= 0) return 1;
+  int best = 1;
+  double best_fill = 0.0;
+  for (int s = 1; s <= max_splits; ++s) {
+    int64_t const ctas = blocks * s;
+    int64_t const waves = (ctas + slots - 1) / slots;
+    double const fill = double(ctas) / double(waves * slots);
+    if (fill >= 0.9) return s;
+    if (fill > best_fill + 1e-9) {
+      best = s;
+      best_fill = fill;
+    }
+  }
+  return best;
+}
+
 template <typename Accumulator>
 struct SplitKSerial {
   Accumulator *partials = nullptr;   ///< [blocks][splits][slots]

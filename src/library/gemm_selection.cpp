@@ -1,0 +1,297 @@
+/// @file src/library/gemm_selection.cpp
+/// Which kernel runs a checked call: the fit rules, the cost model and the ranking
+/// (gemm_selection.h states them).
+#include "gemm_selection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
+#include "cutlass/library/util.h"
+
+namespace cutlass {
+namespace library {
+
+bool selection_log_enabled() {
+  static bool const enabled = [] {
+    char const *v = std::getenv("CUTLASS_LIB_LOG");
+    return v && v[0] && v[0] != '0';
+  }();
+  return enabled;
+}
+
+int max_alignment(GemmDescription const &d) { return std::max(d.A.alignment, std::max(d.B.alignment, d.C.alignment)); }
+
+namespace {
+
+/// The extent a leading dimension must cover: rows for column-major, columns for row-major.
+int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
+  return layout == LayoutTypeID::kColumnMajor ? rows : columns;
+}
+
+GemmDescription const &gemm_description(Operation const *op) {
+  return static_cast<GemmDescription const &>(op->description());
+}
+
+}  // namespace
+
+int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
+                      int64_t contiguous_extent) {
+  int const bits = sizeof_bits(element);
+  if (bits < 8) return 1;
+  int const bytes = bits / 8;
+  int alignment = 16 / bytes;   // 16-byte vector accesses at most
+  if (alignment < 1) return 1;
+  auto const address = reinterpret_cast<uintptr_t>(ptr);
+  while (alignment > 1) {
+    bool const fits = address % (uintptr_t(alignment) * bytes) == 0 && ld % alignment == 0 &&
+                      (batch_count <= 1 || batch_stride % alignment == 0) && contiguous_extent % alignment == 0;
+    if (fits) break;
+    alignment /= 2;
+  }
+  return alignment;
+}
+
+bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char const **why) {
+  TileDescription const &tile = d.tile_description;
+  if (cc < tile.minimum_compute_capability || cc > tile.maximum_compute_capability) {
+    *why = "compute capability";
+    return false;
+  }
+  if (d.max_small_extent > 0 && std::min(c.m, c.n) > d.max_small_extent) {
+    *why = "small side (min(M, N) above the kernel's limit)";
+    return false;
+  }
+  int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
+  int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);
+  if (operand_alignment(c.element_A, c.A, c.lda, c.batch_stride_A, c.batch_count, extent_A) < d.A.alignment) {
+    *why = "alignment of A";
+    return false;
+  }
+  if (operand_alignment(c.element_B, c.B, c.ldb, c.batch_stride_B, c.batch_count, extent_B) < d.B.alignment) {
+    *why = "alignment of B";
+    return false;
+  }
+  if (operand_alignment(c.element_C, c.C, c.ldc, c.batch_stride_C, c.batch_count, c.m) < d.C.alignment ||
+      operand_alignment(c.element_D, c.D, c.ldd, c.batch_stride_D, c.batch_count, c.m) < d.D.alignment) {
+    *why = "alignment of C/D";
+    return false;
+  }
+  return true;
+}
+
+GemmUniversalConfiguration configuration_of(GemmCall const &c) {
+  GemmUniversalConfiguration cfg;
+  cfg.mode = c.mode;
+  cfg.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
+  cfg.batch_count = int(c.batch_count);
+  cfg.lda = c.lda;
+  cfg.ldb = c.ldb;
+  cfg.ldc = c.ldc;
+  cfg.ldd = c.ldd;
+  return cfg;
+}
+
+GemmUniversalArguments arguments_of(GemmCall const &c) {
+  GemmUniversalArguments args;
+  args.problem_size = gemm::GemmCoord(int(c.m), int(c.n), int(c.k));
+  args.batch_count = int(c.batch_count);
+  args.A = c.A;
+  args.B = c.B;
+  args.C = c.C;
+  args.D = c.D;
+  args.alpha = c.alpha;
+  args.beta = c.beta;
+  args.pointer_mode = c.pointer_mode;
+  args.lda = c.lda;
+  args.ldb = c.ldb;
+  args.ldc = c.ldc;
+  args.ldd = c.ldd;
+  args.batch_stride_A = c.batch_stride_A;
+  args.batch_stride_B = c.batch_stride_B;
+  args.batch_stride_C = c.batch_stride_C;
+  args.batch_stride_D = c.batch_stride_D;
+  args.epilogue = c.epilogue;
+  return args;
+}
+
+/// The most preferred kernel that runs on this compute capability, whatever the alignment.
+Operation const *first_for_device(GemmOperationVector const &candidates, int cc) {
+  for (Operation const *op : candidates) {
+    TileDescription const &tile = op->description().tile_description;
+    if (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability) return op;
+  }
+  return nullptr;
+}
+
+bool same_group(GemmDescription const &a, GemmDescription const &b) {
+  return a.tile_description.minimum_compute_capability == b.tile_description.minimum_compute_capability &&
+         max_alignment(a) == max_alignment(b);
+}
+
+/// Time of a stream-K tile's share relative to the same share of a whole tile. From the H200
+/// (docs/NOTES.md, 2026-11-29 s4), bf16 TN 128x128 ping-pong stream-K vs persistent, each
+/// interleaved with cuBLAS: the split share cost 1.0-1.9x (two runs of 4096x14336x4096 and
+/// 8192^3 disagreed by 3-6%), 1.4x at 4096^3 and 2048^3, and at 8192^3 in four layouts and at
+/// 16384^3 stream-K measured 1-6% slower; it won only with few tiles and a long K (128 x 4096 x
+/// 14336: 32 tiles, +2.5%). ncu at 2048^3: the consumers wait for TMA data (L2 throughput 67%
+/// vs 56%), not for the partial sums. 2.0 keeps the persistent kernels for every large shape
+/// measured and leaves stream-K the problems with far fewer tiles than SMs. Re-measured with the
+/// 32-bit walker (s6, 15 shapes, 3 passes): stream-K won 1.5% at 8192^3 and 4096x14336x4096 but
+/// lost 1.6% at 8192x8192x28672, 1.0% at 8192x28672x8192 and 0.5% at 16384^3; no constant factor
+/// (nor one per K) picks all of them right, and 2.0 is wrong only by the 1.5% wins, so it stays.
+constexpr double kStreamKOverhead = 2.0;
+
+/// And a fixed cost per split run, in k-blocks of the kernel's tile: the partial store, the flag
+/// hand-off, the sum and the pipeline fill of a short run (1024^3, 16 k-blocks split into runs
+/// of 8: stream-K took 1.25x the persistent kernel's time, where the per-share factor alone
+/// predicts 1.0x).
+constexpr double kStreamKFixedBlocks = 8.0;
+
+double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
+  auto const &tile = desc.tile_description.threadblock_shape;
+  double const m_tiles = std::ceil(double(call.m) / tile.m());
+  double const n_tiles = std::ceil(double(call.n) / tile.n());
+  double const tiles = m_tiles * n_tiles * double(call.batch_count);
+  double waves = sm_count > 0 ? std::ceil(tiles / sm_count) : 1.0;
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && sm_count > 0 && tiles < double(1 << 30)) {
+    // The kernel's own split (Sm90StreamKScheduler): whole waves, then the split tiles' share
+    // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
+    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
+        int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count);
+    if (split.sk_tiles > 0) {
+      waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
+              kStreamKFixedBlocks / split.tiles.k_tiles;
+    }
+  }
+  double const area = double(tile.m()) * tile.n();
+  // NOTE: a tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the
+  // H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems
+  // (docs/NOTES.md), so its time per tile counts as area / 0.8.
+  double const efficiency = area >= 128.0 * 128.0 ? 1.0 : 0.8;
+  return waves * area / efficiency;
+}
+
+namespace {
+
+/// Device constants of the cost model: the H200 (132 SMs), measured (docs/NOTES.md).
+constexpr int kDefaultSmCount = 132;
+/// HBM bandwidth a device-to-device copy reaches, bytes per microsecond (4.3 TB/s).
+constexpr double kHbmBytesPerUs = 4.3e6;
+/// What one CTA of a tiled kernel streams when few CTAs run (bytes / us): the sm90 kernels at
+/// small M moved 2.2-3.0 TB/s from 64-108 CTAs (session 7; inference baseline 2026-12-01).
+constexpr double kTiledCtaBytesPerUs = 30e3;
+/// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny).
+constexpr double kGemvBandwidthFraction = 0.90;
+constexpr double kSkinnyBandwidthFraction = 0.85;
+
+/// Dense multiply-add rate of one SM, flops per microsecond: sm90 wgmma 16-bit 790 TFLOP/s over
+/// 132 SMs (cuBLAS's burst rate, measured), tf32 half that, 8-bit twice; sm80 mma.sync 0.57 of
+/// wgmma (measured: 0.54-0.57x cuBLAS); CUDA cores f32 49 TFLOP/s (SIMT measured), f64 half.
+double sm_rate(GemmDescription const &d) {
+  constexpr double kWgmma16 = 790e6 / 132;
+  NumericTypeID const a = d.A.element;
+  int const bits = sizeof_bits(a);
+  double const per_type = a == NumericTypeID::kTF32 ? 0.5 : bits == 8 ? 2.0 : 1.0;
+  auto const &tile = d.tile_description;
+  if (tile.math_instruction.opcode_class == OpcodeClassID::kTensorOp) {
+    return kWgmma16 * per_type * (tile.minimum_compute_capability >= 90 ? 1.0 : 0.57);
+  }
+  double const simt = 49e6 / 132;
+  return a == NumericTypeID::kF64 ? simt / 2 : simt;
+}
+
+int64_t bytes_of(NumericTypeID t) { return std::max(sizeof_bits(t), 8) / 8; }
+
+/// Bytes a call must move at least: A, B and D once, C when it is read.
+double call_bytes(GemmCall const &c) {
+  double const batch = double(c.batch_count);
+  double const ab = double(c.m) * c.k * bytes_of(c.element_A) + double(c.k) * c.n * bytes_of(c.element_B);
+  bool const reads_c = c.beta != nullptr && gemm_reads_c(c);   // (selection tests pass no scalars)
+  double const cd = double(c.m) * c.n * bytes_of(c.element_D) * (reads_c ? 2.0 : 1.0);
+  return batch * (ab + cd);
+}
+
+}  // namespace
+
+double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count) {
+  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
+  double const bytes = call_bytes(call);
+  double const rate = sm_rate(desc) * sms;
+  if (desc.max_small_extent > 0) {
+    // a bandwidth kernel: its tensor cores compute the small side padded to the kernel's width
+    double const big = double(std::max(call.m, call.n));
+    double const width = double(desc.max_small_extent);
+    double const flops = 2.0 * big * width * double(call.k) * double(call.batch_count);
+    double const fraction = desc.max_small_extent == 1 ? kGemvBandwidthFraction : kSkinnyBandwidthFraction;
+    return std::max(flops / rate, bytes / (kHbmBytesPerUs * fraction));
+  }
+  auto const &tile = desc.tile_description.threadblock_shape;
+  double compute = wave_cost(desc, call, sms) * 2.0 * double(call.k) / (rate / sms);
+  // tensor-op kernels below 16-byte vectors issue 2-8x the loads (the sm80 align1 kernel ran at
+  // 0.10x cuBLAS where align8 ran at 0.56x)
+  if (desc.tile_description.math_instruction.opcode_class == OpcodeClassID::kTensorOp) {
+    double const vector_bytes = double(max_alignment(desc)) * bytes_of(desc.A.element);
+    if (vector_bytes < 16) compute /= 0.1 + 0.9 * vector_bytes / 16;
+  }
+  double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) * call.batch_count;
+  double const busy = std::min(tiles, double(sms));
+  double const memory = bytes / std::min(kHbmBytesPerUs, busy * kTiledCtaBytesPerUs);
+  return std::max(compute, memory);
+}
+
+
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
+                               bool ask_kernel, bool *any_for_device) {
+  *any_for_device = false;
+  std::vector<Operation const *> tiled, bandwidth;
+  for (Operation const *op : candidates) {
+    char const *why = "";
+    if (description_fits(gemm_description(op), call, cc, &why)) {
+      (gemm_description(op).max_small_extent > 0 ? bandwidth : tiled).push_back(op);
+    } else if (selection_log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, why);
+    }
+    *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
+  }
+  auto const time_of = [&](Operation const *op) { return estimated_time(gemm_description(op), call, sm_count); };
+  if (!tiled.empty()) {
+    // The first fit's group, cheapest first (stable: ties keep preference order), then the rest.
+    GemmDescription const &lead = gemm_description(tiled.front());
+    auto const group_end = std::stable_partition(
+        tiled.begin(), tiled.end(), [&](Operation const *op) { return same_group(gemm_description(op), lead); });
+    std::stable_sort(tiled.begin(), group_end, [&](Operation const *a, Operation const *b) {
+      return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
+    });
+  }
+  std::stable_sort(bandwidth.begin(), bandwidth.end(),
+                   [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
+  bool const bandwidth_first = !bandwidth.empty() && (tiled.empty() || time_of(bandwidth.front()) < time_of(tiled.front()));
+  std::vector<Operation const *> ranked = bandwidth_first ? bandwidth : tiled;
+  std::vector<Operation const *> const &rest = bandwidth_first ? tiled : bandwidth;
+  ranked.insert(ranked.end(), rest.begin(), rest.end());
+  if (ranked.empty()) return nullptr;
+  if (selection_log_enabled()) {
+    for (Operation const *op : ranked) {
+      std::fprintf(stderr, "cutlass_lib:   rank %s: estimated %.1f us\n", op->description().name, time_of(op));
+    }
+  }
+  if (!ask_kernel) return ranked.front();
+  GemmUniversalConfiguration const configuration = configuration_of(call);
+  GemmUniversalArguments const arguments = arguments_of(call);
+  for (Operation const *op : ranked) {
+    Status status = op->can_implement(configuration, arguments);
+    if (status == Status::kSuccess) return op;
+    if (selection_log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, cutlassGetStatusString(status));
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace library
+}  // namespace cutlass

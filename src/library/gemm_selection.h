@@ -1,0 +1,79 @@
+/// @file src/library/gemm_selection.h
+/// Kernel selection for a checked GEMM call (internal): which kernels fit the call's types,
+/// alignment and device, and which of them should run, by a cost model.
+///
+/// Cost model (estimated_time, microseconds on the device; constants measured on the H200 and
+/// recorded in docs/NOTES.md):
+///   time = max(compute, memory)
+///   compute = waves x the time of one tile: 2 x tile M x tile N x K flops at the family's rate per
+///             SM (wave_cost counts the waves, with the measured stream-K and small-tile factors)
+///   memory  = the bytes the call must move (A, B and D once, C when read) over the bandwidth the
+///             kernel can draw: the device's HBM bandwidth, or fewer CTAs' worth when the problem
+///             has fewer tiles than SMs (a tiled kernel's CTA streams about kTiledCtaBandwidth)
+/// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
+/// min(M, N) <= 8 / 16 / 32) are bandwidth kernels: their time is the bytes over the fraction of
+/// HBM bandwidth they reach, plus their tensor-core work when it is larger. Selection ranks the
+/// tiled kernels as before (the first fit's group of compute capability and alignment, wave cost
+/// inside it) and puts a bandwidth kernel first when its estimate beats the tiled choice's.
+#pragma once
+
+#include "gemm_call.h"
+
+namespace cutlass {
+namespace library {
+
+/// True when the environment variable CUTLASS_LIB_LOG is set (not "0"): selection explains
+/// itself on stderr.
+bool selection_log_enabled();
+
+/// The largest alignment any operand of `d` needs (its alignment group).
+int max_alignment(GemmDescription const &d);
+
+/// The largest alignment, in elements of `element` (a power of two, at most 16 bytes' worth), that
+/// the operand's pointer, leading dimension, batch stride (when batch_count > 1) and contiguous
+/// extent all allow. Never divides by zero; 1 for unknown element sizes.
+int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
+                      int64_t contiguous_extent);
+
+/// The selection rule on descriptions alone: the kernel's compute-capability range holds `cc`,
+/// each operand's alignment (operand_alignment) is at least the kernel's, and the call's smaller
+/// side is within the kernel's max_small_extent (when it has one). `call` must be column-major in
+/// C/D. On false, *why names the first unmet condition.
+bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);
+
+/// Kernels of one group share the minimum compute capability and the alignment.
+bool same_group(GemmDescription const &a, GemmDescription const &b);
+
+/// Estimated time of `desc` on `call` in units of CTA-tile area: waves x tile M x tile N /
+/// efficiency, with waves = ceil(tiles / sm_count) (one CTA per SM: the persistent kernels' and
+/// the large tiles' occupancy) and efficiency 0.8 for tiles under 128x128 (measured). Smaller
+/// tiles win when they fill more SMs in as many waves (few tiles, small M). A stream-K kernel
+/// counts its whole waves plus its split tiles per CTA (no rounding up) at 2x, plus 8 k-blocks
+/// per run (both measured): it wins when there are far fewer tiles than SMs and K is long
+/// (128 x 4096 x 14336: 32 tiles of 224 k-blocks), and ties (nothing to split) keep the
+/// persistent kernel.
+double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count);
+
+/// The cost model's time of `desc` on `call` (see the file comment), in microseconds, on a
+/// device of `sm_count` SMs (0: 132, the H200's).
+double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
+
+/// The kernel for `call` among `candidates` (in preference order): the tiled kernels ranked as
+/// the first fit's group (same minimum compute capability and alignment) by wave_cost, ties in
+/// preference order, then the rest in preference order; the bandwidth kernels (max_small_extent
+/// > 0) by estimated_time, all of them before the tiled ones when the fastest beats the first
+/// tiled kernel's estimate. With `ask_kernel`, the first of these whose can_implement() accepts
+/// the problem; otherwise the first. Null if none. *any_for_device is set when some candidate
+/// runs on this compute capability.
+Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
+                               bool ask_kernel, bool *any_for_device);
+
+/// The most preferred kernel that runs on compute capability `cc`, whatever the alignment.
+Operation const *first_for_device(GemmOperationVector const &candidates, int cc);
+
+/// The configuration and the arguments of the Operation interface for a column-major-output call.
+GemmUniversalConfiguration configuration_of(GemmCall const &c);
+GemmUniversalArguments arguments_of(GemmCall const &c);
+
+}  // namespace library
+}  // namespace cutlass
