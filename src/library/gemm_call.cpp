@@ -371,7 +371,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     bool any = false;
     if (plan_staging(call, gemm_description(preferred), nominal_workspace, &plan)) {
       Operation const *on_copies = select_kernel(*candidates, plan.staged, cc, context.sm_count, true, &any);
-      if (on_copies && same_group(gemm_description(on_copies), gemm_description(preferred))) {
+      // the copies serve the preferred group, or a bandwidth kernel (which needs 16-byte operands)
+      if (on_copies && (same_group(gemm_description(on_copies), gemm_description(preferred)) ||
+                        gemm_description(on_copies).max_small_extent > 0)) {
         chosen = on_copies;
         staged = true;
       }

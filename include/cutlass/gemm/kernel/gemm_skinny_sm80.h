@@ -90,7 +90,9 @@ struct GemmSkinnySm80 {
   static constexpr int kSlices = 4;         ///< warps along K
   static constexpr int kRows = 16 * kRowFragments;
   static constexpr int kFragments = SmallN / 8;   ///< n8 MMA columns
-  static constexpr int kUnroll = kFragments <= 2 ? 4 : 2;   ///< 32-element k-steps in flight per warp
+  /// 32-element k-steps per load batch; two batches are in flight (the next one's loads are
+  /// issued before this one's MMAs), within the 128 registers of 2 CTAs per SM.
+  static constexpr int kUnroll = kFragments == 1 ? 3 : kFragments == 2 ? 2 : 1;
   static constexpr int kStep = 32;
   static constexpr int kOutputs = kRows * SmallN;   ///< outputs of a CTA block
   static constexpr int kOutputsPerThread = kOutputs / kThreads > 0 ? kOutputs / kThreads : 1;
@@ -271,29 +273,44 @@ struct GemmSkinnySm80 {
       for (int r = 0; r < 4; ++r) acc[f][r] = 0.f;
     }
 
-    for (int64_t k0 = wk0; k0 < wk1; k0 += kStep * kUnroll) {
-      uint4 lo[kUnroll], hi[kUnroll], xv[kUnroll][kFragments];
+    // One batch of loads: kUnroll k-steps of W (rows g, g + 8) and X (token rows), predicated on K.
+    struct Batch {
+      uint4 lo[kUnroll], hi[kUnroll], x[kUnroll][kFragments];
+    };
+    auto const load_batch = [&](Batch &b, int64_t k0) {
       CUTLASS_PRAGMA_UNROLL
       for (int u = 0; u < kUnroll; ++u) {
         int64_t const k = k0 + u * kStep;
         bool const in_k = k + 8 * c < wk1;   // K, the runs and k0 are multiples of 8
-        lo[u] = load_w(w_lo + k, in_k && row_lo);
-        hi[u] = load_w(w_hi + k, in_k && row_hi);
+        b.lo[u] = load_w(w_lo + k, in_k && row_lo);
+        b.hi[u] = load_w(w_hi + k, in_k && row_hi);
         CUTLASS_PRAGMA_UNROLL
-        for (int f = 0; f < kFragments; ++f) xv[u][f] = load_x(x_row[f] + k, in_k && x_valid[f]);
+        for (int f = 0; f < kFragments; ++f) b.x[u][f] = load_x(x_row[f] + k, in_k && x_valid[f]);
       }
+    };
+    auto const multiply_batch = [&](Batch const &b) {
       CUTLASS_PRAGMA_UNROLL
       for (int u = 0; u < kUnroll; ++u) {
-        uint32_t const a0[4] = {lo[u].x, hi[u].x, lo[u].y, hi[u].y};   // first m16n8k16 step
-        uint32_t const a1[4] = {lo[u].z, hi[u].z, lo[u].w, hi[u].w};   // second
+        uint32_t const a0[4] = {b.lo[u].x, b.hi[u].x, b.lo[u].y, b.hi[u].y};   // first m16n8k16 step
+        uint32_t const a1[4] = {b.lo[u].z, b.hi[u].z, b.lo[u].w, b.hi[u].w};   // second
         CUTLASS_PRAGMA_UNROLL
         for (int f = 0; f < kFragments; ++f) {
-          uint32_t const b0[2] = {xv[u][f].x, xv[u][f].y};
-          uint32_t const b1[2] = {xv[u][f].z, xv[u][f].w};
+          uint32_t const b0[2] = {b.x[u][f].x, b.x[u][f].y};
+          uint32_t const b1[2] = {b.x[u][f].z, b.x[u][f].w};
           Mma::fma(acc[f], a0, b0);
           Mma::fma(acc[f], a1, b1);
         }
       }
+    };
+    constexpr int64_t kBatchK = kStep * kUnroll;
+    Batch current, next;
+    load_batch(current, wk0);
+    for (int64_t k0 = wk0; k0 < wk1; k0 += 2 * kBatchK) {
+      load_batch(next, k0 + kBatchK);   // all predicated off past wk1
+      multiply_batch(current);
+      if (k0 + kBatchK >= wk1) break;
+      load_batch(current, k0 + 2 * kBatchK);
+      multiply_batch(next);
     }
 
     // the slices' sums: accumulator (f, r) is row g (+8 for r >= 2), token 8f + 2c + (r & 1)

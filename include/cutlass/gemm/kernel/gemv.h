@@ -12,7 +12,8 @@
 /// form, one warp per output, lanes striding along K, then a warp sum. Otherwise Mat is "L-major"
 /// (A column-major, B row-major): the axpy form, each lane owning V consecutive outputs (one
 /// 16-byte vector) and the 8 warps of a CTA taking interleaved k, summed through shared memory.
-/// The x entries a CTA needs are staged in shared memory once (any stride).
+/// The x entries a CTA needs are read straight from global memory in vectors when x is contiguous
+/// and aligned (dot form), else staged in shared memory once (any stride).
 ///
 /// Split-K: when the outputs alone cannot fill the GPU (few CTAs per SM), K is cut into equal
 /// runs (grid y), and the CTAs of one output block meet in the workspace (output_block.h:
@@ -55,6 +56,7 @@ struct GemvParams {
   int k = 0;
   bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
   int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
+  bool x_direct = false;         ///< dot form: x read from global memory in vectors, not staged
   SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
   OutputOperands<ElementC, OutputParams> out;
 };
@@ -254,8 +256,10 @@ struct Gemv {
     }
     bool const dot = dot_form(params);
     bool const vector = vector_loads(params, args.batch_count);
+    params.x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
+                      (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
-    size_t const shared = size_t(params.k_per_split) * sizeof(Element);
+    size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
       if (vector) {
         gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
@@ -281,12 +285,23 @@ struct Gemv {
 
   static_assert(sizeof(Vector) == 16, "Gemv: a vector is 16 bytes");
 
-  /// One 16-byte vector of Mat through the read-only data cache.
+  /// One 16-byte vector of Mat, streamed (evict-first: Mat is read once, x stays in L1).
   CUTLASS_DEVICE static Vector load_vector(Element const *p) {
-    uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
+    uint4 const bits = __ldcs(reinterpret_cast<uint4 const *>(p));
     Vector v;
     memcpy(&v, &bits, sizeof(Vector));
     return v;
+  }
+
+  /// A vector of x: from global memory through L1 (direct), or from the shared-memory copy.
+  CUTLASS_DEVICE static Vector load_x(Element const *p, bool direct) {
+    if (direct) {
+      uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
+      Vector v;
+      memcpy(&v, &bits, sizeof(Vector));
+      return v;
+    }
+    return *reinterpret_cast<Vector const *>(p);
   }
 
   CUTLASS_DEVICE static ElementAccumulator to_accumulator(Element x) {
@@ -309,7 +324,9 @@ struct Gemv {
     int const l = blockIdx.z;
     int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
     int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
-    stage_x(params, staged, l, k_begin, count);
+    // x straight from global memory (L1 serves the CTA's warps) or staged once in shared memory
+    Element const *xs = params.x_direct ? params.x + int64_t(l) * params.x_batch_stride + k_begin : staged;
+    if (!params.x_direct) stage_x(params, staged, l, k_begin, count);
 
     int64_t const i = int64_t(blockIdx.x) * kDotRows + warp;
     ElementAccumulator acc = ElementAccumulator(0);
@@ -318,7 +335,6 @@ struct Gemv {
       int done = 0;
       if constexpr (kVectorLoads) {
         // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step
-        Vector const *xv = reinterpret_cast<Vector const *>(staged);
         int const vectors = count / kVector;
         constexpr int kUnroll = 4;
         int v = lane;
@@ -328,20 +344,20 @@ struct Gemv {
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) {
-            Vector const b = xv[v + 32 * u];
+            Vector const b = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
             CUTLASS_PRAGMA_UNROLL
             for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
           }
         }
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
-          Vector const b = xv[v];
+          Vector const b = load_x(xs + v * kVector, params.x_direct);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
         }
         done = vectors * kVector;
       }
-      for (int k = done + lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(staged[k]);
+      for (int k = done + lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(xs[k]);
       CUTLASS_PRAGMA_UNROLL
       for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
     }

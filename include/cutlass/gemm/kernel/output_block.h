@@ -21,24 +21,14 @@ namespace gemm {
 namespace kernel {
 
 /// How many K splits to give `blocks` output blocks on a GPU where `slots` CTAs are resident at
-/// once: the fewest in [1, max_splits] whose CTAs (blocks x splits) fill their last wave to at
-/// least 90% (a bandwidth-bound kernel loses its tail's share of the bandwidth: 2.08 waves leave
-/// the SMs mostly idle for the last one), else the count that fills it best.
+/// once: none when the blocks fill the GPU by themselves; otherwise enough for one full wave
+/// (ceil(slots / blocks)), at most max_splits. Measured on the H200 (docs/NOTES.md): splitting
+/// a problem that already fills the GPU only to even out its last wave cost more (shorter CTAs
+/// pay their start and the hand-off) than the tail it saved.
 inline int plan_splits(int64_t blocks, int64_t slots, int max_splits) {
-  if (blocks <= 0 || slots <= 0) return 1;
-  int best = 1;
-  double best_fill = 0.0;
-  for (int s = 1; s <= max_splits; ++s) {
-    int64_t const ctas = blocks * s;
-    int64_t const waves = (ctas + slots - 1) / slots;
-    double const fill = double(ctas) / double(waves * slots);
-    if (fill >= 0.9) return s;
-    if (fill > best_fill + 1e-9) {
-      best = s;
-      best_fill = fill;
-    }
-  }
-  return best;
+  if (blocks <= 0 || slots <= 0 || blocks >= slots) return 1;
+  int64_t const splits = (slots + blocks - 1) / blocks;
+  return int(splits < max_splits ? splits : (max_splits > 1 ? max_splits : 1));
 }
 
 template <typename Accumulator>
