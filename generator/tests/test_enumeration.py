@@ -59,13 +59,13 @@ def test_counts_per_family(kernels):
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == 8 * 4
     assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
-    # skinny: plain 4 type rows x 3 widths (tn); fused: 4 rows x 17 on the first width, and the 2
-    # 16-bit-output rows x the other 2 widths x (bias_relu, bias_gelu)
+    # skinny: plain 4 type rows x 2 widths (tn); fused: 4 rows x 17 on the first width, and the 2
+    # 16-bit-output rows x the other width x (bias_relu, bias_gelu)
     skinny = by_family(kernels, sm80_skinny.FAMILY)
-    assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 3
-    assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 2 * N_DEFAULT_VARIANTS == 76
-    # plain 27 (+4 per extra sgemm tile) + 435 + 221 + 32 + 12 = 727; fused 68 + 288 + 337 + 340 + 76 = 1109
-    assert len(kernels) == (727 + 4 * (N_SGEMM_TILES - 4)) + 1109
+    assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
+    assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
+    # plain 27 (+4 per extra sgemm tile) + 435 + 221 + 32 + 8 = 723; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (723 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):
@@ -78,10 +78,11 @@ def test_default_set_counts(kernels):
     # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48, tf32 tn x 3 tiles (align4) = 3;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
     assert len(by_family(default, sm90_tensorop.FAMILY)) == 51 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 99
-    # GEMV (while opt-in, none): 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
-    n_gemv = 32 + 2 * 4 * N_DEFAULT_VARIANTS if gemv.FAMILY.default_set else 0
-    assert len(by_family(default, gemv.FAMILY)) == n_gemv
-    assert len(default) == 101 + 67 + n_gemv
+    # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
+    assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
+    # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
+    assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
+    assert len(default) == 101 + 67 + 48 + 16 == 232
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -212,7 +213,7 @@ def test_bias_and_aux_element_types(kernels):
 
 def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(kernels):
     fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused]
-    assert {k.family for k in fused_default} == {sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
+    assert {k.family for k in fused_default} == {gemv.FAMILY, sm80_skinny.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
     assert all(k.c.element in (BF16, F16) and k.c.element == k.a.element for k in fused_default)
     for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
         for element in (BF16, F16):

@@ -11,7 +11,7 @@ from generator.epilogues import STANDARD
 from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 
 #: The default set with every family enabled (test_enumeration.py derives it: 101 plain + 64 fused).
-DEFAULT_SET_SIZE = 168
+DEFAULT_SET_SIZE = 232
 #: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
 SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
 #: GEMV kernels (CUDA cores too, any arch): 8 type rows x 4 layouts, plus 5 rows x 4 layouts x 17 fused.
@@ -207,9 +207,9 @@ def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
     # sgemm 4 layouts x 3 + sm80 16-bit 4 rows x 4 layouts x 3 + sm80 fp8 4 x 1
     # + sm90 4 rows x 4 layouts x 3 + sm90 64x128 and stream-K 128x128 tiles 2 x 2 rows x 4 layouts x 1
     # + sm90 fp8 4 x 1 + sm90 tf32 tn x 3 (first tile) + GEMV (4 16-bit rows and f32) x 4 layouts x 3
-    # + skinny 4 rows x 3 on its first width + 2 rows x 2 widths x 1
+    # + skinny 4 rows x 3 on its first width + 2 rows x 1 other width x 1
     assert {k.epilogue.suffix for k in selected} == {"bias_gelu", "bias_gelu_aux", "bias_gelu_erf", "bias_gelu_amax"}
-    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60 + 16
+    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60 + 14
     assert [k.name for k in selected] == names_of(kernels, "bias_gelu")
     # every kernel with a bias and GELU (tanh or erf) is selected
     assert [k.name for k in kernels if k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf")] == [
@@ -228,8 +228,8 @@ def test_ignore_list_drops_fused_variants(kernels):
     plain = names_of(kernels, "all", ignore="cutlass_*_epi_,_epi_tma_")
     assert plain == [k.name for k in kernels if not k.epilogue.fused]
     assert any(k.family is sm90_tensorop.FAMILY for k in kernels if k.name in set(plain))
-    # the default set without its fused kernels: its 104 plain kernels
-    assert len(names_of(kernels, "", ignore="cutlass_*_epi_,_epi_tma_")) == 104
+    # the default set without its fused kernels: its 104 plain tiled kernels + 32 GEMV + 8 skinny
+    assert len(names_of(kernels, "", ignore="cutlass_*_epi_,_epi_tma_")) == 104 + 32 + 8
 
 
 def test_arch_specific_family_needs_the_a_suffix():

@@ -184,15 +184,21 @@ struct Gemv {
                : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
   }
 
-  /// K runs (output_block.h, plan_splits): the fewest that fill the GPU's last wave of CTAs, each
-  /// run at least one unrolled pass of the form's loop, and none longer than the x buffer holds.
+  /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
+  /// loop. Axpy form (few CTAs of 32 x kVector outputs each): one wave of CTAs, runs of at least
+  /// 512 k (H200 sweep, docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21
+  /// of 390; 4096x1x11008 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
   static void plan_splits(Params &params, int batch_count, int sm_count) {
     bool const dot = dot_form(params);
     int64_t const k = params.k;
-    int64_t const min_run = dot ? 32 * 4 * kVector : kWarps * 4;
     int64_t const slots = int64_t(sm_count > 0 ? sm_count : 1) * resident_ctas(dot);
-    int64_t splits = kernel::plan_splits(row_blocks(params) * batch_count, slots,
-                                         int(std::max<int64_t>(1, std::min<int64_t>(k / min_run, 64))));
+    int64_t const blocks = row_blocks(params) * batch_count;
+    int64_t splits = 1;
+    if (dot) {
+      splits = kernel::plan_splits(blocks, slots, int(std::max<int64_t>(1, std::min<int64_t>(k / (32 * 4 * kVector), 64))));
+    } else if (blocks < slots) {
+      splits = std::max<int64_t>(1, std::min<int64_t>((slots + blocks - 1) / blocks, k / 512));
+    }
     int64_t const by_staging = (k + kMaxKPerSplit - 1) / kMaxKPerSplit;
     if (splits < by_staging) splits = by_staging;
     // equal runs, rounded up to whole vectors (so every run but the last starts aligned)

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 
 #include "cutlass/cutlass.h"
 
@@ -21,13 +22,23 @@ namespace gemm {
 namespace kernel {
 
 /// How many K splits to give `blocks` output blocks on a GPU where `slots` CTAs are resident at
-/// once: none when the blocks fill the GPU by themselves; otherwise enough for one full wave
-/// (ceil(slots / blocks)), at most max_splits. Measured on the H200 (docs/NOTES.md): splitting
-/// a problem that already fills the GPU only to even out its last wave cost more (shorter CTAs
-/// pay their start and the hand-off) than the tail it saved.
+/// once: none while the blocks fill at least half of the slots; otherwise enough to fill half
+/// (ceil(slots / 2 / blocks)), at most max_splits. From a sweep of forced splits on the H200
+/// (docs/NOTES.md, 2026-12-01): for the GEMV dot form and the skinny kernels one split was best
+/// or within 2% of it on every shape that fills half the GPU (11008x1x4096: 0.896 vs 0.70 at 2
+/// splits; 16x8192x8192: 0.865 vs 0.79), and 2 splits won where the blocks filled less
+/// (skinny 4096x1x11008: 0.976 vs 0.900).
 inline int plan_splits(int64_t blocks, int64_t slots, int max_splits) {
-  if (blocks <= 0 || slots <= 0 || blocks >= slots) return 1;
-  int64_t const splits = (slots + blocks - 1) / blocks;
+  // CUTLASS_LIB_SPLIT_K=<n> forces n splits (a measurement aid: docs/NOTES.md records the sweeps
+  // the rule below comes from); unset or 0, the rule decides.
+  static int const forced = [] {
+    char const *text = std::getenv("CUTLASS_LIB_SPLIT_K");
+    return text ? std::atoi(text) : 0;
+  }();
+  if (forced > 0) return forced;
+  int64_t const half = slots / 2;
+  if (blocks <= 0 || slots <= 0 || blocks >= half) return 1;
+  int64_t const splits = (half + blocks - 1) / blocks;
   return int(splits < max_splits ? splits : (max_splits > 1 ? max_splits : 1));
 }
 
