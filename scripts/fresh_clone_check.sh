@@ -18,6 +18,11 @@ what=${1:-test}
 case $what in test|profiler|both) ;; *) echo "usage: $0 [test|profiler|both]" >&2; exit 2 ;; esac
 
 fresh=${FRESH_DIR:-$(mktemp -d /tmp/cutlass_lib-fresh.XXXXXX)}
+# FRESH_DIR is emptied first: only when it is empty or an earlier check's folder (its marker)
+if [ -n "$(ls -A "$fresh" 2>/dev/null)" ] && [ ! -f "$fresh/.fresh_clone_check" ]; then
+  echo "fresh_clone_check: FRESH_DIR=$fresh is not empty and not an earlier check's folder; not deleting it" >&2
+  exit 2
+fi
 rm -rf "$fresh"
 mkdir -p "$(dirname "$fresh")"
 if [ "${FRESH_SOURCE:-clone}" != tree ] && git -C "$source_dir" rev-parse --verify -q HEAD >/dev/null 2>&1; then
@@ -29,6 +34,8 @@ else
     tar -C "$fresh" -xf -
   echo "fresh_clone_check: copy of the working tree $source_dir in $fresh"
 fi
+
+touch "$fresh/.fresh_clone_check"
 
 clean_env=(env -i "PATH=$PATH" "HOME=${HOME:-/root}")
 [ -n "${CUTLASS_LIBRARY_KERNELS:-}" ] && clean_env+=("CUTLASS_LIBRARY_KERNELS=$CUTLASS_LIBRARY_KERNELS")

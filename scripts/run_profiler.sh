@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+tests=cached   # the profiler needs neither GoogleTest nor pytest; a folder with tests keeps them
 source scripts/configure.sh
 cmake --build "$build_dir" -j "$jobs" --target cutlass_profiler
 "$build_dir/src/profiler/cutlass_profiler" "$@"

@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # Sets up what the build and the tests need on a fresh machine, or stops at once with the command
-# that installs what is missing (sourced by scripts/configure.sh, from the project root; sets
-# `python`, the interpreter CMake, the generator and pytest then use, and puts tools on PATH).
+# that installs what is missing. Sourced by scripts/configure.sh (from the project root), which the
+# README's scripts source in turn; not meant to be sourced by hand (a stop ends the shell).
+# Sets `python`, the interpreter CMake, the generator and pytest then use, and puts tools on PATH.
 #
 #   nvcc           the CUDA toolkit's compiler: PATH, else /usr/local/cuda/bin; else stop
 #   C++ compiler   c++ / g++ / clang++ on PATH (or CXX); else stop
-#   Python pkgs    requirements.txt (Jinja2, pytest; pinned) into ./.venv, made once and kept;
-#                  where pip cannot install them (a machine without network access) and python3
-#                  already has Jinja2 and pytest, python3 is used as it is, with a note
+#   Python pkgs    requirements.txt (Jinja2, pytest; pinned) into ./.venv, made once and kept (made
+#                  again when requirements.txt changes or the project folder moved). Where pip
+#                  cannot reach an index (no network) and the base python already has Jinja2
+#                  (and pytest, when tests are built), that python is used, with a note saying so
 #   cmake, ninja   from PATH when present (cmake 3.24 or newer), else requirements-tools.txt's
 #                  pinned PyPI packages into ./.venv
-#   GoogleTest     the distribution's package (apt-get install libgtest-dev, as root or through
-#                  sudo without a password) where no GoogleTest is found; else stop
+#   GoogleTest     when tests are built: the distribution's package (apt-get install
+#                  libgtest-dev, as root or through sudo without a password) where none is found;
+#                  else stop
 #
+# Input: setup_tests (1: the tests are built, the default; 0: the profiler alone).
 # Environment: PYTHON (the interpreter to make .venv with; default python3).
 setup_venv=$PWD/.venv
+setup_tests=${setup_tests:-1}
 
 setup_stop() {
   echo "scripts/setup.sh: $*" >&2
   exit 1
 }
+setup_quoted() { printf '%q' "$1"; }   # a path as a shell word, for commands printed to copy
 
 # -- nvcc and a host compiler ----------------------------------------------------------------------
 if ! command -v nvcc >/dev/null && [ -z "${CUDACXX:-}" ]; then
@@ -37,35 +43,52 @@ fi
 # -- Python packages --------------------------------------------------------------------------------
 setup_base_python=${PYTHON:-python3}
 command -v "$setup_base_python" >/dev/null || setup_stop "no $setup_base_python found; install Python 3.9 or newer"
-setup_stamp="$setup_venv/.requirements"   # a copy of the requirements the venv was filled from
+setup_modules="import jinja2"
+[ "$setup_tests" = 1 ] && setup_modules="import jinja2, pytest"
+# The stamp: where the venv lives and the requirements it was filled from. A venv's scripts name
+# its own path, so a moved project folder needs a new one.
+setup_stamp="$setup_venv/.requirements"
+setup_stamp_text() { printf '%s\n' "# $setup_venv"; cat requirements.txt; }
+setup_fallback="$setup_venv.offline"   # the python used without network, and the requirements then
 setup_pip() {
   "$setup_venv/bin/python" -m pip install --quiet --disable-pip-version-check --timeout 20 --retries 1 "$@"
 }
-if [ -x "$setup_venv/bin/python" ] && cmp -s requirements.txt "$setup_stamp"; then
+python=""
+if [ -x "$setup_venv/bin/python" ] && cmp -s <(setup_stamp_text) "$setup_stamp"; then
   python="$setup_venv/bin/python"
+elif [ -f "$setup_fallback" ] && cmp -s <(setup_stamp_text) <(tail -n +2 "$setup_fallback") &&
+     "$(head -1 "$setup_fallback")" -c "$setup_modules" 2>/dev/null; then
+  python=$(head -1 "$setup_fallback")   # no network last time either: don't wait for pip again
 else
-  # a venv without pip (Debian's python3 without python3-venv leaves one behind) is made again
-  if ! "$setup_venv/bin/python" -m pip --version >/dev/null 2>&1; then
+  setup_why=""
+  # a venv without pip (Debian's python3 without python3-venv leaves one behind), or one made
+  # for another folder or other requirements, is made again
+  if ! "$setup_venv/bin/python" -m pip --version >/dev/null 2>&1 || ! head -1 "$setup_stamp" 2>/dev/null |
+       grep -qxF "# $setup_venv"; then
     rm -rf "$setup_venv"
-    "$setup_base_python" -m venv "$setup_venv" >/dev/null 2>&1 || rm -rf "$setup_venv"
+    "$setup_base_python" -m venv "$setup_venv" >/dev/null 2>&1 || { rm -rf "$setup_venv"; setup_why=venv; }
   fi
   if [ -x "$setup_venv/bin/python" ]; then
     echo "scripts/setup.sh: installing requirements.txt into $setup_venv"
-    setup_pip -r requirements.txt && cp requirements.txt "$setup_stamp"
+    if setup_pip -r requirements.txt; then
+      setup_stamp_text > "$setup_stamp"
+      python="$setup_venv/bin/python"
+    else
+      setup_why=pip
+    fi
   fi
-  if [ -x "$setup_venv/bin/python" ] && cmp -s requirements.txt "$setup_stamp"; then
-    python="$setup_venv/bin/python"
-  elif "$setup_base_python" -c 'import jinja2, pytest' 2>/dev/null; then
+  if [ -z "$python" ] && [ "$setup_why" = pip ] && "$setup_base_python" -c "$setup_modules" 2>/dev/null; then
     python=$(command -v "$setup_base_python")
-    echo "scripts/setup.sh: could not install requirements.txt into $setup_venv (no network?);" \
-         "using $python, which has Jinja2 $("$python" -c 'import jinja2; print(jinja2.__version__)')" \
-         "and pytest $("$python" -c 'import pytest; print(pytest.__version__)')"
-  elif [ ! -x "$setup_venv/bin/python" ]; then
+    { echo "$python"; setup_stamp_text; } > "$setup_fallback"
+    echo "scripts/setup.sh: pip could not install requirements.txt into $setup_venv (no network?); using" \
+         "$python as it is, with Jinja2 $("$python" -c 'import jinja2; print(jinja2.__version__)')" \
+         "(not the pinned versions)"
+  elif [ -z "$python" ] && [ "$setup_why" = venv ]; then
     setup_stop "could not make a virtual environment with '$setup_base_python -m venv';" \
                "on Debian or Ubuntu: apt-get install python3-venv, then run this again"
-  else
+  elif [ -z "$python" ]; then
     setup_stop "could not install requirements.txt into $setup_venv; run:" \
-               "$setup_venv/bin/python -m pip install -r requirements.txt"
+               "$(setup_quoted "$setup_venv/bin/python") -m pip install -r requirements.txt"
   fi
 fi
 
@@ -80,11 +103,13 @@ setup_cmake_ok() {
 [ -x "$setup_venv/bin/cmake" ] || [ -x "$setup_venv/bin/ninja" ] && export PATH="$setup_venv/bin:$PATH"
 for setup_tool in cmake ninja; do
   if { [ $setup_tool = cmake ] && ! setup_cmake_ok; } || { [ $setup_tool = ninja ] && ! command -v ninja >/dev/null; }; then
-    [ -x "$setup_venv/bin/python" ] || setup_stop "$setup_tool is missing and there is no $setup_venv to install it into"
+    [ -x "$setup_venv/bin/python" ] || setup_stop "$setup_tool is missing and there is no $setup_venv to install it into;" \
+                                                  "apt-get install cmake ninja-build"
     echo "scripts/setup.sh: installing $(setup_tool_version $setup_tool) into $setup_venv"
     setup_pip "$(setup_tool_version $setup_tool)" ||
-      setup_stop "$setup_tool is missing (cmake needs 3.24 or newer); install it: $setup_venv/bin/python -m pip install" \
-                 "$(setup_tool_version $setup_tool), or apt-get install cmake ninja-build"
+      setup_stop "$setup_tool is missing (cmake needs 3.24 or newer); install it:" \
+                 "$(setup_quoted "$setup_venv/bin/python") -m pip install $(setup_tool_version $setup_tool)," \
+                 "or apt-get install cmake ninja-build"
     export PATH="$setup_venv/bin:$PATH"
   fi
 done
@@ -99,7 +124,7 @@ setup_have_gtest() {
   compgen -G "/usr/lib/*/cmake/GTest/GTestConfig.cmake" >/dev/null ||
     compgen -G "/usr/local/lib*/cmake/GTest/GTestConfig.cmake" >/dev/null
 }
-if ! setup_have_gtest; then
+if [ "$setup_tests" = 1 ] && ! setup_have_gtest; then
   setup_apt=()
   if [ "$(id -u)" = 0 ]; then setup_apt=(apt-get); elif sudo -n true 2>/dev/null; then setup_apt=(sudo -n apt-get); fi
   if [ ${#setup_apt[@]} -gt 0 ] && command -v apt-get >/dev/null; then
