@@ -70,17 +70,20 @@ struct GeometricMean {
   double value() const { return count ? std::exp(log_sum / count) : NAN; }
 };
 
-constexpr char kTableFormat[] = "%-6s %5s %5s %5s %-2s %-4s %9s %6s %9s %6s %9s %4s %5s %-4s %6s  %s  %s\n";
+constexpr char kTableFormat[] = "%-6s %5s %5s %5s %-2s %-4s %9s %6s %6s %5s %9s %6s %9s %4s %5s %-4s %6s  %s  %s\n";
 
 }  // namespace
 
 Timing::Timing() : ms(NAN), ratio(NAN) {}
 
-BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<ResultRow> const &rows) {
+BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<ResultRow> const &rows,
+                    double copy_gbps) {
   BenchResult result;
   result.shape = shape;
   result.dtype = spec.A.element;
   result.flops = spec.flops();
+  result.bytes = double(spec.bytes_A() + spec.bytes_B() + spec.bytes_C() * (spec.beta != 0 ? 2 : 1));
+  result.copy_gbps = copy_gbps;
   result.cublas_ms = NAN;
   bool any_passed = false, any_failed = false;
   for (ResultRow const &row : rows) {
@@ -125,8 +128,8 @@ std::string short_kernel_name(std::string const &name) {
 }
 
 void print_table_header(std::FILE *out) {
-  std::fprintf(out, kTableFormat, "group", "M", "N", "K", "ly", "type", "handle_TF", "ratio", "best_TF", "ratio",
-               "cublas_TF", "kern", "iters", "ver", "time_s", "handle kernel", "best kernel");
+  std::fprintf(out, kTableFormat, "group", "M", "N", "K", "ly", "type", "handle_TF", "ratio", "GB/s", "copy",
+               "best_TF", "ratio", "cublas_TF", "kern", "iters", "ver", "time_s", "handle kernel", "best kernel");
   std::fflush(out);
 }
 
@@ -139,6 +142,7 @@ void print_table_row(std::FILE *out, BenchResult const &r) {
   std::fprintf(out, kTableFormat, r.shape.group.c_str(), std::to_string(r.shape.m).c_str(),
                std::to_string(r.shape.n).c_str(), std::to_string(r.shape.k).c_str(), r.shape.layout.c_str(),
                library::to_string(r.dtype), fixed(r.tflops(r.handle.ms), 1).c_str(), fixed(r.handle.ratio, 3).c_str(),
+               fixed(r.gbps(r.handle.ms), 0).c_str(), fixed(r.copy_fraction(r.handle.ms), 2).c_str(),
                fixed(r.tflops(r.best.ms), 1).c_str(), fixed(r.best.ratio, 3).c_str(),
                fixed(r.tflops(r.cublas_ms), 1).c_str(), std::to_string(r.kernels_timed).c_str(),
                std::to_string(r.timed_launches).c_str(), verified, fixed(r.seconds, 1).c_str(), handle_kernel.c_str(),
@@ -193,7 +197,8 @@ bool CsvOutput::open(std::string const &path, std::string *error) {
     *error = "cannot write '" + path + "'";
     return false;
   }
-  file_ << "shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,best_kernel,best_tflops,best_ratio,verified\n";
+  file_ << "shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,best_kernel,best_tflops,best_ratio,verified,"
+           "gbps,copy_gbps,copy_fraction,cublas_gbps\n";
   file_.flush();
   return true;
 }
@@ -203,7 +208,9 @@ void CsvOutput::row(BenchResult const &r) {
         << r.shape.layout << ',' << csv_field(r.handle.kernel) << ',' << csv_number(r.tflops(r.handle.ms), 2) << ','
         << csv_number(r.tflops(r.cublas_ms), 2) << ',' << csv_number(r.handle.ratio, 4) << ','
         << csv_field(r.best.kernel) << ',' << csv_number(r.tflops(r.best.ms), 2) << ','
-        << csv_number(r.best.ratio, 4) << ',' << r.verified << '\n';
+        << csv_number(r.best.ratio, 4) << ',' << r.verified << ',' << csv_number(r.gbps(r.handle.ms), 1) << ','
+        << csv_number(r.copy_gbps, 1) << ',' << csv_number(r.copy_fraction(r.handle.ms), 4) << ','
+        << csv_number(r.gbps(r.cublas_ms), 1) << '\n';
   file_.flush();
 }
 

@@ -28,6 +28,8 @@ struct BenchResult {
   Shape shape;
   library::NumericTypeID dtype = library::NumericTypeID::kInvalid;
   double flops = 0;
+  double bytes = 0;           ///< the fewest bytes the GEMM moves: A, B and D once, C when beta != 0
+  double copy_gbps = 0;       ///< the device-to-device copy bandwidth measured in the same run (NaN: none)
   Timing handle;              ///< Handle::gemm_universal's choice
   Timing best;                ///< the fitting kernel with the highest ratio (lowest time without cuBLAS)
   double cublas_ms = 0;       ///< median of every cuBLAS launch of this problem; NaN when none
@@ -38,10 +40,14 @@ struct BenchResult {
   double seconds = 0;         ///< wall time of the problem
 
   double tflops(double ms) const { return flops / (ms * 1e9); }
+  /// Achieved bandwidth (GB/s, the fewest bytes over the time) and its fraction of the copy's.
+  double gbps(double ms) const { return bytes / (ms * 1e6); }
+  double copy_fraction(double ms) const { return gbps(ms) / copy_gbps; }
 };
 
-/// Reads the profiler's rows of one problem.
-BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<profiler::ResultRow> const &rows);
+/// Reads the profiler's rows of one problem; `copy_gbps` is the run's copy bandwidth.
+BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<profiler::ResultRow> const &rows,
+                    double copy_gbps);
 
 /// A kernel name without the parts the table already shows (types, layouts) or that every
 /// kernel has: "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8

@@ -13,6 +13,7 @@
 #include "bench_options.h"
 #include "bench_plan.h"
 #include "bench_report.h"
+#include "copy_bandwidth.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "device.h"
@@ -103,6 +104,15 @@ int main(int argc, char **argv) {
   }
 
   std::printf("cutlass_bench: %s\n", profiler::describe(device.facts).c_str());
+  std::string copy_error;
+  double const copy_gbps = measure_copy_bandwidth(&copy_error);
+  if (copy_error.empty()) {
+    std::printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, median of 20); GB/s below counts the fewest "
+                "bytes a GEMM moves (A, B, D once, C when beta != 0), copy = its fraction of the copy's\n",
+                copy_gbps);
+  } else {
+    std::printf("%s\n", copy_error.c_str());
+  }
   std::printf("shapes: %zu from %s, dtypes %s; kernels: %zu in this build, %zu pass --kernels/--ignore-kernels\n",
               shapes.size(), options.shapes.c_str(), dtype_list(options.dtypes).c_str(), manifest.size(),
               kernels.size());
@@ -127,7 +137,7 @@ int main(int argc, char **argv) {
       auto const start = std::chrono::steady_clock::now();
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
       bool const usable = gemm_profiler.profile(index++, spec);
-      BenchResult result = distill(shape, spec, gemm_profiler.rows());
+      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps);
       result.timed_launches = run_options.profiling_iterations;
       result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (gemm_profiler.rows().empty() && gemm_profiler.failed_rows() > 0) {

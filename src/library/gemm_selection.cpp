@@ -182,9 +182,12 @@ namespace {
 constexpr int kDefaultSmCount = 132;
 /// HBM bandwidth a device-to-device copy reaches, bytes per microsecond (4.3 TB/s).
 constexpr double kHbmBytesPerUs = 4.3e6;
-/// What one CTA of a tiled kernel streams when few CTAs run (bytes / us): the sm90 kernels at
-/// small M moved 2.2-3.0 TB/s from 64-108 CTAs (session 7; inference baseline 2026-12-01).
-constexpr double kTiledCtaBytesPerUs = 30e3;
+/// What one CTA of a tiled kernel streams (bytes / us), counting the rows of its tiles that lie
+/// past the problem (TMA zero-fills them, but the copy engine and L2 spend the time as if they were
+/// loaded): the sm90 kernels moved 3.5-4.2 TB/s of whole tiles at small M or N on the H200 (13824 x 8
+/// x 5120 on 108 CTAs, 22016 x 32 x 4096 on 132, 16 x 8192 x 8192 on 64; docs/NOTES.md), so about
+/// 60 GB/s per CTA up to the HBM bandwidth.
+constexpr double kTiledCtaBytesPerUs = 60e3;
 /// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny).
 constexpr double kGemvBandwidthFraction = 0.90;
 constexpr double kSkinnyBandwidthFraction = 0.85;
@@ -238,9 +241,17 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     double const vector_bytes = double(max_alignment(desc)) * bytes_of(desc.A.element);
     if (vector_bytes < 16) compute /= 0.1 + 0.9 * vector_bytes / 16;
   }
-  double const tiles = std::ceil(double(call.m) / tile.m()) * std::ceil(double(call.n) / tile.n()) * call.batch_count;
-  double const busy = std::min(tiles, double(sms));
-  double const memory = bytes / std::min(kHbmBytesPerUs, busy * kTiledCtaBytesPerUs);
+  double const m_tiles = std::ceil(double(call.m) / tile.m()), n_tiles = std::ceil(double(call.n) / tile.n());
+  double busy = std::min(m_tiles * n_tiles * call.batch_count, double(sms));
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && busy < sms &&
+      m_tiles * n_tiles * call.batch_count < double(1 << 30)) {
+    busy = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles), int(call.batch_count),
+                                                              int(std::ceil(double(call.k) / tile.k())), sms)
+               .grid;
+  }
+  // the fraction of a tile's rows (of A's M and B's N extent) inside the problem
+  double const useful = (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n());
+  double const memory = bytes / useful / std::min(kHbmBytesPerUs, busy * kTiledCtaBytesPerUs);
   return std::max(compute, memory);
 }
 
@@ -265,6 +276,8 @@ Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall c
     auto const group_end = std::stable_partition(
         tiled.begin(), tiled.end(), [&](Operation const *op) { return same_group(gemm_description(op), lead); });
     std::stable_sort(tiled.begin(), group_end, [&](Operation const *a, Operation const *b) {
+      double const ta = time_of(a), tb = time_of(b);
+      if (ta != tb) return ta < tb;
       return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
     });
   }

@@ -7,14 +7,16 @@
 ///   time = max(compute, memory)
 ///   compute = waves x the time of one tile: 2 x tile M x tile N x K flops at the family's rate per
 ///             SM (wave_cost counts the waves, with the measured stream-K and small-tile factors)
-///   memory  = the bytes the call must move (A, B and D once, C when read) over the bandwidth the
-///             kernel can draw: the device's HBM bandwidth, or fewer CTAs' worth when the problem
-///             has fewer tiles than SMs (a tiled kernel's CTA streams about kTiledCtaBandwidth)
+///   memory  = the bytes the call must move (A, B and D once, C when read), over the fraction of its
+///             tiles' rows inside the problem (rows past M or N cost copy-engine time as if loaded),
+///             over the bandwidth the kernel can draw: the device's HBM bandwidth, or fewer CTAs'
+///             worth when the problem has fewer tiles than SMs (stream-K: its grid)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
 /// min(M, N) <= 8 / 16 / 32) are bandwidth kernels: their time is the bytes over the fraction of
-/// HBM bandwidth they reach, plus their tensor-core work when it is larger. Selection ranks the
-/// tiled kernels as before (the first fit's group of compute capability and alignment, wave cost
-/// inside it) and puts a bandwidth kernel first when its estimate beats the tiled choice's.
+/// HBM bandwidth they reach, or their tensor-core work when it is larger. Selection ranks the tiled
+/// kernels of the first fit's group (compute capability and alignment) by estimated time (ties: wave
+/// cost, then preference order), and puts a bandwidth kernel first when its estimate beats the
+/// tiled choice's.
 #pragma once
 
 #include "gemm_call.h"
@@ -59,8 +61,8 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// The kernel for `call` among `candidates` (in preference order): the tiled kernels ranked as
-/// the first fit's group (same minimum compute capability and alignment) by wave_cost, ties in
-/// preference order, then the rest in preference order; the bandwidth kernels (max_small_extent
+/// the first fit's group (same minimum compute capability and alignment) by estimated_time, then
+/// wave_cost, then preference order, then the rest in preference order; the bandwidth kernels (max_small_extent
 /// > 0) by estimated_time, all of them before the tiled ones when the fastest beats the first
 /// tiled kernel's estimate. With `ask_kernel`, the first of these whose can_implement() accepts
 /// the problem; otherwise the first. Null if none. *any_for_device is set when some candidate
