@@ -249,8 +249,11 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
                                                               int(std::ceil(double(call.k) / tile.k())), sms)
                .grid;
   }
-  // the fraction of a tile's rows (of A's M and B's N extent) inside the problem
-  double const useful = (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n());
+  // the fraction of a tile's rows (of A's M and B's N extent) inside the problem; TMA boxes (sm90)
+  // spend copy-engine time on the rows past M or N, predicated cp.async loads (sm80) skip them
+  bool const tma = desc.tile_description.minimum_compute_capability >= 90;
+  double const useful =
+      tma ? (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n()) : 1.0;
   double const memory = bytes / useful / std::min(kHbmBytesPerUs, busy * kTiledCtaBytesPerUs);
   return std::max(compute, memory);
 }
@@ -270,17 +273,12 @@ Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall c
     *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
   }
   auto const time_of = [&](Operation const *op) { return estimated_time(gemm_description(op), call, sm_count); };
-  if (!tiled.empty()) {
-    // The first fit's group, cheapest first (stable: ties keep preference order), then the rest.
-    GemmDescription const &lead = gemm_description(tiled.front());
-    auto const group_end = std::stable_partition(
-        tiled.begin(), tiled.end(), [&](Operation const *op) { return same_group(gemm_description(op), lead); });
-    std::stable_sort(tiled.begin(), group_end, [&](Operation const *a, Operation const *b) {
-      double const ta = time_of(a), tb = time_of(b);
-      if (ta != tb) return ta < tb;
-      return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
-    });
-  }
+  // Every fitting tiled kernel by estimated time (ties: wave cost, then preference order).
+  std::stable_sort(tiled.begin(), tiled.end(), [&](Operation const *a, Operation const *b) {
+    double const ta = time_of(a), tb = time_of(b);
+    if (ta != tb) return ta < tb;
+    return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
+  });
   std::stable_sort(bandwidth.begin(), bandwidth.end(),
                    [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
   bool const bandwidth_first = !bandwidth.empty() && (tiled.empty() || time_of(bandwidth.front()) < time_of(tiled.front()));

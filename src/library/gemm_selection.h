@@ -13,10 +13,9 @@
 ///             worth when the problem has fewer tiles than SMs (stream-K: its grid)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
 /// min(M, N) <= 8 / 16 / 32) are bandwidth kernels: their time is the bytes over the fraction of
-/// HBM bandwidth they reach, or their tensor-core work when it is larger. Selection ranks the tiled
-/// kernels of the first fit's group (compute capability and alignment) by estimated time (ties: wave
-/// cost, then preference order), and puts a bandwidth kernel first when its estimate beats the
-/// tiled choice's.
+/// HBM bandwidth they reach, or their tensor-core work when it is larger. Selection ranks every
+/// fitting tiled kernel by estimated time (ties: wave cost, then preference order), and puts a
+/// bandwidth kernel first when its estimate beats the tiled choice's.
 #pragma once
 
 #include "gemm_call.h"
@@ -60,9 +59,8 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 /// device of `sm_count` SMs (0: 132, the H200's).
 double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
-/// The kernel for `call` among `candidates` (in preference order): the tiled kernels ranked as
-/// the first fit's group (same minimum compute capability and alignment) by estimated_time, then
-/// wave_cost, then preference order, then the rest in preference order; the bandwidth kernels (max_small_extent
+/// The kernel for `call` among `candidates` (in preference order): the tiled kernels ranked by
+/// estimated_time, then wave_cost, then preference order; the bandwidth kernels (max_small_extent
 /// > 0) by estimated_time, all of them before the tiled ones when the fastest beats the first
 /// tiled kernel's estimate. With `ask_kernel`, the first of these whose can_implement() accepts
 /// the problem; otherwise the first. Null if none. *any_for_device is set when some candidate
