@@ -188,6 +188,10 @@ constexpr double kHbmBytesPerUs = 4.3e6;
 /// x 5120 on 108 CTAs, 22016 x 32 x 4096 on 132, 16 x 8192 x 8192 on 64; docs/NOTES.md), so about
 /// 60 GB/s per CTA up to the HBM bandwidth.
 constexpr double kTiledCtaBytesPerUs = 60e3;
+/// The same for the cp.async kernels (sm80 family), which run about two CTAs per SM: the 64x64
+/// tile drew 2.9-3.2 TB/s from 216-344 tiles and 2.2 TB/s from 128 (2026-12-01 selection check).
+constexpr double kCpAsyncCtaBytesPerUs = 12.5e3;
+constexpr int kCpAsyncCtasPerSm = 2;
 /// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny).
 constexpr double kGemvBandwidthFraction = 0.90;
 constexpr double kSkinnyBandwidthFraction = 0.85;
@@ -242,7 +246,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     if (vector_bytes < 16) compute /= 0.1 + 0.9 * vector_bytes / 16;
   }
   double const m_tiles = std::ceil(double(call.m) / tile.m()), n_tiles = std::ceil(double(call.n) / tile.n());
-  double busy = std::min(m_tiles * n_tiles * call.batch_count, double(sms));
+  bool const tma = desc.tile_description.minimum_compute_capability >= 90;
+  double busy = std::min(m_tiles * n_tiles * call.batch_count, double(tma ? sms : kCpAsyncCtasPerSm * sms));
   if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && busy < sms &&
       m_tiles * n_tiles * call.batch_count < double(1 << 30)) {
     busy = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles), int(call.batch_count),
@@ -251,10 +256,10 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   }
   // the fraction of a tile's rows (of A's M and B's N extent) inside the problem; TMA boxes (sm90)
   // spend copy-engine time on the rows past M or N, predicated cp.async loads (sm80) skip them
-  bool const tma = desc.tile_description.minimum_compute_capability >= 90;
   double const useful =
       tma ? (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n()) : 1.0;
-  double const memory = bytes / useful / std::min(kHbmBytesPerUs, busy * kTiledCtaBytesPerUs);
+  double const memory =
+      bytes / useful / std::min(kHbmBytesPerUs, busy * (tma ? kTiledCtaBytesPerUs : kCpAsyncCtaBytesPerUs));
   return std::max(compute, memory);
 }
 
