@@ -30,14 +30,24 @@
 ///  2. higher minimum compute capability first (sm90 > sm80 > SIMT);
 ///  3. larger max(alignment A, B, C) first;
 ///  4. then the generator's order (its tile tables list the tile good for large problems first).
-/// The first kernel whose types, layouts, alignment and compute capability fit decides the group
-/// (same family and alignment); inside that group the kernel with the fewest waves x tile area
-/// (ceil(tiles / SMs) x tile M x tile N) goes first, so a small problem gets a smaller tile that
-/// fills more SMs; ties keep the order above. The first of these whose can_implement() accepts
-/// the problem runs. When the most preferred group refuses only for alignment (e.g. a leading
-/// dimension that is not a multiple of 16 bytes, which TMA needs), a problem of 2^27
-/// multiply-adds or more (or any problem no other kernel accepts) runs that group's kernel on
-/// aligned, zero-padded copies of the operands in the workspace instead of a slower kernel.
+/// Among the kernels whose types, layouts, alignment, compute capability and small side fit (the
+/// GEMV family takes only M == 1 or N == 1, the skinny family min(M, N) <= 8 or 16), a cost model
+/// orders them by estimated time (src/library/gemm_selection.h states it; its constants were
+/// measured on an H200 and are recorded in docs/NOTES.md):
+///     time = max(compute, memory)
+///     compute = waves x 2 x tile M x tile N x K / (the family's flop rate per SM), waves =
+///               ceil(tiles / SMs), with 0.8 efficiency for tiles under 128x128 and stream-K's split
+///               waves at their measured cost; 2-8x slower loads below 16-byte alignment
+///     memory  = (A, B and D bytes once, C when read) / min(HBM bandwidth, busy CTAs x per-CTA
+///               bandwidth); a TMA kernel (sm90) pays for the rows of its tiles past M or N
+///     GEMV / skinny: the bytes over 90% / 85% of the HBM bandwidth (or their compute, if larger).
+/// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
+/// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
+/// than half the GPU, in a workspace the handle grows. When the most preferred group refuses only
+/// for alignment (e.g. a leading dimension that is not a multiple of 16 bytes, which TMA needs), a
+/// problem of 2^27 multiply-adds or more (or any problem no other kernel accepts) runs that
+/// group's kernel on aligned, zero-padded copies of the operands in the workspace instead of a
+/// slower kernel (a bandwidth kernel, once chosen, is never staged).
 /// CUTLASS_LIB_LOG=1 in the environment prints the chosen kernel and why earlier candidates
 /// were passed over.
 #pragma once
