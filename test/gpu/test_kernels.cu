@@ -63,7 +63,9 @@ struct Problem {
   static constexpr int64_t kGuardBytes = 256;   // before and after each operand, keeps 16-byte alignment
   DeviceBuffer A, B, C, D, D_ref, D_cublas, D_before;
 
-  Problem(GemmDescription const &d, int64_t m_, int64_t n_, int64_t k_, int64_t batch_) : desc(&d), batch(batch_) {
+  /// `pad`: elements added to each leading dimension beyond its extent (default: the kernel's alignment).
+  Problem(GemmDescription const &d, int64_t m_, int64_t n_, int64_t k_, int64_t batch_, int64_t pad = 0)
+      : desc(&d), batch(batch_) {
     cutlass_lib_test::fit_small_side(d.max_small_extent, m_, n_);   // GEMV / skinny kernels: one small side
     // Round the contiguous extents to the kernel's alignments (the kernels' documented rule),
     // and pad leading dimensions beyond the extent to exercise ld > extent.
@@ -74,8 +76,8 @@ struct Problem {
     m = round_up(m_, align_m);
     n = round_up(n_, align_n);
     k = round_up(k_, align_k);
-    lda = (d.A.layout == LayoutTypeID::kColumnMajor ? m : k) + d.A.alignment;
-    ldb = (d.B.layout == LayoutTypeID::kColumnMajor ? k : n) + d.B.alignment;
+    lda = (d.A.layout == LayoutTypeID::kColumnMajor ? m : k) + (pad ? pad : d.A.alignment);
+    ldb = (d.B.layout == LayoutTypeID::kColumnMajor ? k : n) + (pad ? pad : d.B.alignment);
     ldc = m + d.C.alignment;
     ldd = m + 2 * d.C.alignment;
     stride_A = lda * (d.A.layout == LayoutTypeID::kColumnMajor ? k : m) + d.A.alignment;
@@ -318,7 +320,40 @@ TEST_P(StreamKKernelTest, Splits) {
   }
 }
 
+/// The bandwidth kernels (GEMV: M or N == 1; skinny: min(M, N) <= 8 / 16), both orientations, at
+/// the edge sizes issue 20 names: the small side 1, 2, 7, 8 (and 9, 16 where the kernel takes
+/// them), the large side and K 1, 2, 8, 9, 255, 257 (K rounded up to the kernel's alignment), with
+/// leading dimensions padded by 8 elements, so the 16-byte vector paths run wherever the extents
+/// allow them and the element paths elsewhere; alpha and beta both non-trivial.
+class BandwidthKernelTest : public KernelTest {};
+
+TEST_P(BandwidthKernelTest, EdgeSizes) {
+  int const limit = desc().max_small_extent;
+  bool const integer = is_integer(desc().C.element);
+  for (int64_t small : {1, 2, 7, 8, 9, 16}) {
+    if (small > limit) continue;
+    for (int64_t big : {1, 2, 8, 9, 255, 257}) {
+      for (int64_t k : {1, 2, 9, 257}) {
+        for (bool n_small : {true, false}) {
+          Problem p(desc(), n_small ? big : small, n_small ? small : big, k, 1, /*pad=*/8);
+          run_and_check(GetParam(), p, integer ? 2 : 1.25, integer ? -1 : -0.5, false, false);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
 std::string kernel_test_name(::testing::TestParamInfo<size_t> const &info) { return description(info.param).name; }
+
+/// The plain kernels with a small-side limit (the bandwidth families).
+std::vector<size_t> bandwidth_kernels(std::vector<size_t> const &indices) {
+  std::vector<size_t> out;
+  for (size_t i : indices) {
+    if (description(i).max_small_extent > 0) out.push_back(i);
+  }
+  return out;
+}
 
 /// The plain kernels; those with a fused epilogue need its operands and are covered by
 /// FusedKernelTest (test_epilogues.cu).
@@ -332,6 +367,10 @@ std::vector<size_t> plain_kernels() {
 
 INSTANTIATE_TEST_SUITE_P(Manifest, KernelTest, ::testing::ValuesIn(plain_kernels()), kernel_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KernelTest);
+
+INSTANTIATE_TEST_SUITE_P(Manifest, BandwidthKernelTest, ::testing::ValuesIn(bandwidth_kernels(plain_kernels())),
+                         kernel_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BandwidthKernelTest);
 
 INSTANTIATE_TEST_SUITE_P(Manifest, StreamKKernelTest, ::testing::ValuesIn(cutlass_lib_test::stream_k_only(plain_kernels())),
                          kernel_test_name);
