@@ -170,7 +170,7 @@ struct GemmSkinnySm80 {
 
   static Params planned(Arguments const &args) {
     Params params = make_params(args);
-    int64_t const slots = int64_t(device_sm_count()) * resident_ctas();
+    int64_t const slots = int64_t(current_device_sm_count()) * resident_ctas();
     int const max_splits = int(std::max<int64_t>(1, params.k / (kSlices * kStep * 2)));   // >= 2 k-steps a warp
     int const splits = plan_splits(blocks(params, args.batch_count), slots, max_splits);
     int64_t run = (int64_t(params.k) + splits - 1) / splits;
@@ -180,15 +180,6 @@ struct GemmSkinnySm80 {
     return params;
   }
 
-  static int device_sm_count() {
-    int device = 0, value = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      cudaGetLastError();
-      return 1;
-    }
-    return value;
-  }
 
   static Status can_implement(Arguments const &args) {
     Status status = can_implement_common<GemmSkinnySm80>(args);
@@ -207,13 +198,7 @@ struct GemmSkinnySm80 {
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
     Params const params = planned(args);
     if (params.split.splits <= 1) return Status::kSuccess;
-    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-    int64_t const bytes = SplitKSerial<float>::counter_bytes(blocks(params, args.batch_count));
-    if (cudaMemsetAsync(workspace, 0, size_t(bytes), stream) != cudaSuccess) {
-      cudaGetLastError();
-      return Status::kErrorInternal;
-    }
-    return Status::kSuccess;
+    return SplitKSerial<float>::clear_counters(workspace, blocks(params, args.batch_count), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {

@@ -209,15 +209,6 @@ struct Gemv {
     params.split.slots = dot ? kDotRows : kAxpyRows;
   }
 
-  static int device_sm_count() {
-    int device = 0, value = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return value;
-  }
 
   static Params planned(Arguments const &args, int sm_count) {
     Params params = make_params(args);
@@ -237,25 +228,19 @@ struct Gemv {
   static int64_t blocks(Params const &params, int batch_count) { return row_blocks(params) * batch_count; }
 
   static size_t get_workspace_size(Arguments const &args) {
-    Params const params = planned(args, device_sm_count());
+    Params const params = planned(args, current_device_sm_count());
     return size_t(decltype(params.split)::workspace_bytes(blocks(params, args.batch_count), params.split.splits,
                                                           params.split.slots));
   }
 
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
-    Params const params = planned(args, device_sm_count());
+    Params const params = planned(args, current_device_sm_count());
     if (params.split.splits <= 1) return Status::kSuccess;
-    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-    int64_t const bytes = decltype(params.split)::counter_bytes(blocks(params, args.batch_count));
-    if (cudaMemsetAsync(workspace, 0, size_t(bytes), stream) != cudaSuccess) {
-      cudaGetLastError();
-      return Status::kErrorInternal;
-    }
-    return Status::kSuccess;
+    return decltype(params.split)::clear_counters(workspace, blocks(params, args.batch_count), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
-    Params params = planned(args, device_sm_count());
+    Params params = planned(args, current_device_sm_count());
     if (params.split.splits > 1) {
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
       params.split.place(workspace, blocks(params, args.batch_count));

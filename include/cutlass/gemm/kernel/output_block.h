@@ -12,6 +12,8 @@
 /// C is read only when the operator needs it.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <cstdlib>
 
@@ -20,6 +22,17 @@
 namespace cutlass {
 namespace gemm {
 namespace kernel {
+
+/// Multiprocessors of the current device (1 when the query fails).
+inline int current_device_sm_count() {
+  int device = 0, value = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || value < 1) {
+    cudaGetLastError();
+    return 1;
+  }
+  return value;
+}
 
 /// How many K splits to give `blocks` output blocks on a GPU where `slots` CTAs are resident at
 /// once: none while the blocks fill at least half of the slots; otherwise enough to fill half
@@ -53,6 +66,16 @@ struct SplitKSerial {
   CUTLASS_HOST_DEVICE static int64_t counter_bytes(int64_t blocks) { return (blocks * 4 + 255) / 256 * 256; }
   CUTLASS_HOST_DEVICE static int64_t workspace_bytes(int64_t blocks, int splits, int slots) {
     return splits <= 1 ? 0 : counter_bytes(blocks) + blocks * splits * slots * int64_t(sizeof(Accumulator));
+  }
+  /// Clears the counters of `blocks` blocks in `workspace` on `stream` (before the first launch on
+  /// a workspace; every launch leaves them clear). kErrorWorkspaceNull when it is null.
+  static Status clear_counters(void *workspace, int64_t blocks, cudaStream_t stream) {
+    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+    if (cudaMemsetAsync(workspace, 0, size_t(counter_bytes(blocks)), stream) != cudaSuccess) {
+      cudaGetLastError();
+      return Status::kErrorInternal;
+    }
+    return Status::kSuccess;
   }
   /// Points the fields into `workspace` (workspace_bytes of it).
   CUTLASS_HOST_DEVICE void place(void *workspace, int64_t blocks) {
