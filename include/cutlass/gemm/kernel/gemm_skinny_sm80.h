@@ -138,13 +138,7 @@ struct GemmSkinnySm80 {
       params.ldx = args.lda;
       params.x_batch_stride = args.batch_stride_A;
     }
-    params.out.op = args.epilogue;
-    params.out.c = args.ptr_C;
-    params.out.ldc = args.ldc;
-    params.out.batch_stride_c = args.batch_stride_C;
-    params.out.d = args.ptr_D;
-    params.out.ldd = args.ldd;
-    params.out.batch_stride_d = args.batch_stride_D;
+    params.out = decltype(params.out)::of(args);
     params.split.slots = kOutputs;
     return params;
   }

@@ -124,13 +124,7 @@ struct Gemv {
     Params params;
     params.n_is_one = p.n() == 1;
     params.k = p.k();
-    params.out.op = args.epilogue;
-    params.out.c = args.ptr_C;
-    params.out.ldc = args.ldc;
-    params.out.batch_stride_c = args.batch_stride_C;
-    params.out.d = args.ptr_D;
-    params.out.ldd = args.ldd;
-    params.out.batch_stride_d = args.batch_stride_D;
+    params.out = decltype(params.out)::of(args);
     if (params.n_is_one) {
       params.length = p.m();
       params.mat = args.ptr_A;

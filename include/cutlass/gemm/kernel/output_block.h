@@ -126,6 +126,20 @@ struct OutputOperands {
   ElementC *d = nullptr;
   int64_t ldd = 0, batch_stride_d = 0;
   OutputParams op;
+
+  /// C, D and the epilogue of a kernel's GemmArguments (gemm_arguments.h).
+  template <typename Arguments>
+  static OutputOperands of(Arguments const &args) {
+    OutputOperands out;
+    out.c = args.ptr_C;
+    out.ldc = args.ldc;
+    out.batch_stride_c = args.batch_stride_C;
+    out.d = args.ptr_D;
+    out.ldd = args.ldd;
+    out.batch_stride_d = args.batch_stride_D;
+    out.op = args.epilogue;
+    return out;
+  }
 };
 
 #if defined(__CUDACC__)
