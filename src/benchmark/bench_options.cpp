@@ -72,6 +72,15 @@ bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *
   return true;
 }
 
+bool parse_competitor(std::string const &value, BenchOptions &options, std::string *error) {
+  if (value != "cublas" && value != "cublaslt") {
+    *error = "unknown competitor '" + value + "' (expected cublas or cublaslt)";
+    return false;
+  }
+  options.competitor_cublaslt = value == "cublaslt";
+  return true;
+}
+
 bool parse_groups(std::string const &value, BenchOptions &options, std::string *error) {
   std::vector<std::string> groups = split(value);
   for (std::string const &group : groups) {
@@ -137,6 +146,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"output", string_flag(&BenchOptions::output)},
       {"details", string_flag(&BenchOptions::details)},
       {"device", parse_device},
+      {"competitor", parse_competitor},
   };
   return table;
 }
@@ -189,18 +199,26 @@ Timing and verification:
   --verify=auto|true|false   check each result once against the device reference GEMM and cuBLAS
                              (default auto: shapes with M*N*K <= 2^36, i.e. up to 4096^3; the
                              naive reference takes seconds on the largest shapes)
+  --competitor=cublas|cublaslt  what the ratios are against (default cublas: cublasGemmEx);
+                             cublaslt: cublasLtMatmul with its heuristic's first algorithm, as
+                             frameworks call it, interleaved with ours the same way
 
 Output:
   stdout                     one line per shape and dtype, printed as it finishes: the Handle's
                              TFLOP/s and ratio, the best kernel's TFLOP/s and ratio, cuBLAS's
-                             TFLOP/s (median of all its launches of that shape), timed launches per
+                             TFLOP/s (median of all its launches of that shape), the Handle's GB/s
+                             (the fewest bytes: A, B, D once, C when read) and its fraction of the
+                             device-to-device copy measured at the start, timed launches per
                              kernel, verification, seconds taken, kernel names (short); then per
                              dtype and group the geometric mean of the ratios, and over the large
                              shapes (M, N, K >= 1024) the geometric mean and the minimum.
-                             ratio = cuBLAS time / our time in the same interleaved run (> 1:
-                             faster than cuBLAS); "best" = the kernel with the highest ratio.
+                             ratio = competitor time / our time in the same interleaved run (> 1:
+                             faster than cuBLAS or cuBLASLt); "best" = the kernel with the highest
+                             ratio.
   --output=<path>            CSV: shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,
-                             best_kernel,best_tflops,best_ratio,verified (full kernel names)
+                             best_kernel,best_tflops,best_ratio,verified,gbps,copy_gbps,
+                             copy_fraction,cublas_gbps (full kernel names; "cublas" columns are
+                             the competitor's)
   --details=<path>           the profiler's per-kernel tables for every shape (statuses, errors)
   --device=<index>           CUDA device (default 0)
   --help                     this text

@@ -35,6 +35,7 @@ struct BenchOptions {
   std::string output;                 ///< CSV path; empty: none
   std::string details;                ///< the profiler's per-kernel tables; empty: none
   int device = 0;
+  bool competitor_cublaslt = false;   ///< --competitor=cublaslt: ratios against cublasLtMatmul
 };
 
 /// Options, or the reason the command line is not valid (a usage error, exit status 2).

@@ -29,6 +29,7 @@ profiler::Options profiler_options(BenchOptions const &options, profiler::GemmSp
   double const macs = double(spec.m) * double(spec.n) * double(spec.k);
   result.verification_enabled = options.verify == VerifyMode::kAlways ||
                                 (options.verify == VerifyMode::kAuto && macs <= kAutoVerifyMacs);
+  result.providers.cublaslt = options.competitor_cublaslt;
   result.warmup_iterations = options.warmup_iterations;
   result.profiling_iterations = options.profiling_iterations;
 

@@ -23,11 +23,11 @@ bool counts_as_result(ResultRow const &row) {
          (row.disposition == Disposition::kPassed || row.disposition == Disposition::kNotVerified);
 }
 
-Timing timing_of(ResultRow const &row) {
+Timing timing_of(ResultRow const &row, bool against_cublaslt) {
   Timing timing;
   timing.kernel = row.operation;
   timing.ms = row.runtime_ms;
-  timing.ratio = row.ratio_to_cublas();
+  timing.ratio = against_cublaslt ? row.ratio_to_cublaslt() : row.ratio_to_cublas();
   return timing;
 }
 
@@ -77,7 +77,7 @@ constexpr char kTableFormat[] = "%-6s %5s %5s %5s %-2s %-4s %9s %6s %6s %5s %9s 
 Timing::Timing() : ms(NAN), ratio(NAN) {}
 
 BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<ResultRow> const &rows,
-                    double copy_gbps) {
+                    double copy_gbps, bool against_cublaslt) {
   BenchResult result;
   result.shape = shape;
   result.dtype = spec.A.element;
@@ -98,12 +98,12 @@ BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vec
     }
     if (row.provider == "handle") {
       result.handle.kernel = row.operation;
-      if (counts_as_result(row)) result.handle = timing_of(row);
+      if (counts_as_result(row)) result.handle = timing_of(row, against_cublaslt);
     } else if (row.provider == "cutlass" && counts_as_result(row)) {
       ++result.kernels_timed;
-      Timing const timing = timing_of(row);
+      Timing const timing = timing_of(row, against_cublaslt);
       if (faster(timing, result.best)) result.best = timing;
-    } else if (row.provider == "cublas" && counts_as_result(row)) {
+    } else if (row.provider == (against_cublaslt ? "cublaslt" : "cublas") && counts_as_result(row)) {
       result.cublas_ms = row.runtime_ms;
     }
   }
@@ -127,9 +127,10 @@ std::string short_kernel_name(std::string const &name) {
   return result.empty() ? name : result;
 }
 
-void print_table_header(std::FILE *out) {
+void print_table_header(std::FILE *out, char const *competitor) {
+  std::string const column = std::string(competitor) + "_TF";
   std::fprintf(out, kTableFormat, "group", "M", "N", "K", "ly", "type", "handle_TF", "ratio", "GB/s", "copy",
-               "best_TF", "ratio", "cublas_TF", "kern", "iters", "ver", "time_s", "handle kernel", "best kernel");
+               "best_TF", "ratio", column.c_str(), "kern", "iters", "ver", "time_s", "handle kernel", "best kernel");
   std::fflush(out);
 }
 
@@ -151,14 +152,15 @@ void print_table_row(std::FILE *out, BenchResult const &r) {
   std::fflush(out);
 }
 
-void print_summary(std::FILE *out, std::vector<BenchResult> const &results) {
+void print_summary(std::FILE *out, std::vector<BenchResult> const &results, char const *competitor) {
   std::vector<library::NumericTypeID> dtypes;
   std::vector<std::string> groups;
   for (BenchResult const &r : results) {
     if (std::find(dtypes.begin(), dtypes.end(), r.dtype) == dtypes.end()) dtypes.push_back(r.dtype);
     if (std::find(groups.begin(), groups.end(), r.shape.group) == groups.end()) groups.push_back(r.shape.group);
   }
-  std::fprintf(out, "\nRatio to cuBLAS, geometric mean over the shapes with a ratio (> 1: faster than cuBLAS)\n");
+  std::fprintf(out, "\nRatio to %s, geometric mean over the shapes with a ratio (> 1: faster than %s)\n", competitor,
+               competitor);
   std::fprintf(out, "  %-5s %-7s %6s %7s %7s\n", "type", "group", "shapes", "handle", "best");
   for (library::NumericTypeID dtype : dtypes) {
     auto line = [&](std::string const &label, std::function<bool(BenchResult const &)> const &selects,

@@ -32,7 +32,7 @@ struct BenchResult {
   double copy_gbps = 0;       ///< the device-to-device copy bandwidth measured in the same run (NaN: none)
   Timing handle;              ///< Handle::gemm_universal's choice
   Timing best;                ///< the fitting kernel with the highest ratio (lowest time without cuBLAS)
-  double cublas_ms = 0;       ///< median of every cuBLAS launch of this problem; NaN when none
+  double cublas_ms = 0;       ///< median of every launch of the competitor (cuBLAS, or cuBLASLt); NaN when none
   int kernels_timed = 0;      ///< kernels of the best-kernel search that ran and were not rejected
   int timed_launches = 0;     ///< per kernel
   std::string verified;       ///< "passed", "failed" or "not_verified" over every row of the problem
@@ -45,9 +45,10 @@ struct BenchResult {
   double copy_fraction(double ms) const { return gbps(ms) / copy_gbps; }
 };
 
-/// Reads the profiler's rows of one problem; `copy_gbps` is the run's copy bandwidth.
+/// Reads the profiler's rows of one problem; `copy_gbps` is the run's copy bandwidth; with
+/// `against_cublaslt` the ratios and the competitor's time are cuBLASLt's, else cuBLAS's.
 BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vector<profiler::ResultRow> const &rows,
-                    double copy_gbps);
+                    double copy_gbps, bool against_cublaslt = false);
 
 /// A kernel name without the parts the table already shows (types, layouts) or that every
 /// kernel has: "cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x256x64_1x1x1_4_tnn_align8
@@ -56,12 +57,14 @@ BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vec
 std::string short_kernel_name(std::string const &name);
 
 /// The stdout table: a header, then one line per result (failures indented below it).
-void print_table_header(std::FILE *out);
+/// `competitor`: "cublas" or "cublaslt", the column's name.
+void print_table_header(std::FILE *out, char const *competitor = "cublas");
 void print_table_row(std::FILE *out, BenchResult const &result);
 
 /// Per dtype: each group's geometric mean of the Handle's and the best kernel's ratio, then the
 /// large shapes' (M, N, K >= 1024) geometric mean and the Handle's minimum ratio.
-void print_summary(std::FILE *out, std::vector<BenchResult> const &results);
+/// `competitor`: "cuBLAS" or "cuBLASLt", as the heading names it.
+void print_summary(std::FILE *out, std::vector<BenchResult> const &results, char const *competitor = "cuBLAS");
 
 /// --output: one CSV line per result, flushed as it arrives.
 class CsvOutput {

@@ -116,15 +116,17 @@ int main(int argc, char **argv) {
   std::printf("shapes: %zu from %s, dtypes %s; kernels: %zu in this build, %zu pass --kernels/--ignore-kernels\n",
               shapes.size(), options.shapes.c_str(), dtype_list(options.dtypes).c_str(), manifest.size(),
               kernels.size());
-  std::printf("per kernel: %d warm-up + %d timed launches, each paired with a cuBLAS launch%s; verification: %s\n",
-              options.warmup_iterations, options.profiling_iterations,
+  char const *const competitor = options.competitor_cublaslt ? "cuBLASLt" : "cuBLAS";
+  std::printf("per kernel: %d warm-up + %d timed launches, each paired with a %s launch%s; verification: %s\n",
+              options.warmup_iterations, options.profiling_iterations, competitor,
               options.max_kernel_seconds > 0 ? " (fewer where that would pass --max-kernel-seconds)" : "",
               options.verify == VerifyMode::kAlways  ? "every shape"
               : options.verify == VerifyMode::kNever ? "off"
                                                      : "shapes with M*N*K <= 2^36");
-  std::printf("TF = TFLOP/s; ratio = cuBLAS time / ours, interleaved (> 1: faster than cuBLAS); kern = kernels timed "
-              "in the best-kernel search; iters = timed launches per kernel\n\n");
-  print_table_header(stdout);
+  std::printf("TF = TFLOP/s; ratio = %s time / ours, interleaved (> 1: faster than %s); kern = kernels timed "
+              "in the best-kernel search; iters = timed launches per kernel\n\n",
+              competitor, competitor);
+  print_table_header(stdout, options.competitor_cublaslt ? "cublaslt" : "cublas");
 
   profiler::TableReport table(details.get());
   std::vector<BenchResult> results;
@@ -137,7 +139,7 @@ int main(int argc, char **argv) {
       auto const start = std::chrono::steady_clock::now();
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
       bool const usable = gemm_profiler.profile(index++, spec);
-      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps);
+      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps, options.competitor_cublaslt);
       result.timed_launches = run_options.profiling_iterations;
       result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (gemm_profiler.rows().empty() && gemm_profiler.failed_rows() > 0) {
@@ -157,7 +159,7 @@ int main(int argc, char **argv) {
     if (stopped) break;
   }
 
-  print_summary(stdout, results);
+  print_summary(stdout, results, competitor);
   if (failed > 0) {
     std::printf("\n%d result(s) failed%s\n", failed, stopped ? "; the run stopped early" : "");
     return kExitFailed;

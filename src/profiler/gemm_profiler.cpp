@@ -183,7 +183,7 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
   if (options_.providers.cublas) {
     record(problem, profile_cublas(problem));
     if (!context_usable("cuBLAS")) return false;
-    if (problem.fused()) {
+    if (races_cublaslt(problem)) {
       record(problem, profile_cublaslt(problem));
       if (!context_usable("cuBLASLt")) return false;
     }
@@ -266,8 +266,9 @@ void GemmProfiler::compute_references(Problem &problem) {
     }
   }
 
-  // cuBLASLt's fused epilogue: prepared once, verified on copy 0 (like our kernels).
-  if (!problem.fused() || !options_.providers.cublas) return;
+  // cuBLASLt (its fused epilogue, or DEFAULT for a plain problem): prepared once, verified on
+  // copy 0 (like our kernels).
+  if (!races_cublaslt(problem)) return;
   reference::EpilogueOperands const first = epilogue.operands(0, AmaxSlot::kCublasLt);
   char const *const lt_name = cublaslt_epilogue_name(spec.epilogue.variant);
   problem.lt_operation = CublasRunner::lt_function_name(*lt_name ? lt_name : "no fused epilogue");
@@ -464,6 +465,10 @@ ResultRow GemmProfiler::profile_cublas(Problem &problem) {
   return row;
 }
 
+bool GemmProfiler::races_cublaslt(Problem const &problem) const {
+  return options_.providers.cublas && (problem.fused() || options_.providers.cublaslt);
+}
+
 ResultRow GemmProfiler::profile_cublaslt(Problem &problem) {
   ResultRow row;
   row.problem = problem.index;
@@ -508,7 +513,7 @@ bool GemmProfiler::time_alone(Launch const &launch, std::vector<float> &samples,
 void GemmProfiler::time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row) {
   if (options_.profiling_iterations == 0) return;
   bool const pair = options_.providers.cublas && problem.cublas_status.empty();
-  bool const pair_lt = problem.fused() && options_.providers.cublas && problem.lt_status.empty();
+  bool const pair_lt = races_cublaslt(problem) && problem.lt_status.empty();
   Launch const theirs = [&] { return launch_cublas(problem); };
   Launch const lt = [&] { return launch_cublaslt(problem); };
   std::vector<Launch const *> launches{&ours};

@@ -68,8 +68,11 @@ class GemmProfiler {
   /// One cuBLAS launch on the next copy (in place, as BLAS), plus the separate epilogue kernel
   /// when the problem has a fused epilogue. False when a launch failed.
   bool launch_cublas(Problem &problem);
-  /// One cuBLASLt fused-epilogue launch on the next copy.
+  /// One cuBLASLt launch (fused epilogue, or DEFAULT) on the next copy.
   bool launch_cublaslt(Problem &problem);
+  /// Whether cuBLASLt races this problem: fused problems whenever cuBLAS runs, plain ones with
+  /// the cublaslt provider.
+  bool races_cublaslt(Problem const &problem) const;
   /// Times `ours` interleaved with cuBLAS and cuBLASLt (those that run this problem) into row's
   /// runtime_ms, cublas_ms and cublaslt_ms; their samples join the problem's.
   void time_against_cublas(Problem &problem, Launch const &ours, ResultRow &row);

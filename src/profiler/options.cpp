@@ -139,8 +139,10 @@ bool parse_providers(std::string const &value, Options &options, std::string *er
       set.cublas = true;
     } else if (name == "handle") {
       set.handle = true;
+    } else if (name == "cublaslt") {
+      set.cublaslt = set.cublas = true;
     } else {
-      *error = "unknown provider '" + name + "' (expected a comma list of cutlass, cublas, handle)";
+      *error = "unknown provider '" + name + "' (expected a comma list of cutlass, cublas, cublaslt, handle)";
       return false;
     }
   }
@@ -419,6 +421,9 @@ Kernels and providers:
                                cutlass: every compiled kernel whose types and layouts fit
                                handle:  what Handle::gemm_universal selects (named in the output)
                                cublas:  cublasGemmEx / cublasGemmStridedBatchedEx
+                               cublaslt (not by default; implies cublas): cublasLtMatmul with
+                                        the heuristic's first algorithm for plain problems too
+                                        (lt_ratio = its time / ours, interleaved)
 
 Verification (once per kernel, on outputs poisoned with NaN / 0x5A bytes first):
   --verification-enabled=<bool>        true (default) | false

@@ -26,6 +26,9 @@ struct ProviderSet {
   bool cutlass = true;   ///< every compiled kernel that fits the problem
   bool cublas = true;    ///< cublasGemmEx / cublasGemmStridedBatchedEx
   bool handle = true;    ///< the kernel Handle::gemm_universal selects
+  /// cublasLtMatmul (the heuristic's first algorithm) for plain problems too, timed interleaved
+  /// with ours like cuBLAS (fused problems race it whenever cublas runs); implies cublas.
+  bool cublaslt = false;
 };
 
 /// Which results a kernel's output is compared with (--verification-providers).

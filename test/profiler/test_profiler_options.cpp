@@ -87,6 +87,14 @@ TEST(ProfilerOptions, DefaultsAreTheDocumentedProblem) {
   EXPECT_EQ(LayoutTypeID::kRowMajor, *r.options.A.layout);
   EXPECT_EQ(LayoutTypeID::kColumnMajor, *r.options.B.layout);
   EXPECT_TRUE(r.options.providers.cutlass && r.options.providers.cublas && r.options.providers.handle);
+  EXPECT_FALSE(r.options.providers.cublaslt) << "cuBLASLt races plain problems only when asked";
+}
+
+TEST(ProfilerOptions, CublasLtProviderImpliesCublas) {
+  ParseResult r = parse_options({"--providers=handle,cublaslt"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.options.providers.cublaslt && r.options.providers.cublas && r.options.providers.handle);
+  EXPECT_FALSE(r.options.providers.cutlass);
 }
 
 TEST(ProfilerOptions, UsageErrorsStopTheRun) {
