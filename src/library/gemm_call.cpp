@@ -399,7 +399,10 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (!ensure_workspace(context, staging_bytes + kernel_workspace_bytes)) {
     return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
   }
-  if (staged) plan_staging(call, static_cast<GemmDescription const &>(chosen->description()), *context.workspace, &plan);
+  // the same plan on the real workspace: planned for the preferred kernel's alignment, as above
+  if (staged && !plan_staging(call, gemm_description(preferred), *context.workspace, &plan)) {
+    return fail(GemmFailure::kLaunchFailed, "the staging plan changed between sizing and launch");
+  }
   GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : call);
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + staging_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
@@ -277,19 +278,20 @@ Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall c
     }
     *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
   }
-  auto const time_of = [&](Operation const *op) { return estimated_time(gemm_description(op), call, sm_count); };
+  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
+  auto const time_of = [&](Operation const *op) { return estimated_time(gemm_description(op), call, sms); };
   // Every fitting tiled kernel by estimated time (ties: wave cost, then preference order).
   std::stable_sort(tiled.begin(), tiled.end(), [&](Operation const *a, Operation const *b) {
     double const ta = time_of(a), tb = time_of(b);
     if (ta != tb) return ta < tb;
-    return wave_cost(gemm_description(a), call, sm_count) < wave_cost(gemm_description(b), call, sm_count);
+    return wave_cost(gemm_description(a), call, sms) < wave_cost(gemm_description(b), call, sms);
   });
   std::stable_sort(bandwidth.begin(), bandwidth.end(),
                    [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
-  bool const bandwidth_first = !bandwidth.empty() && (tiled.empty() || time_of(bandwidth.front()) < time_of(tiled.front()));
-  std::vector<Operation const *> ranked = bandwidth_first ? bandwidth : tiled;
-  std::vector<Operation const *> const &rest = bandwidth_first ? tiled : bandwidth;
-  ranked.insert(ranked.end(), rest.begin(), rest.end());
+  // One ranking by estimated time (std::merge is stable: on a tie the tiled kernel comes first).
+  std::vector<Operation const *> ranked;
+  std::merge(tiled.begin(), tiled.end(), bandwidth.begin(), bandwidth.end(), std::back_inserter(ranked),
+             [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
   if (ranked.empty()) return nullptr;
   if (selection_log_enabled()) {
     for (Operation const *op : ranked) {

@@ -164,6 +164,11 @@ struct GemmSkinnySm80 {
 
   static Params planned(Arguments const &args) {
     Params params = make_params(args);
+    if (params.k < 1) {   // nothing to plan (the kernel is not run on empty problems)
+      params.k_per_split = 0;
+      params.split.splits = 1;
+      return params;
+    }
     int64_t const slots = int64_t(current_device_sm_count()) * resident_ctas();
     int const max_splits = int(std::max<int64_t>(1, params.k / (kSlices * kStep * 2)));   // >= 2 k-steps a warp
     int const splits = plan_splits(blocks(params, args.batch_count), slots, max_splits);
