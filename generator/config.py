@@ -49,6 +49,7 @@ class MathRow:
     tiles: Tuple[TileRow, ...]
     math_operation: str = "multiply_add"
     epilogues: EpilogueRow = NONE  # fused epilogue variants (epilogues.py)
+    in_default_set: bool = True  # False: the row's kernels are opt-in by name (not yet verified on a GPU)
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,7 +36,8 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                     instruction=tile.instruction or row.instruction,
                     tile=tile,
                     math_operation=row.math_operation,
-                    in_default_set=family.default_set and default_tile and alignment in default_alignments,
+                    in_default_set=family.default_set and row.in_default_set and default_tile
+                    and alignment in default_alignments,
                 )
                 if fusions.plain:
                     yield plain
@@ -50,7 +51,7 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                         epilogue=variant,
                         element_bias=(fusions.bias_type or row.c) if variant.bias else None,
                         element_aux=(fusions.aux_type or row.c) if variant.aux else None,
-                        in_default_set=family.default_set and variant in fusions.in_default_set,
+                        in_default_set=family.default_set and row.in_default_set and variant in fusions.in_default_set,
                     )
 
 

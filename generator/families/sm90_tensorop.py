@@ -2,8 +2,8 @@
 wgmma, TMA-store epilogue), built only for sm_90a.
 
 Operands are 16-bit (f16, bf16) with f32 accumulate and f16/bf16/f32 output, every A/B
-layout, or tf32 (fp32 in memory) with f32 output, TN only (wgmma reads 32-bit operands
-K-major only). TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is
+layout, tf32 (fp32 in memory) with f32 output, TN only (wgmma reads 32-bit operands K-major
+only), or s8 with s32 accumulate and output, TN only (opt-in until run on a GPU). TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is
 8 16-bit or 4 tf32 elements (other problems fall back to the sm80 and SIMT families). Tile
 tables list threadblock / consumer-warpgroup tile / stages in preference order; the first row
 suits large problems and is the default set's, with the 64x128 row for small problems. A tile's
@@ -14,7 +14,7 @@ import dataclasses
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, TF32, DataType, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, S8, S32, TF32, DataType, Shape
 from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
@@ -62,7 +62,7 @@ TILES = (
 
 def tiles_for(element: DataType):
     """TILES for operands of `element`: tile K is one 128-byte swizzle row, the instruction's K
-    32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8)."""
+    32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8; s8: 128 and 32)."""
     k, ik = 128 // element.size_bytes, 32 // element.size_bytes
     return tuple(dataclasses.replace(t, threadblock=Shape(t.threadblock.m, t.threadblock.n, k),
                                      warp=Shape(t.warp.m, t.warp.n, k),
@@ -76,6 +76,7 @@ CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
 #: TMA: base addresses and leading dimensions must be multiples of 16 bytes.
 ALIGNMENTS = (8,)
 ALIGNMENTS_TF32 = (4,)
+ALIGNMENTS_S8 = (16,)
 TN_ONLY = ((ROW_MAJOR, COLUMN_MAJOR),)
 
 
@@ -100,6 +101,10 @@ ROWS = tuple(
     MathRow(a=TF32, b=TF32, c=F32, accumulator=F32, compute=F32, instruction=None,
             layouts=TN_ONLY, alignments=ALIGNMENTS_TF32, tiles=tiles_for(TF32),
             epilogues=EpilogueRow(variants=STANDARD)),
+    # s8 x s8 -> s32 (wgmma .s32.s8.s8, K-major operands only): the 16-bit tiles with K doubled;
+    # opt-in until its GPU run (docs/NOTES.md)
+    MathRow(a=S8, b=S8, c=S32, accumulator=S32, compute=S32, instruction=None,
+            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(S8), in_default_set=False),
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
@@ -131,6 +136,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if cfg.a.element.size_bytes != 2 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):
         problems.append(f"{cfg.a.element.name} operands must be A row-major, B column-major "
                         "(wgmma transposes only 16-bit operands)")
+    if (cfg.a.element == S8) != (cfg.accumulator == S32):
+        problems.append("s8 operands accumulate in s32, the others in f32")
     box_m = 128 // cfg.c.element.size_bytes
     if warp.m % box_m:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "

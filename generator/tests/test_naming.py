@@ -6,7 +6,7 @@ import pytest
 import dataclasses
 
 from generator.config import KernelConfig, Operand, TileRow, output_operand
-from generator.datatypes import BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
+from generator.datatypes import BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, F64, ROW_MAJOR, S32, S8, Shape, TF32
 from generator.enumeration import enumerate_kernels
 from generator.epilogues import ACTIVATIONS, FP8, PLAIN, STANDARD, Epilogue
 from generator.families import gemv, sm50_simt, sm80_skinny, sm80_tensorop, sm90_tensorop
@@ -116,8 +116,8 @@ def test_sm90_names_parse_back_to_the_configuration():
         # names spell fp8 e4m3 / e5m2 (CUTLASS's kernel names); manifest.json says fe4m3 / fe5m2
         types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))
         assert k.name.startswith(f"cutlass3x_sm90_tensorop_gemm_{types}_")
-        assert k.a.element in (BF16, F16, TF32)
-        assert k.c.element in (BF16, F16, F32, E4M3, E5M2)
+        assert k.a.element in (BF16, F16, TF32, S8)
+        assert k.c.element in (BF16, F16, F32, E4M3, E5M2, S32)
 
 
 def test_name_parses_back_to_the_configuration():

@@ -1,17 +1,21 @@
 /// @file cutlass/arch/wgmma_sm90.h
 /// Warpgroup MMA (PTX ISA 8.0+, sm_90a): `wgmma.mma_async` with both operands in shared memory,
-/// f16 / bf16 / tf32 inputs and f32 accumulators, plus the fences and group operations around it
+/// f16 / bf16 / tf32 inputs with f32 accumulators and s8 inputs with s32 accumulators, plus the
+/// fences and group operations around it
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions").
 ///
 /// WgmmaSS<N, Element, TransA, TransB>::mma(desc_a, desc_b, d, scale_d) issues one m64nNkK
 /// instruction for the executing warpgroup: D(64 x N) = A(64 x K) * B(K x N) + scale_d * D, where
-/// K = kK = 32 bytes of the element (16 for f16 / bf16, 8 for tf32).
+/// K = kK = 32 bytes of the element (16 for f16 / bf16, 8 for tf32, 32 for s8).
 /// TransA / TransB = true means the operand is MN-major in shared memory (the imm-trans operands,
-/// which PTX offers for 16-bit types only: tf32 operands must be K-major); false means K-major.
-/// tf32 operands are 32-bit containers of which the MMA reads the top 19 bits.
+/// which PTX offers for 16-bit types only: tf32 and s8 operands must be K-major); false means K-major.
+/// tf32 operands are 32-bit containers of which the MMA reads the top 19 bits. s8 products are
+/// summed in s32 without saturation (no .satfinite: the sum wraps modulo 2^32, as BLAS s32 sums do),
+/// and the integer instruction has no scale immediates (PTX ISA, "wgmma.mma_async").
 /// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
-/// The nine specializations (N = 64, 128, 256 x f16, bf16, tf32) are stamped by one macro below.
+/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The twelve specializations
+/// (N = 64, 128, 256 x f16, bf16, tf32, s8) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +56,7 @@ CUTLASS_DEVICE void wgmma_wait_group() {
 /// Keeps the compiler from moving reads or writes of an accumulator register across the
 /// asynchronous wgmma region (an empty asm that "modifies" the value).
 CUTLASS_DEVICE void wgmma_fence_operand(float &reg) { asm volatile("" : "+f"(reg)::"memory"); }
+CUTLASS_DEVICE void wgmma_fence_operand(int32_t &reg) { asm volatile("" : "+r"(reg)::"memory"); }
 
 /// Releases (dec) or raises (inc) the register budget of the executing warpgroup (setmaxnreg,
 /// PTX ISA 8.0). Count: multiple of 8 in [24, 256]. Needs a known register count at kernel entry
@@ -104,19 +109,21 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
   static_assert(N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 64, 128 or 256");
-  static_assert(sizeof(Element) == 0, "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t or cutlass::tfloat32_t");
+  static_assert(sizeof(Element) == 0,
+                "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t or int8_t");
 };
 
-// The accumulator operands of one wgmma: "+f"(d[i]) for 8, 32, 64 or 128 consecutive registers
-// (inline asm needs one constraint per register), and their "%0, %1, ..." lists.
-#define CUTLASS_WGMMA_D8(i)                                                                            \
-  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), \
-      "+f"(d[i + 7])
-#define CUTLASS_WGMMA_D32(i) \
-  CUTLASS_WGMMA_D8(i), CUTLASS_WGMMA_D8(i + 8), CUTLASS_WGMMA_D8(i + 16), CUTLASS_WGMMA_D8(i + 24)
-#define CUTLASS_WGMMA_D_32 CUTLASS_WGMMA_D32(0)
-#define CUTLASS_WGMMA_D_64 CUTLASS_WGMMA_D32(0), CUTLASS_WGMMA_D32(32)
-#define CUTLASS_WGMMA_D_128 CUTLASS_WGMMA_D32(0), CUTLASS_WGMMA_D32(32), CUTLASS_WGMMA_D32(64), CUTLASS_WGMMA_D32(96)
+// The accumulator operands of one wgmma: C(d[i]) for 8, 32, 64 or 128 consecutive registers, C
+// being "+f" (f32) or "+r" (s32) (inline asm needs one constraint per register), and their
+// "%0, %1, ..." lists.
+#define CUTLASS_WGMMA_D8(C, i) \
+  C(d[i]), C(d[i + 1]), C(d[i + 2]), C(d[i + 3]), C(d[i + 4]), C(d[i + 5]), C(d[i + 6]), C(d[i + 7])
+#define CUTLASS_WGMMA_D32(C, i) \
+  CUTLASS_WGMMA_D8(C, i), CUTLASS_WGMMA_D8(C, i + 8), CUTLASS_WGMMA_D8(C, i + 16), CUTLASS_WGMMA_D8(C, i + 24)
+#define CUTLASS_WGMMA_D_32(C) CUTLASS_WGMMA_D32(C, 0)
+#define CUTLASS_WGMMA_D_64(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32)
+#define CUTLASS_WGMMA_D_128(C) \
+  CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D32(C, 96)
 #define CUTLASS_WGMMA_REGS_32 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
@@ -135,43 +142,48 @@ struct WgmmaSS {
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 
-/// One WgmmaSS specialization: N columns, ACC = N / 2 accumulators per thread, the element's C++
-/// type, PTX name and instruction K; A_, B_, P_ are the operand numbers after the accumulators
-/// (ACC, ACC + 1, ...), spelled out because the asm string needs them as literals; TRANS is the
-/// asm text of the two transpose immediates (operands ACC + 3, ACC + 4), empty for tf32, whose
-/// instruction has none.
-#define CUTLASS_WGMMA_SS(N, ACC, ELEMENT, PTX, K, A_, B_, P_, TRANS)                                     \
+/// One WgmmaSS specialization: N columns, ACC = N / 2 accumulators per thread of C++ type ACCT
+/// (constraint CON), the element's C++ type, the PTX types (".f32.bf16.bf16", ".s32.s8.s8") and
+/// instruction K; A_, B_, P_ are the operand numbers after the accumulators (ACC, ACC + 1, ...),
+/// spelled out because the asm string needs them as literals; IMM is the asm text after the
+/// scale-d predicate: the scale immediates (floating types) and the two transpose immediates
+/// (operands ACC + 3, ACC + 4; 16-bit types only), empty for s8, whose instruction has neither.
+#define CUTLASS_WGMMA_SS(N, ACC, ACCT, CON, ELEMENT, PTX, K, A_, B_, P_, IMM)                             \
   template <bool TransA, bool TransB>                                                                   \
   struct WgmmaSS<N, ELEMENT, TransA, TransB> {                                                          \
     static_assert(sizeof(ELEMENT) == 2 || (!TransA && !TransB),                                         \
-                  "WgmmaSS: 32-bit (tf32) operands must be K-major in shared memory");                  \
+                  "WgmmaSS: 32-bit (tf32) and 8-bit operands must be K-major in shared memory");        \
+    using Accumulator = ACCT;                                                                           \
     static constexpr int kAccumulators = ACC;                                                           \
     static constexpr int kK = K;                                                                        \
-    CUTLASS_DEVICE static void mma(uint64_t desc_a, uint64_t desc_b, float (&d)[ACC], int scale_d) {    \
-      CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)                                              \
+    CUTLASS_DEVICE static void mma(uint64_t desc_a, uint64_t desc_b, ACCT (&d)[ACC], int scale_d) {     \
+      CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)                                           \
     }                                                                                                   \
   };
 
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
-#define CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)                                             \
+#define CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)                                          \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #P_ ", 0;\n"                                       \
-               "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." PTX "." PTX " {" CUTLASS_WGMMA_REGS_##ACC \
-               "}, %" #A_ ", %" #B_ ", p, 1, 1" TRANS ";\n}\n"                                           \
-               : CUTLASS_WGMMA_D_##ACC                                                                  \
+               "wgmma.mma_async.sync.aligned.m64n" #N "k" #K PTX " {" CUTLASS_WGMMA_REGS_##ACC "}, %" #A_   \
+               ", %" #B_ ", p" IMM ";\n}\n"                                                               \
+               : CUTLASS_WGMMA_D_##ACC(CON)                                                             \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(int(TransA)), "n"(int(TransB)));
 #else
-#define CUTLASS_WGMMA_ASM(N, ACC, PTX, K, A_, B_, P_, TRANS)
+#define CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)
 #endif
 
-CUTLASS_WGMMA_SS(64, 32, half_t, "f16", 16, 32, 33, 34, ", %35, %36")
-CUTLASS_WGMMA_SS(64, 32, bfloat16_t, "bf16", 16, 32, 33, 34, ", %35, %36")
-CUTLASS_WGMMA_SS(64, 32, tfloat32_t, "tf32", 8, 32, 33, 34, "")
-CUTLASS_WGMMA_SS(128, 64, half_t, "f16", 16, 64, 65, 66, ", %67, %68")
-CUTLASS_WGMMA_SS(128, 64, bfloat16_t, "bf16", 16, 64, 65, 66, ", %67, %68")
-CUTLASS_WGMMA_SS(128, 64, tfloat32_t, "tf32", 8, 64, 65, 66, "")
-CUTLASS_WGMMA_SS(256, 128, half_t, "f16", 16, 128, 129, 130, ", %131, %132")
-CUTLASS_WGMMA_SS(256, 128, bfloat16_t, "bf16", 16, 128, 129, 130, ", %131, %132")
-CUTLASS_WGMMA_SS(256, 128, tfloat32_t, "tf32", 8, 128, 129, 130, "")
+CUTLASS_WGMMA_SS(64, 32, float, "+f", half_t, ".f32.f16.f16", 16, 32, 33, 34, ", 1, 1, %35, %36")
+CUTLASS_WGMMA_SS(64, 32, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 32, 33, 34, ", 1, 1, %35, %36")
+CUTLASS_WGMMA_SS(64, 32, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 32, 33, 34, ", 1, 1")
+CUTLASS_WGMMA_SS(64, 32, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 32, 33, 34, "")
+CUTLASS_WGMMA_SS(128, 64, float, "+f", half_t, ".f32.f16.f16", 16, 64, 65, 66, ", 1, 1, %67, %68")
+CUTLASS_WGMMA_SS(128, 64, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 64, 65, 66, ", 1, 1, %67, %68")
+CUTLASS_WGMMA_SS(128, 64, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 64, 65, 66, ", 1, 1")
+CUTLASS_WGMMA_SS(128, 64, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 64, 65, 66, "")
+CUTLASS_WGMMA_SS(256, 128, float, "+f", half_t, ".f32.f16.f16", 16, 128, 129, 130, ", 1, 1, %131, %132")
+CUTLASS_WGMMA_SS(256, 128, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 128, 129, 130, ", 1, 1, %131, %132")
+CUTLASS_WGMMA_SS(256, 128, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 128, 129, 130, ", 1, 1")
+CUTLASS_WGMMA_SS(256, 128, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 128, 129, 130, "")
 
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_ASM

@@ -6,7 +6,8 @@
 ///   instruction, C read back with ldmatrix; f32 and fp8: one store per element) ->
 ///   fence.proxy.async -> TMA store of the box.
 /// Boxes are kBoxM x kBoxN of column-major D (kBoxM = one 128-byte swizzle row: 64 16-bit or
-/// 32 f32 elements), double-buffered per warpgroup so a store drains while the next box fills.
+/// 32 f32 / s32 elements), double-buffered per warpgroup so a store drains while the next box fills.
+/// Accumulators are f32, or s32 for the s8 kernels (s32 outputs through the per-element path).
 /// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
 /// stores of the last tile drain while the next tile's mainloop runs.
 /// D may alias C: each box of C is read into shared memory before the same box of D is written.
@@ -54,7 +55,7 @@ struct Sm90EpilogueVectors<Terms, WgM, WgN, Consumers, true> {
   Terms column[Consumers][WgN];
 };
 
-template <typename ElementC, typename EpilogueOutputOp, int WgM, int WgN, int Consumers>
+template <typename ElementC, typename EpilogueOutputOp, int WgM, int WgN, int Consumers, typename Accumulator = float>
 struct Sm90EpilogueTma {
   static constexpr int kBoxM = 128 / int(sizeof(ElementC));
   static constexpr int kBoxN = 32;
@@ -130,7 +131,7 @@ struct Sm90EpilogueTma {
   /// Writes warpgroup `consumer`'s accumulators (rows [row0, row0 + WgM), columns
   /// [col0, col0 + WgN) of D in batch l) through the box buffers. Called by all 128 threads.
   CUTLASS_DEVICE static void store(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
-                                   float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0, int l,
+                                   Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0, int l,
                                    State &state) {
     EpilogueOutputOp output_op(params.output_op);
     output_op.set_batch(l);
@@ -178,7 +179,7 @@ struct Sm90EpilogueTma {
   /// i, row half h, column c of this thread's accumulators, at their swizzled places.
   CUTLASS_DEVICE static void store_box_per_element(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
                                                    int consumer, int warp, int lane,
-                                                   float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
+                                                   Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
                                                    int bm, int bn, ElementC *buffer) {
     char *bytes = reinterpret_cast<char *>(buffer);
     CUTLASS_PRAGMA_UNROLL
@@ -194,7 +195,7 @@ struct Sm90EpilogueTma {
           for (int c = 0; c < 2; ++c) {
             int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;   // in the box
             ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
-            float const value = acc[a][4 * i + 2 * h + c];
+            Accumulator const value = acc[a][4 * i + 2 * h + c];
             Terms const rt = row_terms(smem, consumer, row);
             Terms const ct = column_terms(smem, consumer, bn * kBoxN + column);
             int const m = row0 + row, n = col0 + bn * kBoxN + column;
@@ -213,7 +214,7 @@ struct Sm90EpilogueTma {
   /// of it. The box's rows are wgmma atom bm (kBoxM == 64).
   CUTLASS_DEVICE static void store_box_stmatrix(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
                                                 int consumer, int warp, int lane,
-                                                float (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
+                                                Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
                                                 int bm, int bn, ElementC *buffer) {
     uint32_t const base = arch::shared_address(buffer);
     int const q = lane / 8, j = lane % 8;
@@ -233,7 +234,7 @@ struct Sm90EpilogueTma {
         CUTLASS_PRAGMA_UNROLL
         for (int c = 0; c < 2; ++c) {
           int const column = 8 * i + 2 * (lane % 4) + c;   // in the warpgroup tile
-          float const value = acc[a][4 * i + 2 * h + c];
+          Accumulator const value = acc[a][4 * i + 2 * h + c];
           Terms const rt = row_terms(smem, consumer, row);
           Terms const ct = column_terms(smem, consumer, column);
           int const m = row0 + row, n = col0 + column;

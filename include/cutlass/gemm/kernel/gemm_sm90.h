@@ -67,7 +67,9 @@ struct GemmSm90 {
                                             (ClusterShape_::kM == 2 && ClusterShape_::kN == 1) ||
                                             (ClusterShape_::kM == 1 && ClusterShape_::kN == 2)),
                 "GemmSm90: clusters 1x1x1, 2x1x1 and 1x2x1 are implemented");
-  static_assert(std::is_same<ElementAccumulator_, float>::value, "GemmSm90: f32 accumulators");
+  static_assert(std::is_same<ElementAccumulator_, float>::value ||
+                    (std::is_same<ElementAccumulator_, int32_t>::value && std::is_same<ElementA_, int8_t>::value),
+                "GemmSm90: f32 accumulators (s32 for s8 operands)");
   static constexpr bool kStreamK = std::is_same<TileSchedulerTag, StreamKScheduler>::value;
   static_assert(kStreamK || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
                 "GemmSm90: the tile scheduler must be PersistentScheduler or StreamKScheduler");
@@ -93,8 +95,12 @@ struct GemmSm90 {
                                                 kClusterM, kClusterN>;
   using TileScheduler =
       typename std::conditional<kStreamK, Sm90StreamKScheduler, Sm90TileScheduler<kClusterM, kClusterN>>::type;
+  using Accumulator = typename Mainloop::Accumulator;
+  static_assert(std::is_same<Accumulator, ElementAccumulator_>::value, "GemmSm90: the wgmma accumulates in ElementAccumulator");
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
-                                                         Mainloop::kConsumers>;
+                                                         Mainloop::kConsumers, Accumulator>;
+  /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
+  using PartialVector = typename std::conditional<std::is_same<Accumulator, float>::value, float4, int4>::type;
 
   using ThreadblockShape = TileShape;
   /// The part of a tile one consumer warpgroup computes (cooperative: warp_count = 2 warpgroups).
@@ -127,11 +133,11 @@ struct GemmSm90 {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     TileScheduler scheduler;
-    int *flags = nullptr;        ///< stream-K: one per (CTA, consumer part)
-    float4 *partials = nullptr;  ///< stream-K: one CTA tile of f32 per CTA
+    int *flags = nullptr;               ///< stream-K: one per (CTA, consumer part)
+    PartialVector *partials = nullptr;  ///< stream-K: one CTA tile of accumulators per CTA
   };
 
-  /// Partial sums: f32 elements of one CTA tile, kept in accumulator-fragment order.
+  /// Partial sums: accumulators (f32 or s32, 4 bytes) of one CTA tile, in accumulator-fragment order.
   static constexpr int kTileElements = TileShape::kM * TileShape::kN;
 
   // ---- host --------------------------------------------------------------------------------
@@ -224,7 +230,8 @@ struct GemmSm90 {
       if (params.scheduler.sk_tiles > 0) {
         if (workspace == nullptr) return Status::kErrorWorkspaceNull;
         params.flags = static_cast<int *>(workspace);
-        params.partials = reinterpret_cast<float4 *>(static_cast<char *>(workspace) + params.scheduler.flag_bytes());
+        params.partials =
+            reinterpret_cast<PartialVector *>(static_cast<char *>(workspace) + params.scheduler.flag_bytes());
       }
     }
     int device = 0;
@@ -401,7 +408,7 @@ struct GemmSm90 {
   /// whose k-blocks start at the ring position of the k-blocks of units 0 .. j - 1, after the
   /// other consumer's mainloop of unit j - 1 is done.
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
-    float acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
+    Accumulator acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
     int const lane = thread_in_wg % 32;
     bool const warp_leader = lane == 0;
@@ -491,8 +498,8 @@ struct GemmSm90 {
   /// Element (a, v) of this thread's accumulators as float4s of `cta`'s partial slot: thread t's
   /// v-th vector of atom a at ((part * kAtomsM + a) * kVectorsPerAtom + v) * 128 + t, so each warp's
   /// store or load of one vector is 512 contiguous bytes.
-  CUTLASS_DEVICE static float4 *partial_vector(Params const &params, int cta, int consumer, int thread_in_wg, int a,
-                                               int v) {
+  CUTLASS_DEVICE static PartialVector *partial_vector(Params const &params, int cta, int consumer, int thread_in_wg,
+                                                      int a, int v) {
     int64_t const index =
         ((int64_t(partial_part(consumer)) * Mainloop::kAtomsM + a) * kVectorsPerAtom + v) * 128 + thread_in_wg;
     return params.partials + int64_t(cta) * (kTileElements / 4) + index;
@@ -506,14 +513,14 @@ struct GemmSm90 {
   /// Stores this consumer's accumulators as this CTA's partial sum, then (after its warpgroup's
   /// stores, with release) raises the flag.
   CUTLASS_DEVICE static void store_partial(Params const &params, int consumer, int thread_in_wg,
-                                           float const (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+                                           Accumulator const (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
     int const cta = int(blockIdx.x);
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < kVectorsPerAtom; ++v) {
-        __stcg(partial_vector(params, cta, consumer, thread_in_wg, a, v),
-               make_float4(acc[a][4 * v], acc[a][4 * v + 1], acc[a][4 * v + 2], acc[a][4 * v + 3]));
+        PartialVector const p = {acc[a][4 * v], acc[a][4 * v + 1], acc[a][4 * v + 2], acc[a][4 * v + 3]};
+        __stcg(partial_vector(params, cta, consumer, thread_in_wg, a, v), p);
       }
     }
     arch::named_barrier_sync(partial_barrier(consumer), 128);
@@ -523,7 +530,7 @@ struct GemmSm90 {
   /// Adds the partial sums of CTAs blockIdx.x + 1 .. end - 1, in that order, each once its flag
   /// is raised (acquire), and clears the flags.
   CUTLASS_DEVICE static void add_partials(Params const &params, int consumer, int thread_in_wg, int end,
-                                          float (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+                                          Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
     for (int g = int(blockIdx.x) + 1; g < end; ++g) {
       if (thread_in_wg == 0) {
         auto flag = partial_flag(params, g, consumer);
@@ -536,17 +543,21 @@ struct GemmSm90 {
       for (int a = 0; a < Mainloop::kAtomsM; ++a) {
         CUTLASS_PRAGMA_UNROLL
         for (int v = 0; v < kVectorsPerAtom; ++v) {
-          float4 const p = __ldcg(partial_vector(params, g, consumer, thread_in_wg, a, v));
-          acc[a][4 * v] += p.x;
-          acc[a][4 * v + 1] += p.y;
-          acc[a][4 * v + 2] += p.z;
-          acc[a][4 * v + 3] += p.w;
+          PartialVector const p = __ldcg(partial_vector(params, g, consumer, thread_in_wg, a, v));
+          acc[a][4 * v] = sum(acc[a][4 * v], p.x);
+          acc[a][4 * v + 1] = sum(acc[a][4 * v + 1], p.y);
+          acc[a][4 * v + 2] = sum(acc[a][4 * v + 2], p.z);
+          acc[a][4 * v + 3] = sum(acc[a][4 * v + 3], p.w);
         }
       }
     }
   }
 
-  CUTLASS_DEVICE static void fence_accumulators(float (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+  /// a + b: f32, or s32 wrapping modulo 2^32 as the wgmma's own s32 sums do (no signed overflow).
+  CUTLASS_DEVICE static float sum(float a, float b) { return a + b; }
+  CUTLASS_DEVICE static int32_t sum(int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); }
+
+  CUTLASS_DEVICE static void fence_accumulators(Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
