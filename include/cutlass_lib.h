@@ -96,10 +96,21 @@ typedef enum {
   CUTLASS_LIB_STATUS_NOT_SUPPORTED = 15,
   CUTLASS_LIB_STATUS_NO_KERNEL = 100,
   CUTLASS_LIB_STATUS_NO_DEVICE = 101,
+  CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL = 102, /**< the workspace set by cutlassLibSetWorkspace is
+                                                     smaller than the call needs (cutlassLibGetWorkspaceSize) */
   CUTLASS_LIB_STATUS_ENUM_RANGE_ = 0x7fffffff /**< not a status (see the note above) */
 } cutlassLibStatus_t;
 
 typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_RANGE_ = 0x7fffffff } cutlassLibOperation_t;
+
+/** Where alpha and beta live (values as cublasPointerMode_t): HOST (default) host pointers, read
+ *  during the call; DEVICE device pointers of the compute type's scalar, read by the kernel when
+ *  it runs, so a call captured in a CUDA graph takes new scalars at every replay. */
+typedef enum {
+  CUTLASS_LIB_POINTER_MODE_HOST = 0,
+  CUTLASS_LIB_POINTER_MODE_DEVICE = 1,
+  CUTLASS_LIB_POINTER_MODE_ENUM_RANGE_ = 0x7fffffff
+} cutlassLibPointerMode_t;
 
 typedef enum {
   CUTLASS_LIB_COMPUTE_32F = 0,            /**< f32 accumulate (f16/bf16/f32 inputs) */
@@ -121,6 +132,33 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle
  *  (cudaStreamSynchronize). NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream);
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
+
+/** The scalar pointer mode of later calls. INVALID_VALUE for a mode outside the enum (or a null
+ *  mode pointer); NOT_INITIALIZED if handle is null. With DEVICE, alpha == 0 and k == 0 are not
+ *  seen on the host: the GEMM runs (and reads A and B, which must then be valid) and C is read. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode);
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t *mode);
+
+/** A caller-owned device workspace for later calls (as cublasSetWorkspace; PyTorch hands cuBLAS one
+ *  from its caching allocator): the handle frees its own workspace, after its stream's work, and
+ *  allocates none while this one is set; a call that needs more returns WORKSPACE_TOO_SMALL and
+ *  launches nothing. The split-K partial sums of the bandwidth kernels, stream-K's and the
+ *  staging copies of misaligned operands live there. workspace must be 256-byte aligned and stay
+ *  valid (and unused by others) while the handle's work runs; NULL with 0 bytes returns to the
+ *  handle's own workspace, grown on demand. INVALID_VALUE for a misaligned pointer or NULL with
+ *  bytes > 0; NOT_INITIALIZED if handle is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetWorkspace(cutlassLibHandle_t handle, void *workspace,
+                                                            size_t workspaceSizeInBytes);
+
+/** The device workspace (bytes) a cutlassLibGemmStridedBatchedEx call with these arguments needs
+ *  on this handle's device (cutlassLibGemmEx: strides 0, batchCount 1), 0 when none; nothing is
+ *  launched. Statuses as the call itself would return before launching; INVALID_VALUE if
+ *  workspaceSizeInBytes is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetWorkspaceSize(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+    cudaDataType_t Btype, int64_t ldb, int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+    int64_t strideC, int64_t batchCount, cutlassLibComputeType_t computeType, size_t *workspaceSizeInBytes);
 
 /** C = alpha * op(A) op(B) + beta * C (see the conventions above). */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,

@@ -31,6 +31,7 @@ cutlassLibStatus_t to_c_status(GemmFailure failure) {
     case GemmFailure::kArchMismatch: return CUTLASS_LIB_STATUS_ARCH_MISMATCH;
     case GemmFailure::kNoKernelFits: return CUTLASS_LIB_STATUS_NO_KERNEL;
     case GemmFailure::kAllocFailed: return CUTLASS_LIB_STATUS_ALLOC_FAILED;
+    case GemmFailure::kWorkspaceTooSmall: return CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL;
     case GemmFailure::kLaunchFailed: return CUTLASS_LIB_STATUS_EXECUTION_FAILED;
   }
   return CUTLASS_LIB_STATUS_INTERNAL_ERROR;
@@ -176,13 +177,20 @@ TypeRow const *find_type_row(cudaDataType_t a, cudaDataType_t b, cudaDataType_t 
 
 bool is_op(cutlassLibOperation_t op) { return op == CUTLASS_LIB_OP_N || op == CUTLASS_LIB_OP_T; }
 
+/// What a call that launches nothing asks for (GemmExSelect, GetWorkspaceSize); both null: run it.
+struct Query {
+  const char **kernel_name = nullptr;
+  size_t *workspace_bytes = nullptr;
+  bool runs() const { return !kernel_name && !workspace_bytes; }
+};
+
 /// Builds and runs (or only selects) one GemmEx / GemmStridedBatchedEx call.
 cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
                            int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType_t Atype,
                            int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype, int64_t ldb,
                            int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
                            int64_t strideC, int64_t batchCount, bool batched, cutlassLibComputeType_t computeType,
-                           const char **kernel_name) {
+                           Query const &query = Query()) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
@@ -195,6 +203,7 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.batch_count = batchCount;
   call.alpha = alpha;
   call.beta = beta;
+  call.pointer_mode = handle->handle.get_scalar_pointer_mode();
   call.layout_A = transa == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
   call.layout_B = transb == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
   call.A = A;
@@ -224,9 +233,10 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
     return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
   }
 
-  GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/kernel_name == nullptr);
-  if (kernel_name && outcome.failure == GemmFailure::kNone) {
-    *kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
+  GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/query.runs());
+  if (outcome.failure == GemmFailure::kNone) {
+    if (query.kernel_name) *query.kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
+    if (query.workspace_bytes) *query.workspace_bytes = outcome.workspace_bytes;
   }
   return to_c_status(outcome.failure);
 }
@@ -265,7 +275,7 @@ cutlassLibStatus_t cutlassLibGemmEx(cutlassLibHandle_t handle, cutlassLibOperati
                                     cudaDataType_t Btype, int64_t ldb, const void *beta, void *C,
                                     cudaDataType_t Ctype, int64_t ldc, cutlassLibComputeType_t computeType) {
   return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0,
-                 1, /*batched=*/false, computeType, nullptr);
+                 1, /*batched=*/false, computeType);
 }
 
 cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
@@ -276,7 +286,7 @@ cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(cutlassLibHandle_t handle, cut
                                                   cudaDataType_t Ctype, int64_t ldc, int64_t strideC,
                                                   int64_t batchCount, cutlassLibComputeType_t computeType) {
   return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
-                 Ctype, ldc, strideC, batchCount, /*batched=*/true, computeType, nullptr);
+                 Ctype, ldc, strideC, batchCount, /*batched=*/true, computeType);
 }
 
 cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
@@ -288,8 +298,51 @@ cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibO
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   if (!kernel_name) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   *kernel_name = nullptr;
+  Query query;
+  query.kernel_name = kernel_name;
   return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0,
-                 1, /*batched=*/false, computeType, kernel_name);
+                 1, /*batched=*/false, computeType, query);
+}
+
+cutlassLibStatus_t cutlassLibGetWorkspaceSize(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                              cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                              const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda,
+                                              int64_t strideA, const void *B, cudaDataType_t Btype, int64_t ldb,
+                                              int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype,
+                                              int64_t ldc, int64_t strideC, int64_t batchCount,
+                                              cutlassLibComputeType_t computeType, size_t *workspaceSizeInBytes) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!workspaceSizeInBytes) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *workspaceSizeInBytes = 0;
+  Query query;
+  query.workspace_bytes = workspaceSizeInBytes;
+  return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
+                 Ctype, ldc, strideC, batchCount, /*batched=*/true, computeType, query);
+}
+
+cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (mode != CUTLASS_LIB_POINTER_MODE_HOST && mode != CUTLASS_LIB_POINTER_MODE_DEVICE) {
+    return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  }
+  handle->handle.set_scalar_pointer_mode(mode == CUTLASS_LIB_POINTER_MODE_DEVICE ? ScalarPointerMode::kDevice
+                                                                                  : ScalarPointerMode::kHost);
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibGetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t *mode) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!mode) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *mode = handle->handle.get_scalar_pointer_mode() == ScalarPointerMode::kDevice ? CUTLASS_LIB_POINTER_MODE_DEVICE
+                                                                                 : CUTLASS_LIB_POINTER_MODE_HOST;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetWorkspace(cutlassLibHandle_t handle, void *workspace, size_t workspaceSizeInBytes) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  return handle->handle.set_workspace(workspace, workspaceSizeInBytes) == cutlass::Status::kSuccess
+             ? CUTLASS_LIB_STATUS_SUCCESS
+             : CUTLASS_LIB_STATUS_INVALID_VALUE;
 }
 
 cutlassLibStatus_t cutlassLibSetEpilogue(cutlassLibHandle_t handle, cutlassLibEpilogue_t epilogue) {
@@ -369,6 +422,7 @@ const char *cutlassLibGetStatusName(cutlassLibStatus_t status) {
     case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "CUTLASS_LIB_STATUS_NOT_SUPPORTED";
     case CUTLASS_LIB_STATUS_NO_KERNEL: return "CUTLASS_LIB_STATUS_NO_KERNEL";
     case CUTLASS_LIB_STATUS_NO_DEVICE: return "CUTLASS_LIB_STATUS_NO_DEVICE";
+    case CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL: return "CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL";
     case CUTLASS_LIB_STATUS_ENUM_RANGE_: break;
   }
   return "CUTLASS_LIB_STATUS_UNKNOWN";
@@ -386,6 +440,8 @@ const char *cutlassLibGetStatusString(cutlassLibStatus_t status) {
     case CUTLASS_LIB_STATUS_NOT_SUPPORTED: return "the type combination or size is not supported";
     case CUTLASS_LIB_STATUS_NO_KERNEL: return "no kernel in this build fits the types, layouts and alignment";
     case CUTLASS_LIB_STATUS_NO_DEVICE: return "no usable CUDA device";
+    case CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL:
+      return "the workspace set with cutlassLibSetWorkspace is smaller than the call needs (cutlassLibGetWorkspaceSize)";
     case CUTLASS_LIB_STATUS_ENUM_RANGE_: break;
   }
   return "unknown status";

@@ -314,6 +314,7 @@ Status to_status(GemmFailure failure) {
     case GemmFailure::kArchMismatch: return Status::kErrorArchMismatch;
     case GemmFailure::kNoKernelFits: return Status::kErrorMisalignedOperand;
     case GemmFailure::kAllocFailed: return Status::kErrorMemoryAllocation;
+    case GemmFailure::kWorkspaceTooSmall: return Status::kErrorWorkspaceNull;
     case GemmFailure::kLaunchFailed: return Status::kErrorInternal;
   }
   return Status::kErrorInternal;
@@ -388,15 +389,21 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
                  staged ? " (on aligned copies of misaligned operands)" : "");
   }
+  // 6. Workspace (grown on demand: staging copies, then the kernel's own), then launch.
   GemmOutcome outcome;
   outcome.operation = chosen;
-  if (!execute) return outcome;
-
-  // 6. Workspace (grown on demand: staging copies, then the kernel's own), then launch.
   size_t const staging_bytes = staged ? plan.workspace_bytes : 0;
   GemmUniversalConfiguration const configuration = configuration_of(staged ? plan.staged : call);
   size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(staged ? plan.staged : call));
-  if (!ensure_workspace(context, staging_bytes + kernel_workspace_bytes)) {
+  outcome.workspace_bytes = staging_bytes + kernel_workspace_bytes;
+  if (!execute) return outcome;
+  if (context.workspace_fixed && outcome.workspace_bytes > *context.workspace_size) {
+    GemmOutcome too_small = fail(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the call needs");
+    too_small.operation = chosen;
+    too_small.workspace_bytes = outcome.workspace_bytes;
+    return too_small;
+  }
+  if (!ensure_workspace(context, outcome.workspace_bytes)) {
     return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
   }
   // the same plan on the real workspace: planned for the preferred kernel's alignment, as above

@@ -47,6 +47,7 @@ enum class GemmFailure {
   kArchMismatch,    ///< kernels exist for the types, none for this device's compute capability
   kNoKernelFits,    ///< kernels exist, none accepts this alignment / problem
   kAllocFailed,     ///< the device workspace could not be grown
+  kWorkspaceTooSmall,   ///< the caller's workspace (set_workspace) is smaller than the call needs
   kLaunchFailed     ///< the kernel launch failed
 };
 
@@ -56,13 +57,15 @@ struct GemmContext {
   int sm_count = 0;                   ///< multiprocessors of the device (0: unknown)
   bool has_code = true;               ///< the build has code for the device (device_info.h)
   cudaStream_t stream = nullptr;
-  void **workspace = nullptr;         ///< grown on demand
+  void **workspace = nullptr;         ///< grown on demand, unless workspace_fixed
   size_t *workspace_size = nullptr;
+  bool workspace_fixed = false;       ///< the caller's workspace: never grown; too small is kWorkspaceTooSmall
 };
 
 struct GemmOutcome {
   GemmFailure failure = GemmFailure::kNone;
   Operation const *operation = nullptr;  ///< the kernel chosen (null for quick returns)
+  size_t workspace_bytes = 0;            ///< device workspace the call needs (staging copies + the kernel's)
   char const *detail = "";               ///< one-line reason for a failure
 };
 

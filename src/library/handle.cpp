@@ -50,21 +50,23 @@ Handle::Handle(cudaStream_t stream, size_t workspace_size) : stream_(stream) {
   }
 }
 
-Handle::~Handle() {
-  if (workspace_) {
+Handle::~Handle() { release_workspace(); }
+
+void Handle::release_workspace() {
+  if (workspace_ && workspace_owned_) {
     DeviceGuard guard(device_);
     cudaFree(workspace_);
   }
+  workspace_ = nullptr;
+  workspace_size_ = 0;
+  workspace_owned_ = true;
 }
 
 Handle::Handle(Handle &&other) noexcept { *this = std::move(other); }
 
 Handle &Handle::operator=(Handle &&other) noexcept {
   if (this != &other) {
-    if (workspace_) {
-      DeviceGuard guard(device_);
-      cudaFree(workspace_);
-    }
+    release_workspace();
     device_ = other.device_;
     compute_capability_ = other.compute_capability_;
     stream_ = other.stream_;
@@ -72,6 +74,7 @@ Handle &Handle::operator=(Handle &&other) noexcept {
     scalar_pointer_mode_ = other.scalar_pointer_mode_;
     workspace_ = std::exchange(other.workspace_, nullptr);
     workspace_size_ = std::exchange(other.workspace_size_, 0);
+    workspace_owned_ = std::exchange(other.workspace_owned_, true);
     last_operation_ = other.last_operation_;
   }
   return *this;
@@ -91,10 +94,9 @@ Status Handle::set_workspace_size(size_t bytes) {
   DeviceGuard guard(device_);
   if (workspace_) {
     cudaStreamSynchronize(stream_);
-    cudaFree(workspace_);
-    workspace_ = nullptr;
-    workspace_size_ = 0;
+    cudaGetLastError();
   }
+  release_workspace();
   if (bytes == 0) return Status::kSuccess;
   if (cudaMalloc(&workspace_, bytes) != cudaSuccess) {
     cudaGetLastError();
@@ -102,6 +104,23 @@ Status Handle::set_workspace_size(size_t bytes) {
     return Status::kErrorMemoryAllocation;
   }
   workspace_size_ = bytes;
+  return Status::kSuccess;
+}
+
+Status Handle::set_workspace(void *workspace, size_t bytes) {
+  if (!workspace && bytes > 0) return Status::kErrorInvalidProblem;
+  if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+  if (workspace_ && compute_capability_ != 0) {
+    DeviceGuard guard(device_);
+    cudaStreamSynchronize(stream_);   // no kernel on the stream still uses the old workspace
+    cudaGetLastError();
+  }
+  release_workspace();
+  if (workspace) {
+    workspace_ = workspace;
+    workspace_size_ = bytes;
+    workspace_owned_ = false;
+  }
   return Status::kSuccess;
 }
 
@@ -194,6 +213,7 @@ GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
   context.stream = h.stream_;
   context.workspace = &h.workspace_;
   context.workspace_size = &h.workspace_size_;
+  context.workspace_fixed = !h.workspace_owned_;
   GemmOutcome outcome = gemm_call(call, context, execute);
   if (execute) h.last_operation_ = outcome.operation;
   return outcome;

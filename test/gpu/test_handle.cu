@@ -475,4 +475,83 @@ TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
   cutlassLibDestroy(handle);
 }
 
+/// The C API's framework hooks on the GPU: device-side alpha / beta give the same bits as host
+/// ones, and a caller's workspace (cutlassLibSetWorkspace) is used, never grown: too small answers
+/// WORKSPACE_TOO_SMALL with C untouched, the size cutlassLibGetWorkspaceSize names runs.
+class CApiHooksGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kF32, LayoutTypeID::kColumnMajor,
+                                            LayoutTypeID::kColumnMajor, NumericTypeID::kF32)) {
+      NO_KERNEL_FOR("f32 NN");
+    }
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override {
+    if (handle_) cutlassLibDestroy(handle_);
+  }
+  cutlassLibStatus_t gemm(int64_t m, int64_t n, int64_t k, void const *alpha, Matrix const &A, Matrix const &B,
+                          void const *beta, Matrix &C) {
+    return cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, alpha, A.ptr(), CUDA_R_32F, A.ld,
+                            B.ptr(), CUDA_R_32F, B.ld, beta, C.ptr(), CUDA_R_32F, C.ld, CUTLASS_LIB_COMPUTE_32F);
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(CApiHooksGpu, DevicePointerModeMatchesHostScalars) {
+  int64_t const m = 96, n = 80, k = 64;
+  Matrix A(NumericTypeID::kF32, m, k, m), B(NumericTypeID::kF32, k, n, k), C(NumericTypeID::kF32, m, n, m),
+      D(NumericTypeID::kF32, m, n, m);
+  A.fill(1), B.fill(2), C.fill(3);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(D.ptr(), C.ptr(), size_t(m * n * 4), cudaMemcpyDeviceToDevice));
+  float const host[2] = {0.75f, -1.25f};
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(m, n, k, &host[0], A, B, &host[1], C));
+  DeviceBuffer scalars(sizeof(host));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scalars.get(), host, sizeof(host), cudaMemcpyHostToDevice));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetPointerMode(handle_, CUTLASS_LIB_POINTER_MODE_DEVICE));
+  float const *device = static_cast<float const *>(scalars.get());
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(m, n, k, device, A, B, device + 1, D));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(ref::bytes_equal(C.ptr(), D.ptr(), size_t(m * n * 4))) << "the same kernel on the same scalars";
+}
+
+TEST_F(CApiHooksGpu, CallerWorkspaceIsUsedNeverGrown) {
+  // M == 1 with a long K: the GEMV (when built) splits K over CTAs and needs a workspace
+  int64_t const m = 1, n = 64, k = 65536;
+  Matrix A(NumericTypeID::kF32, m, k, m), B(NumericTypeID::kF32, k, n, k), C(NumericTypeID::kF32, m, n, m),
+      R(NumericTypeID::kF32, m, n, m), before(NumericTypeID::kF32, m, n, m);
+  A.fill(1), B.fill(2), C.fill(3);
+  float const alpha = 1, beta = 0.5f;
+  size_t bytes = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGetWorkspaceSize(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(),
+                                       CUDA_R_32F, A.ld, 0, B.ptr(), CUDA_R_32F, B.ld, 0, &beta, C.ptr(), CUDA_R_32F,
+                                       C.ld, 0, 1, CUTLASS_LIB_COMPUTE_32F, &bytes));
+  ref::GemmProblem p;
+  p.m = m, p.n = n, p.k = k, p.element_A = p.element_B = p.element_C = NumericTypeID::kF32;
+  p.alpha = alpha, p.beta = beta, p.A = A.ptr(), p.lda = A.ld, p.B = B.ptr(), p.ldb = B.ld, p.C = C.ptr(),
+  p.ldc = C.ld, p.D = R.ptr(), p.ldd = R.ld;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(before.ptr(), C.ptr(), size_t(n * 4), cudaMemcpyDeviceToDevice));
+  DeviceBuffer workspace(bytes + 256);
+  void *const aligned = reinterpret_cast<void *>((reinterpret_cast<uintptr_t>(workspace.get()) + 255) / 256 * 256);
+  if (bytes > 0) {
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, aligned, bytes - 1));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL, gemm(m, n, k, &alpha, A, B, &beta, C));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    EXPECT_TRUE(ref::bytes_equal(before.ptr(), C.ptr(), size_t(n * 4))) << "nothing launched, C untouched";
+  }
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, aligned, bytes));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(m, n, k, &alpha, A, B, &beta, C));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_LE(ref::compare(NumericTypeID::kF32, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0).relative_error, 1e-4);
+  // back to the handle's own workspace (grown on demand), on a fresh C
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(C.ptr(), before.ptr(), size_t(n * 4), cudaMemcpyDeviceToDevice));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, nullptr, 0));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(m, n, k, &alpha, A, B, &beta, C));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_LE(ref::compare(NumericTypeID::kF32, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0).relative_error, 1e-4);
+}
+
 }  // namespace

@@ -85,10 +85,20 @@ class CUTLASS_LIB_API Handle {
   void set_provider(Provider provider) { provider_ = provider; }
   Provider get_provider() const { return provider_; }
 
-  /// Device workspace. Kernels that need more than this get it grown on demand.
+  /// Device workspace. Kernels that need more than this get it grown on demand, unless the
+  /// caller set one (set_workspace).
   size_t get_workspace_size() const { return workspace_size_; }
   void *get_workspace() const { return workspace_; }
-  /// Reallocates the workspace to `bytes` (synchronous). kErrorMemoryAllocation when the
+  /// A caller-owned device workspace of `bytes` (as frameworks hand cuBLAS one from their caching
+  /// allocator): the handle frees its own (after its stream's work) and never allocates while one
+  /// is set; a call that needs more answers kErrorWorkspaceNull and launches nothing (the C API's
+  /// cutlassLibGetWorkspaceSize names the bytes a call needs). The caller keeps it alive and
+  /// unused by others while the handle's work on it runs. `workspace` must be 256-byte aligned
+  /// (kErrorMisalignedOperand otherwise); nullptr with bytes 0 returns to the handle's own
+  /// workspace, grown on demand; nullptr with bytes > 0 is kErrorInvalidProblem.
+  Status set_workspace(void *workspace, size_t bytes);
+  /// Reallocates the handle's own workspace to `bytes` (synchronous; a caller's workspace is
+  /// dropped, not freed). kErrorMemoryAllocation when the
   /// allocation fails; kErrorArchMismatch without a usable device.
   Status set_workspace_size(size_t bytes);
 
@@ -115,7 +125,9 @@ class CUTLASS_LIB_API Handle {
   /// kErrorArchMismatch when it has some, none for this compute capability (or the build has
   /// no code for the device: CUTLASS_NVCC_ARCHS);
   /// kErrorMisalignedOperand when none accepts these pointers and leading dimensions;
-  /// kErrorMemoryAllocation when the workspace cannot grow; kErrorInternal when the launch fails.
+  /// kErrorWorkspaceNull when a caller's workspace (set_workspace) is smaller than the call
+  /// needs; kErrorMemoryAllocation when the handle's own workspace cannot grow; kErrorInternal
+  /// when the launch fails.
   Status gemm(int M, int N, int K,
               NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
               NumericTypeID element_A, LayoutTypeID layout_A, ComplexTransform transform_A, void const *ptr_A,
@@ -173,6 +185,8 @@ class CUTLASS_LIB_API Handle {
 
  private:
   friend struct HandleAccess;
+  /// Frees the handle's own workspace (a caller's is only dropped) and returns to owning none.
+  void release_workspace();
   int device_ = -1;
   int compute_capability_ = 0;
   cudaStream_t stream_ = nullptr;
@@ -180,6 +194,7 @@ class CUTLASS_LIB_API Handle {
   ScalarPointerMode scalar_pointer_mode_ = ScalarPointerMode::kHost;
   void *workspace_ = nullptr;
   size_t workspace_size_ = 0;
+  bool workspace_owned_ = true;   ///< false: set_workspace's, never freed or grown here
   Operation const *last_operation_ = nullptr;
 };
 

@@ -1,0 +1,96 @@
+/// The framework hooks of the C API (cutlass_lib.h): the scalar pointer mode, a caller-owned
+/// workspace and the workspace-size query, as far as they are decided without a device (made-up
+/// addresses, never dereferenced). The GPU side is in test/gpu/test_handle.cu (CApiHooksGpu).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "cutlass_lib.h"
+
+namespace {
+
+void const *address(uintptr_t a) { return reinterpret_cast<void const *>(a); }
+void *mutable_address(uintptr_t a) { return reinterpret_cast<void *>(a); }
+
+class CApiHooks : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_)); }
+  void TearDown() override { cutlassLibDestroy(handle_); }
+
+  /// The workspace query of a bf16 TN call (made-up addresses).
+  cutlassLibStatus_t workspace_of(int64_t m, int64_t n, int64_t k, int64_t lda, size_t *bytes) {
+    float const alpha = 1, beta = 0;
+    return cutlassLibGetWorkspaceSize(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha,
+                                      address(0x100000), CUDA_R_16BF, lda, 0, address(0x200000), CUDA_R_16BF, k, 0,
+                                      &beta, mutable_address(0x300000), CUDA_R_16BF, m > 0 ? m : 1, 0, 1,
+                                      CUTLASS_LIB_COMPUTE_32F, bytes);
+  }
+
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(CApiHooks, PointerModeRoundTripsAndRejectsOtherValues) {
+  cutlassLibPointerMode_t mode = CUTLASS_LIB_POINTER_MODE_DEVICE;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibGetPointerMode(handle_, &mode));
+  EXPECT_EQ(CUTLASS_LIB_POINTER_MODE_HOST, mode) << "host scalars by default, as cuBLAS";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetPointerMode(handle_, CUTLASS_LIB_POINTER_MODE_DEVICE));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibGetPointerMode(handle_, &mode));
+  EXPECT_EQ(CUTLASS_LIB_POINTER_MODE_DEVICE, mode);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibSetPointerMode(handle_, static_cast<cutlassLibPointerMode_t>(2)));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibGetPointerMode(handle_, nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetPointerMode(nullptr, CUTLASS_LIB_POINTER_MODE_HOST));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibGetPointerMode(nullptr, &mode));
+  // the values cuBLAS gives CUBLAS_POINTER_MODE_HOST / _DEVICE
+  EXPECT_EQ(0, int(CUTLASS_LIB_POINTER_MODE_HOST));
+  EXPECT_EQ(1, int(CUTLASS_LIB_POINTER_MODE_DEVICE));
+}
+
+TEST_F(CApiHooks, SetWorkspaceChecksItsArguments) {
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetWorkspace(nullptr, mutable_address(0x1000), 4096));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibSetWorkspace(handle_, nullptr, 4096)) << "null with bytes";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibSetWorkspace(handle_, mutable_address(0x1010), 4096))
+      << "not 256-byte aligned";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, mutable_address(0x1000), 4096));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, mutable_address(0x2000), 0))
+      << "a caller's workspace of 0 bytes: every call that needs one answers WORKSPACE_TOO_SMALL";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, nullptr, 0)) << "back to the handle's own";
+}
+
+TEST_F(CApiHooks, WorkspaceQueryChecksArgumentsBeforeTheDevice) {
+  size_t bytes = 123;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, workspace_of(64, 64, 64, 64, nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, workspace_of(64, 64, 64, 32, &bytes)) << "lda < k (A transposed)";
+  EXPECT_EQ(0u, bytes) << "zeroed before the checks";
+  // an empty output needs nothing (without a device the call answers NO_DEVICE first, whatever the sizes)
+  cutlassLibStatus_t const empty = workspace_of(0, 64, 64, 64, &bytes);
+  EXPECT_TRUE(empty == CUTLASS_LIB_STATUS_SUCCESS || empty == CUTLASS_LIB_STATUS_NO_DEVICE) << empty;
+  EXPECT_EQ(0u, bytes);
+  float const alpha = 1, beta = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED,
+            cutlassLibGetWorkspaceSize(nullptr, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha,
+                                       address(0x100000), CUDA_R_16BF, 64, 0, address(0x200000), CUDA_R_16BF, 64, 0,
+                                       &beta, mutable_address(0x300000), CUDA_R_16BF, 64, 0, 1,
+                                       CUTLASS_LIB_COMPUTE_32F, &bytes));
+}
+
+TEST(CApiHooksNoDevice, CallsAnswerNoDeviceAfterTheArgumentChecks) {
+  // run with CUDA_VISIBLE_DEVICES=-1 (ctest's c_api.no_device) so that it holds on GPU machines too
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  float const alpha = 1, beta = 0;
+  size_t bytes = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE,
+            cutlassLibGetWorkspaceSize(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha,
+                                       address(0x100000), CUDA_R_16BF, 64, 0, address(0x200000), CUDA_R_16BF, 64, 0,
+                                       &beta, mutable_address(0x300000), CUDA_R_16BF, 64, 0, 1,
+                                       CUTLASS_LIB_COMPUTE_32F, &bytes));
+  cutlassLibDestroy(handle);
+}
+
+TEST(CApiHooksStatus, WorkspaceTooSmallHasANameAndASentence) {
+  EXPECT_STREQ("CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL", cutlassLibGetStatusName(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL));
+  EXPECT_STRNE("unknown status", cutlassLibGetStatusString(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL));
+  EXPECT_EQ(102, int(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL));
+}
+
+}  // namespace
