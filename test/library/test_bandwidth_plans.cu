@@ -45,12 +45,21 @@ GemvF64::Arguments dot_product(int k, uintptr_t x_address) {
 }
 
 TEST(BandwidthPlans, GemvRefusesKRunsPastTheGridLimitInsteadOfFailingAtLaunch) {
-  int const k = 250 * 1000 * 1000;   // a 2 GB f64 dot product
-  // x contiguous and 16-byte aligned: read straight from global memory, nothing forces splits
-  EXPECT_EQ(cutlass::Status::kSuccess, GemvF64::can_implement(dot_product(k, 0x30000000)));
-  // x misaligned: staged in 24 KB runs, more than grid y's 65535 of them
+  int const k = 250 * 1000 * 1000;   // a 2 GB f64 dot product: runs of one 24 KB x buffer, more than grid y's 65535
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, GemvF64::can_implement(dot_product(k, 0x30000000)));
   EXPECT_EQ(cutlass::Status::kErrorNotSupported, GemvF64::can_implement(dot_product(k, 0x30000008)));
   EXPECT_EQ(cutlass::Status::kSuccess, GemvF64::can_implement(dot_product(1 << 20, 0x30000008)));
+}
+
+TEST(BandwidthPlans, GemvWorkspaceDependsOnTheShapeAlone) {
+  // initialize_workspace sees only the shape (GemmUniversalOperation::initialize): the plan of a
+  // call with pointers must need the same workspace, aligned or not
+  GemvF64::Arguments aligned = dot_product(1 << 16, 0x30000000), misaligned = dot_product(1 << 16, 0x30000008);
+  misaligned.ptr_A = fake<double>(0x10000008);
+  GemvF64::Arguments shape;
+  shape.problem_size = aligned.problem_size;
+  EXPECT_EQ(GemvF64::get_workspace_size(shape), GemvF64::get_workspace_size(aligned));
+  EXPECT_EQ(GemvF64::get_workspace_size(shape), GemvF64::get_workspace_size(misaligned));
 }
 
 TEST(BandwidthPlans, EmptyKPlansWithoutDividingByZero) {

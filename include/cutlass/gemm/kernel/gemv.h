@@ -198,10 +198,10 @@ struct Gemv {
     } else if (blocks < slots) {
       splits = std::max<int64_t>(1, std::min<int64_t>((slots + blocks - 1) / blocks, k / 512));
     }
-    if (!params.x_direct) {   // x staged in shared memory: no run longer than the buffer
-      int64_t const by_staging = (k + kMaxKPerSplit - 1) / kMaxKPerSplit;
-      if (splits < by_staging) splits = by_staging;
-    }
+    // no run longer than the x buffer, whether or not this call stages x: the plan (and so the
+    // workspace) must depend on the shape alone, as initialize_workspace sees only the shape
+    int64_t const by_staging = (k + kMaxKPerSplit - 1) / kMaxKPerSplit;
+    if (splits < by_staging) splits = by_staging;
     // equal runs, rounded up to whole vectors (so every run but the last starts aligned)
     int64_t run = (k + splits - 1) / splits;
     run = (run + kVector - 1) / kVector * kVector;
@@ -211,11 +211,9 @@ struct Gemv {
   }
 
 
+  /// The launch plan; it depends on the problem's shape alone (initialize_workspace sees only that).
   static Params planned(Arguments const &args, int sm_count) {
     Params params = make_params(args);
-    params.x_direct = dot_form(params) && vector_loads(params, args.batch_count) && params.x_stride == 1 &&
-                      reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
-                      (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     plan_splits(params, args.batch_count, sm_count);
     return params;
   }
@@ -226,7 +224,7 @@ struct Gemv {
     auto const &p = args.problem_size;
     if (p.m() != 1 && p.n() != 1) return Status::kErrorNotSupported;   // a GEMV: M == 1 or N == 1
     if (args.batch_count > 65535) return Status::kErrorNotSupported;   // grid z
-    // grid y holds the K runs: a staged x of hundreds of millions of elements would need more
+    // grid y holds the K runs: runs of at most one x buffer, for hundreds of millions of elements, need more
     if (planned(args, current_device_sm_count()).split.splits > 65535) return Status::kErrorNotSupported;
     return Status::kSuccess;
   }
@@ -253,6 +251,8 @@ struct Gemv {
     }
     bool const dot = dot_form(params);
     bool const vector = vector_loads(params, args.batch_count);
+    params.x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
+                      (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
     size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
