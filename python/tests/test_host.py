@@ -1,0 +1,48 @@
+"""Host-only tests of the package (no GPU needed): import, the kernel list, and the errors raised
+before anything runs."""
+import re
+
+import numpy as np
+import pytest
+
+import cutlass_lib
+from cutlass_lib import _C
+
+
+def test_version_and_kernel_names():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", cutlass_lib.version())
+    names = cutlass_lib.kernels()
+    assert names, "the loaded library holds kernels"
+    assert all(n.startswith(("cutlass_", "cutlass3x_")) for n in names)
+    assert len(names) == len(set(names))
+
+
+def test_status_names_reach_python():
+    error = cutlass_lib.CutlassLibError(100, "a test")
+    assert error.status == "CUTLASS_LIB_STATUS_NO_KERNEL"
+    assert error.code == 100
+    assert "CUTLASS_LIB_STATUS_NO_KERNEL" in str(error) and "a test" in str(error)
+    assert cutlass_lib.CutlassLibError(102, "").status == "CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL"
+
+
+def test_cpu_arrays_are_refused_with_a_reason():
+    a = np.ones((4, 8), dtype=np.float32)
+    out = np.empty((4, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match="CUDA device"):
+        cutlass_lib.gemm(a, a.T, out=out)
+    # the binding itself names the operand
+    with pytest.raises(ValueError, match="'a' is not on a CUDA device"):
+        _C.Handle(0).gemm(a, a.T, out, 1.0, 0.0, None, _C.EPILOGUE_DEFAULT, 0, False)
+
+
+def test_unknown_activation_is_a_value_error():
+    with pytest.raises(ValueError, match="activation"):
+        cutlass_lib._epilogue("tanh", False)
+    assert cutlass_lib._epilogue("gelu", True) == _C.EPILOGUE_GELU_BIAS
+    assert cutlass_lib._epilogue(None, False) == _C.EPILOGUE_DEFAULT
+
+
+def test_out_is_needed_for_other_than_torch_tensors():
+    a = np.ones((4, 8), dtype=np.float32)
+    with pytest.raises(ValueError, match="out="):
+        cutlass_lib.gemm(a, a.T)
