@@ -1,0 +1,107 @@
+"""cutlass_lib.torch: the custom operators' fake implementations (host, meta / fake tensors),
+swap_linear's module surgery (host), and on a GPU the operators against PyTorch, under
+torch.compile(fullgraph=True) and in a swapped model."""
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+import cutlass_lib.torch as clt  # noqa: E402  (registers torch.ops.cutlass_lib.*)
+from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
+
+
+def test_fake_linear_gives_f_linear_shapes():
+    with FakeTensorMode():
+        x = torch.empty(2, 5, 64, dtype=torch.bfloat16, device="cuda")
+        w = torch.empty(96, 64, dtype=torch.bfloat16, device="cuda")
+        y = torch.ops.cutlass_lib.linear(x, w, None, "gelu")
+    assert y.shape == (2, 5, 96) and y.dtype == torch.bfloat16 and y.device.type == "cuda"
+
+
+@pytest.mark.parametrize("a_shape, b_shape, out_shape", [
+    ((8, 16), (16, 4), (8, 4)),
+    ((3, 8, 16), (16, 4), (3, 8, 4)),
+    ((8, 16), (3, 16, 4), (3, 8, 4)),
+    ((3, 8, 16), (3, 16, 4), (3, 8, 4)),
+])
+def test_fake_gemm_gives_matmul_shapes(a_shape, b_shape, out_shape):
+    with FakeTensorMode():
+        a = torch.empty(a_shape, dtype=torch.float16, device="cuda")
+        b = torch.empty(b_shape, dtype=torch.float16, device="cuda")
+        d = torch.ops.cutlass_lib.gemm(a, b, None, "", 1.0, torch.float32)
+        d_default = torch.ops.cutlass_lib.gemm(a, b, None, "", 1.0, None)
+    assert d.shape == out_shape == torch.matmul(torch.empty(a_shape), torch.empty(b_shape)).shape
+    assert d.dtype == torch.float32 and d_default.dtype == torch.float16
+
+
+def test_swap_linear_replaces_every_linear_and_shares_parameters():
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),
+                                torch.nn.Sequential(torch.nn.Linear(16, 4, bias=False)))
+    weights = [model[0].weight, model[2][0].weight]
+    swapped = clt.swap_linear(model)
+    assert swapped is model
+    assert isinstance(model[0], clt.Linear) and isinstance(model[2][0], clt.Linear)
+    assert model[0].weight is weights[0] and model[2][0].weight is weights[1] and model[2][0].bias is None
+    assert not any(isinstance(m, torch.nn.Linear) for m in model.modules())
+    assert "in_features=16, out_features=4, bias=False" in repr(model[2][0])
+
+
+def test_swap_linear_include_sees_qualified_names():
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Sequential(torch.nn.Linear(8, 8)))
+    seen = []
+    clt.swap_linear(model, include=lambda name, layer: seen.append(name) or name == "1.0")
+    assert sorted(seen) == ["0", "1.0"]
+    assert isinstance(model[0], torch.nn.Linear) and isinstance(model[1][0], clt.Linear)
+    assert isinstance(clt.swap_linear(torch.nn.Linear(4, 4)), clt.Linear)
+
+
+# --- GPU -------------------------------------------------------------------------------------------
+
+def _tolerance(dtype, k):
+    return dict(rtol=2e-2, atol=2e-2 * k ** 0.5) if dtype in (torch.float16, torch.bfloat16) else dict(rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("activation", ["", "relu", "gelu", "silu"])
+def test_linear_op_matches_pytorch(torch_cuda, activation):
+    torch.manual_seed(0)
+    x = torch.rand(3, 7, 256, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    w = torch.rand(384, 256, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    b = torch.rand(384, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    act = {"": lambda t: t, "relu": torch.relu, "gelu": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
+           "silu": torch.nn.functional.silu}[activation]
+    expected = act(torch.nn.functional.linear(x.float(), w.float(), b.float()))
+    y = torch.ops.cutlass_lib.linear(x, w, b, activation)
+    torch.testing.assert_close(y.float(), expected, **_tolerance(x.dtype, 256))
+
+
+def test_opcheck_on_the_device(torch_cuda):
+    x = torch.rand(16, 64, device="cuda", dtype=torch.float16) - 0.5
+    w = torch.rand(32, 64, device="cuda", dtype=torch.float16) - 0.5
+    torch.library.opcheck(torch.ops.cutlass_lib.linear.default, (x, w, None, ""),
+                          test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_static"))
+    a = torch.rand(4, 16, 64, device="cuda", dtype=torch.float16) - 0.5
+    b = torch.rand(64, 32, device="cuda", dtype=torch.float16) - 0.5
+    torch.library.opcheck(torch.ops.cutlass_lib.gemm.default, (a, b, None, "", 1.0, torch.float32),
+                          test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_static"))
+
+
+def test_compile_fullgraph_matches_eager(torch_cuda):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.GELU(approximate="tanh"),
+                                torch.nn.Linear(512, 128)).to("cuda", torch.bfloat16)
+    x = torch.rand(8, 256, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    with torch.no_grad():
+        expected = model(x).float()
+        clt.swap_linear(model)
+        compiled = torch.compile(model, fullgraph=True)
+        y = compiled(x)
+    torch.testing.assert_close(y.float(), expected, rtol=3e-2, atol=3e-2)
+
+
+def test_gemm_op_int8_gives_exact_int32(torch_cuda):
+    a = torch.randint(-128, 128, (64, 128), device="cuda", dtype=torch.int8)
+    b = torch.randint(-128, 128, (96, 128), device="cuda", dtype=torch.int8).t()  # weight-like: TN call
+    name_list = [n for n in clt._lib.kernels() if "s8" in n]
+    if not name_list:
+        pytest.skip("the library was built without int8 kernels")
+    d = torch.ops.cutlass_lib.gemm(a, b, None, "", 1.0, torch.int32)
+    assert d.dtype == torch.int32
+    assert torch.equal(d.cpu(), a.cpu().int() @ b.cpu().int())
