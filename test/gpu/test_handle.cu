@@ -307,9 +307,9 @@ TEST_F(HandleGpu, DeviceScalars) {
   EXPECT_LE(ref::compare(NumericTypeID::kF32, M, N, 1, C.ptr(), M, 0, R.ptr(), M, 0).relative_error, 1e-5);
 }
 
-/// The BLAS quick returns through the C API (f32 NN: the call's types must have a kernel in the
-/// build, even when none runs).
-class QuickReturns : public ::testing::Test {
+/// A C API handle for f32 NN calls (the call's types must have a kernel in the build, even when
+/// none runs); skips without a GPU or such a kernel.
+class CApiF32NN : public ::testing::Test {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
@@ -319,14 +319,21 @@ class QuickReturns : public ::testing::Test {
     }
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
   }
-  void TearDown() override { cutlassLibDestroy(handle_); }
+  void TearDown() override {
+    if (handle_) cutlassLibDestroy(handle_);
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+/// The BLAS quick returns through the C API.
+class QuickReturns : public CApiF32NN {
+ protected:
   cutlassLibStatus_t gemm(int64_t m, int64_t n, int64_t k, float alpha, float beta, void const *A, void const *B,
                           void *C) {
     return cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, &alpha, A, CUDA_R_32F,
                             m > 0 ? m : 1, B, CUDA_R_32F, k > 0 ? k : 1, &beta, C, CUDA_R_32F, m > 0 ? m : 1,
                             CUTLASS_LIB_COMPUTE_32F);
   }
-  cutlassLibHandle_t handle_ = nullptr;
 };
 
 TEST_F(QuickReturns, KZeroScalesC) {
@@ -478,25 +485,13 @@ TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
 /// The C API's framework hooks on the GPU: device-side alpha / beta give the same bits as host
 /// ones, and a caller's workspace (cutlassLibSetWorkspace) is used, never grown: too small answers
 /// WORKSPACE_TOO_SMALL with C untouched, the size cutlassLibGetWorkspaceSize names runs.
-class CApiHooksGpu : public ::testing::Test {
+class CApiHooksGpu : public CApiF32NN {
  protected:
-  void SetUp() override {
-    SKIP_WITHOUT_GPU();
-    if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kF32, LayoutTypeID::kColumnMajor,
-                                            LayoutTypeID::kColumnMajor, NumericTypeID::kF32)) {
-      NO_KERNEL_FOR("f32 NN");
-    }
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
-  }
-  void TearDown() override {
-    if (handle_) cutlassLibDestroy(handle_);
-  }
   cutlassLibStatus_t gemm(int64_t m, int64_t n, int64_t k, void const *alpha, Matrix const &A, Matrix const &B,
                           void const *beta, Matrix &C) {
     return cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, alpha, A.ptr(), CUDA_R_32F, A.ld,
                             B.ptr(), CUDA_R_32F, B.ld, beta, C.ptr(), CUDA_R_32F, C.ld, CUTLASS_LIB_COMPUTE_32F);
   }
-  cutlassLibHandle_t handle_ = nullptr;
 };
 
 TEST_F(CApiHooksGpu, DevicePointerModeMatchesHostScalars) {
