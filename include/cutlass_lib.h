@@ -23,6 +23,11 @@
  *    CUDA_R_64F  x CUDA_R_64F  -> CUDA_R_64F, COMPUTE_64F                 (SIMT dgemm)
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
+ *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, opt-in
+ *                                 builds; transa T, transb N (both operands K-major),
+ *                                 16-byte alignment; the tensor core's own accumulation, which
+ *                                 keeps about 14 bits of each k-block's sum: per-tensor scales of
+ *                                 A and B go into alpha)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
@@ -127,9 +132,10 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibCreate(cutlassLibHandle_t *handle
 /** Destroys a handle (NULL is accepted and ignored). Does not synchronize the stream. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle);
 
-/** Stream of later calls (0 = the legacy default stream). The calls share the handle's device
+/** Stream of later calls (0 = the legacy default stream). The calls share the handle's own device
  *  workspace, so a change of stream first waits for the handle's work on the old stream
- *  (cudaStreamSynchronize). NOT_INITIALIZED if handle is null. */
+ *  (cudaStreamSynchronize); with a caller's workspace (cutlassLibSetWorkspace) it does not wait:
+ *  the caller orders that workspace's use across streams. NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream);
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
 
@@ -144,8 +150,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetPointerMode(cutlassLibHandle_t
  *  allocates none while this one is set; a call that needs more returns WORKSPACE_TOO_SMALL and
  *  launches nothing. The split-K partial sums of the bandwidth kernels, stream-K's and the
  *  staging copies of misaligned operands live there. workspace must be 256-byte aligned and stay
- *  valid (and unused by others) while the handle's work runs; NULL with 0 bytes returns to the
- *  handle's own workspace, grown on demand. INVALID_VALUE for a misaligned pointer or NULL with
+ *  valid (and unused by others) while the handle's work runs; replacing one caller workspace by
+ *  another does not synchronize (frameworks set one per stream, also during graph capture); NULL
+ *  with 0 bytes returns to the handle's own workspace, grown on demand. INVALID_VALUE for a misaligned pointer or NULL with
  *  bytes > 0; NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetWorkspace(cutlassLibHandle_t handle, void *workspace,
                                                             size_t workspaceSizeInBytes);

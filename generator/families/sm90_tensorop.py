@@ -2,13 +2,15 @@
 wgmma, TMA-store epilogue), built only for sm_90a.
 
 Operands are 16-bit (f16, bf16) with f32 accumulate and f16/bf16/f32 output, every A/B
-layout, tf32 (fp32 in memory) with f32 output, TN only (wgmma reads 32-bit operands K-major
-only), or s8 with s32 accumulate and output, TN only (opt-in until run on a GPU). TMA needs 16-byte aligned pointers and leading dimensions, so the alignment is
-8 16-bit or 4 tf32 elements (other problems fall back to the sm80 and SIMT families). Tile
-tables list threadblock / consumer-warpgroup tile / stages in preference order; the first row
-suits large problems and is the default set's, with the 64x128 row for small problems. A tile's
-K is one 128-byte swizzle row (64 16-bit or 32 tf32 elements), each wgmma 32 bytes of it, so a
-stage has the same bytes for every type and the tf32 tiles are the 16-bit ones with K halved.
+layout; tf32 (fp32 in memory) with f32 output; s8 with s32 accumulate and output; e4m3 with f32
+accumulate and bf16 / f16 / f32 output. The last three are TN only (wgmma reads 32- and 8-bit
+operands K-major only); s8 and e4m3 are opt-in until run on a GPU. TMA needs 16-byte aligned
+pointers and leading dimensions, so the alignment is 8 16-bit, 4 tf32 or 16 8-bit elements
+(other problems fall back to the sm80 and SIMT families). Tile tables list threadblock /
+consumer-warpgroup tile / stages in preference order; the first row suits large problems and is
+the default set's, with the 64x128 row for small problems. A tile's K is one 128-byte swizzle row
+(64 16-bit, 32 tf32 or 128 8-bit elements), each wgmma 32 bytes of it, so a stage has the same
+bytes for every type and the tf32 / 8-bit tiles are the 16-bit ones with K halved / doubled.
 """
 import dataclasses
 from typing import List
@@ -105,6 +107,12 @@ ROWS = tuple(
     # opt-in until its GPU run (docs/NOTES.md)
     MathRow(a=S8, b=S8, c=S32, accumulator=S32, compute=S32, instruction=None,
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(S8), in_default_set=False),
+) + tuple(
+    # e4m3 x e4m3 -> bf16 / f16 / f32 (wgmma .f32.e4m3.e4m3, K-major operands only, the tensor
+    # core's own accumulation): the s8 tiles; opt-in until its GPU run (docs/NOTES.md)
+    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None,
+            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3), in_default_set=False)
+    for c in (BF16, F16, F32)
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),

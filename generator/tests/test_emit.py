@@ -299,8 +299,8 @@ def test_manifest_epilogue_objects(tmp_path):
         "activation": "identity", "bias": "", "alpha_vector": True, "aux": "", "scale_amax": False}
     assert entry("cutlass_simt_sgemm_128x128_16x2_nn_align1_epi_clamp") == {
         "activation": "clamp", "bias": "", "alpha_vector": False, "aux": "", "scale_amax": False}
-    # fp8: manifest spelling fe4m3 (names say e4m3), bias in the input type, scale_amax always
-    fp8 = [k for n, k in by_name.items() if "e4m3" in n]
+    # fp8 outputs: manifest spelling fe4m3 (names say e4m3), bias in the input type, scale_amax always
+    fp8 = [k for n, k in by_name.items() if "e4m3" in n and k["A"]["element"] != "fe4m3"]
     assert len(fp8) == 2 * 2 * 4  # (bf16, f16) inputs x (sm80, sm90) x 4 variants
     for k in fp8:
         assert k["C"]["element"] == k["D"]["element"] == "fe4m3"
@@ -309,6 +309,11 @@ def test_manifest_epilogue_objects(tmp_path):
         assert k["epilogue"]["aux"] == ""
     assert entry("cutlass_tensorop_e4m3_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_amax") == {
         "activation": "gelu", "bias": "bf16", "alpha_vector": False, "aux": "", "scale_amax": True}
+    # fp8 inputs (sm90, plain): A and B fe4m3, 16-bit or f32 out, no epilogue operands
+    fp8_in = [k for k in by_name.values() if k["A"]["element"] == "fe4m3"]
+    assert len(fp8_in) == 3 * 13
+    assert {k["C"]["element"] for k in fp8_in} == {"bf16", "f16", "f32"}
+    assert all(k["B"]["element"] == "fe4m3" and not k["epilogue"]["scale_amax"] for k in fp8_in)
 
 
 def test_initialize_all_registers_in_order(manifest, default_output):

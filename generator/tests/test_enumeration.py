@@ -47,8 +47,9 @@ def test_counts_per_family(kernels):
     # fused: the 4 16-bit rows x 4 layouts x 17 (first tile, align8); fp8 (bf16, f16) x (e4m3, e5m2) x tn x 4
     assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
     # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8;
-    # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out, opt-in) tn x 13 tiles x alignment 16
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13
+    # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out, opt-in) tn x 13 tiles x alignment 16;
+    # e4m3 (bf16, f16, f32 out; opt-in) tn x 13 tiles x alignment 16
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile
@@ -64,8 +65,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 234 + 32 + 8 = 736; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (736 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 273 + 32 + 8 = 775; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (775 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):
@@ -315,8 +316,8 @@ def test_sm90_cluster_rules(tile_fields, message):
 
 def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
-    # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32 and s8 tn x 4 each; no
-    # fused variant on them
-    assert len(clustered) == 64 + 4 + 4
+    # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32, s8 and the 3 e4m3
+    # rows tn x 4 each; no fused variant on them
+    assert len(clustered) == 64 + 4 + 4 + 3 * 4
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

@@ -69,6 +69,12 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_16F, CUDA_R_16F, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kF16, NumericTypeID::kF16,
      NumericTypeID::kFE5M2, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+     NumericTypeID::kFE4M3, NumericTypeID::kBF16, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+     NumericTypeID::kFE4M3, NumericTypeID::kF16, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+     NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
 };
 
 /// The pieces of one cutlassLibEpilogue_t enumerator.

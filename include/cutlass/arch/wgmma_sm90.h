@@ -1,21 +1,25 @@
 /// @file cutlass/arch/wgmma_sm90.h
 /// Warpgroup MMA (PTX ISA 8.0+, sm_90a): `wgmma.mma_async` with both operands in shared memory,
-/// f16 / bf16 / tf32 inputs with f32 accumulators and s8 inputs with s32 accumulators, plus the
-/// fences and group operations around it
+/// f16 / bf16 / tf32 / fp8 (e4m3) inputs with f32 accumulators and s8 inputs with s32
+/// accumulators, plus the fences and group operations around it
 /// (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate Instructions").
 ///
 /// WgmmaSS<N, Element, TransA, TransB>::mma(desc_a, desc_b, d, scale_d) issues one m64nNkK
 /// instruction for the executing warpgroup: D(64 x N) = A(64 x K) * B(K x N) + scale_d * D, where
-/// K = kK = 32 bytes of the element (16 for f16 / bf16, 8 for tf32, 32 for s8).
+/// K = kK = 32 bytes of the element (16 for f16 / bf16, 8 for tf32, 32 for s8 and e4m3).
 /// TransA / TransB = true means the operand is MN-major in shared memory (the imm-trans operands,
-/// which PTX offers for 16-bit types only: tf32 and s8 operands must be K-major); false means K-major.
+/// which PTX offers for 16-bit types only: tf32, s8 and fp8 operands must be K-major); false means
+/// K-major.
 /// tf32 operands are 32-bit containers of which the MMA reads the top 19 bits. s8 products are
 /// summed in s32 without saturation (no .satfinite: the sum wraps modulo 2^32, as BLAS s32 sums do),
 /// and the integer instruction has no scale immediates (PTX ISA, "wgmma.mma_async").
+/// e4m3 products are summed by the tensor core in a reduced-precision adder before they reach the
+/// f32 accumulators (about 14 bits kept, DeepSeek-V3 report, section 3.3.2): a long K loses
+/// accuracy unless the kernel promotes partial sums itself.
 /// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
-/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The twelve specializations
-/// (N = 64, 128, 256 x f16, bf16, tf32, s8) are stamped by one macro below.
+/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The fifteen specializations
+/// (N = 64, 128, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>
@@ -110,7 +114,8 @@ template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
   static_assert(N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 64, 128 or 256");
   static_assert(sizeof(Element) == 0,
-                "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t or int8_t");
+                "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t, int8_t or "
+                "cutlass::float_e4m3_t");
 };
 
 // The accumulator operands of one wgmma: C(d[i]) for 8, 32, 64 or 128 consecutive registers, C
@@ -152,7 +157,7 @@ struct WgmmaSS {
   template <bool TransA, bool TransB>                                                                   \
   struct WgmmaSS<N, ELEMENT, TransA, TransB> {                                                          \
     static_assert(sizeof(ELEMENT) == 2 || (!TransA && !TransB),                                         \
-                  "WgmmaSS: 32-bit (tf32) and 8-bit operands must be K-major in shared memory");        \
+                  "WgmmaSS: 32-bit (tf32) and 8-bit (s8, fp8) operands must be K-major in shared memory");        \
     using Accumulator = ACCT;                                                                           \
     static constexpr int kAccumulators = ACC;                                                           \
     static constexpr int kK = K;                                                                        \
@@ -176,14 +181,17 @@ CUTLASS_WGMMA_SS(64, 32, float, "+f", half_t, ".f32.f16.f16", 16, 32, 33, 34, ",
 CUTLASS_WGMMA_SS(64, 32, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 32, 33, 34, ", 1, 1, %35, %36")
 CUTLASS_WGMMA_SS(64, 32, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 32, 33, 34, ", 1, 1")
 CUTLASS_WGMMA_SS(64, 32, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 32, 33, 34, "")
+CUTLASS_WGMMA_SS(64, 32, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 32, 33, 34, ", 1, 1")
 CUTLASS_WGMMA_SS(128, 64, float, "+f", half_t, ".f32.f16.f16", 16, 64, 65, 66, ", 1, 1, %67, %68")
 CUTLASS_WGMMA_SS(128, 64, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 64, 65, 66, ", 1, 1, %67, %68")
 CUTLASS_WGMMA_SS(128, 64, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 64, 65, 66, ", 1, 1")
 CUTLASS_WGMMA_SS(128, 64, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 64, 65, 66, "")
+CUTLASS_WGMMA_SS(128, 64, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 64, 65, 66, ", 1, 1")
 CUTLASS_WGMMA_SS(256, 128, float, "+f", half_t, ".f32.f16.f16", 16, 128, 129, 130, ", 1, 1, %131, %132")
 CUTLASS_WGMMA_SS(256, 128, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 128, 129, 130, ", 1, 1, %131, %132")
 CUTLASS_WGMMA_SS(256, 128, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 128, 129, 130, ", 1, 1")
 CUTLASS_WGMMA_SS(256, 128, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 128, 129, 130, "")
+CUTLASS_WGMMA_SS(256, 128, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 128, 129, 130, ", 1, 1")
 
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_ASM

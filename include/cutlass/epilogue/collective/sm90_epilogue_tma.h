@@ -28,20 +28,6 @@
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
 
 namespace cutlass {
-namespace gemm {
-namespace collective {
-/// fp8 outputs (fused epilogues with scale and amax) move through TMA as bytes.
-template <>
-struct TmaDataType<float_e4m3_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-};
-template <>
-struct TmaDataType<float_e5m2_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-};
-}  // namespace collective
-}  // namespace gemm
-
 namespace epilogue {
 namespace collective {
 

@@ -4,13 +4,13 @@
 /// (consumer side, `wgmma.mma_async` SS). The kernel owns the full/empty barrier ring; this
 /// collective knows the stage layout, the tensor maps and the descriptors.
 ///
-/// Stage layout (per operand; tile K = one 128-byte swizzle row: 64 16-bit, 32 tf32 or 128 s8
-/// elements):
+/// Stage layout (per operand; tile K = one 128-byte swizzle row: 64 16-bit, 32 tf32 or 128 8-bit
+/// (s8, e4m3) elements):
 ///   K-major operand (A row-major "t", B column-major "n"): MN rows of 128 B, TMA box {tile K, rows}.
 ///   MN-major operand (A column-major "n", B row-major "t"; 16-bit types only, since wgmma
 ///   transposes only those): per 64-wide MN chunk, 64 k-rows of 128 B (8 KB), TMA box
 ///   {64 (MN), 64 (K)}; chunks follow each other.
-/// Each wgmma consumes 32 bytes of K (16 16-bit, 8 tf32 or 32 s8 elements), so a stage is 4 k-steps.
+/// Each wgmma consumes 32 bytes of K (16 16-bit, 8 tf32 or 32 8-bit elements), so a stage is 4 k-steps.
 /// Cooperative: consumer warpgroup w owns rows [w * WgM, (w+1) * WgM) of each CTA tile when the
 /// tile has 128 or more rows (WgM = M/2), otherwise columns [w * WgN, (w+1) * WgN) (WgN = N/2).
 /// Ping-pong: each consumer owns whole CTA tiles (WgM = M, WgN = N), the two taking turns.
@@ -61,6 +61,15 @@ template <>
 struct TmaDataType<int8_t> {
   static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
 };
+/// fp8 operands (e4m3) and fp8 outputs (fused epilogues with scale and amax) move as bytes too.
+template <>
+struct TmaDataType<float_e4m3_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+};
+template <>
+struct TmaDataType<float_e5m2_t> {
+  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+};
 /// s32 outputs (the s8 kernels' C and D).
 template <>
 struct TmaDataType<int32_t> {
@@ -86,14 +95,14 @@ struct Sm90MmaTmaGmmaSS {
 
   static_assert(std::is_same<ElementA, ElementB>::value, "sm90 mainloop: A and B must have the same type");
   static_assert(kTileK * sizeof(ElementA) == 128,
-                "sm90 mainloop: tile K must span one 128-byte swizzle row (64 16-bit, 32 tf32 or 128 s8 elements)");
+                "sm90 mainloop: tile K must span one 128-byte swizzle row (64 16-bit, 32 tf32 or 128 8-bit elements)");
   static_assert(Stages >= 2, "sm90 mainloop: at least 2 stages");
 
   /// True when the operand's K dimension is contiguous in memory.
   static constexpr bool kKMajorA = std::is_same<LayoutA, layout::RowMajor>::value;
   static constexpr bool kKMajorB = std::is_same<LayoutB, layout::ColumnMajor>::value;
   static_assert(sizeof(ElementA) == 2 || ((sizeof(ElementA) == 4 || sizeof(ElementA) == 1) && kKMajorA && kKMajorB),
-                "sm90 mainloop: 16-bit operands in any layout, or tf32 / s8 operands with A row-major and B "
+                "sm90 mainloop: 16-bit operands in any layout, or tf32 / s8 / e4m3 operands with A row-major and B "
                 "column-major (wgmma reads 32-bit and 8-bit operands K-major only)");
 
   static constexpr bool kCooperative = Cooperative;
