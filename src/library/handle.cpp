@@ -81,7 +81,9 @@ Handle &Handle::operator=(Handle &&other) noexcept {
 }
 
 void Handle::set_stream(cudaStream_t stream) {
-  if (stream != stream_ && workspace_ && compute_capability_ != 0) {
+  // the handle's own workspace: no kernel on the old stream may still use it; a caller's
+  // workspace is the caller's to order (as cublasSetWorkspace's)
+  if (stream != stream_ && workspace_ && workspace_owned_ && compute_capability_ != 0) {
     DeviceGuard guard(device_);
     cudaStreamSynchronize(stream_);   // no kernel on the old stream still uses the workspace
     cudaGetLastError();
@@ -110,9 +112,9 @@ Status Handle::set_workspace_size(size_t bytes) {
 Status Handle::set_workspace(void *workspace, size_t bytes) {
   if (!workspace && bytes > 0) return Status::kErrorInvalidProblem;
   if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
-  if (workspace_ && compute_capability_ != 0) {
+  if (workspace_ && workspace_owned_ && compute_capability_ != 0) {
     DeviceGuard guard(device_);
-    cudaStreamSynchronize(stream_);   // no kernel on the stream still uses the old workspace
+    cudaStreamSynchronize(stream_);   // no kernel on the stream still uses the handle's workspace
     cudaGetLastError();
   }
   release_workspace();

@@ -77,7 +77,8 @@ class CUTLASS_LIB_API Handle {
 
   /// Stream of later calls. Calls share the handle's workspace (packing copies, stream-K partial
   /// sums), so a change of stream first waits for the work queued on the old one
-  /// (cudaStreamSynchronize) when the handle holds a workspace.
+  /// (cudaStreamSynchronize) when the handle holds a workspace of its own. A caller's workspace
+  /// (set_workspace) is not waited for: the caller orders its use across streams.
   void set_stream(cudaStream_t stream);
   cudaStream_t get_stream() const { return stream_; }
 
@@ -93,7 +94,8 @@ class CUTLASS_LIB_API Handle {
   /// allocator): the handle frees its own (after its stream's work) and never allocates while one
   /// is set; a call that needs more answers kErrorWorkspaceNull and launches nothing (the C API's
   /// cutlassLibGetWorkspaceSize names the bytes a call needs). The caller keeps it alive and
-  /// unused by others while the handle's work on it runs. `workspace` must be 256-byte aligned
+  /// unused by others while the handle's work on it runs; replacing a caller's workspace with
+  /// another does not synchronize (so it can change between calls, and inside graph capture). `workspace` must be 256-byte aligned
   /// (kErrorMisalignedOperand otherwise); nullptr with bytes 0 returns to the handle's own
   /// workspace, grown on demand; nullptr with bytes > 0 is kErrorInvalidProblem.
   Status set_workspace(void *workspace, size_t bytes);
