@@ -12,9 +12,15 @@ CutlassLibError carrying the status's name (``e.status``) and a sentence; argume
 TypeError / ValueError before anything runs.
 
 dtypes: float16, bfloat16 (outputs of the input type or float32), float32, float64, int8 (int32
-output); the fused epilogues (bias, activation) exist for the 16-bit and float32 kernels the
-library was built with (``kernels()`` lists them).
+output). Bias and activation run fused into the GEMM's epilogue where the built library has that
+kernel (``kernels()`` lists them; the default set has bias+ReLU and bias+GELU of the 16-bit
+types), otherwise as the plain GEMM followed by PyTorch's add and activation.
+
+PyTorch tensors get a workspace per (device, stream) from PyTorch's caching allocator (the
+library then allocates nothing); it grows when a call needs more, and earlier ones stay alive, so
+CUDA graphs captured with them stay valid. Run a call once before capturing it in a graph.
 """
+import contextlib
 from typing import List, Optional
 
 from . import _C
@@ -62,7 +68,7 @@ def _is_torch(x) -> bool:
 def _device_of(x) -> int:
     if _is_torch(x):
         if x.device.type != "cuda":
-            raise ValueError(f"cutlass_lib: a tensor is on {x.device}; cutlass_lib runs on the GPU (tensor.cuda())")
+            raise ValueError(f"cutlass_lib: a tensor is on {x.device}; cutlass_lib runs on a CUDA GPU (tensor.cuda())")
         return x.device.index
     device_type, device_id = x.__dlpack_device__()
     if device_type != 2:   # kDLCUDA
@@ -70,7 +76,18 @@ def _device_of(x) -> int:
     return device_id
 
 
-def _stream_of(x, stream) -> int:
+def _stream_context(x, stream):
+    """For PyTorch tensors and a given torch.cuda.Stream: that stream made current, so the output,
+    the workspace and any copy are allocated and ordered on the stream the kernel runs on."""
+    if stream is None or not _is_torch(x):
+        return contextlib.nullcontext()
+    import torch
+    if not isinstance(stream, torch.cuda.Stream):
+        raise TypeError("cutlass_lib: with PyTorch tensors, stream= takes a torch.cuda.Stream")
+    return torch.cuda.stream(stream)
+
+
+def _stream_handle(x, stream) -> int:
     if stream is not None:
         return int(getattr(stream, "cuda_stream", stream))
     if _is_torch(x):
@@ -85,56 +102,175 @@ def _epilogue(activation: Optional[str], has_bias: bool) -> int:
     return _EPILOGUES[activation][1 if has_bias else 0]
 
 
+def _check_ranks(a, b):
+    if a.ndim not in (2, 3) or b.ndim not in (2, 3):
+        raise ValueError(f"cutlass_lib: a and b must be 2-D or 3-D (batched), got {a.ndim}-D and {b.ndim}-D")
+
+
+def _out_shape(a, b):
+    """torch.matmul's shape for 2-D / 3-D a and b (a batch of 1 broadcasts)."""
+    batch_a = a.shape[0] if a.ndim == 3 else None
+    batch_b = b.shape[0] if b.ndim == 3 else None
+    batches = {x for x in (batch_a, batch_b) if x is not None}
+    if len(batches - {1}) > 1:
+        raise ValueError(f"cutlass_lib: the batch sizes of a ({batch_a}) and b ({batch_b}) differ")
+    rows = (a.shape[-2], b.shape[-1])
+    return ((max(batches),) if batches else ()) + rows
+
+
+def _default_out_dtype(a):
+    import torch
+    return torch.int32 if a.dtype == torch.int8 else a.dtype
+
+
 def _new_out(a, b, out_dtype):
     """torch.empty for a @ b (row-major), for torch inputs."""
     if not _is_torch(a):
         raise ValueError("cutlass_lib: pass out= for tensors that are not PyTorch's")
     import torch
-    shape = (*a.shape[:-1], b.shape[-1]) if a.dim() >= b.dim() else (*b.shape[:-2], a.shape[-2], b.shape[-1])
-    return torch.empty(shape, dtype=out_dtype or a.dtype, device=a.device)
+    return torch.empty(_out_shape(a, b), dtype=out_dtype or _default_out_dtype(a), device=a.device)
+
+
+#: Bytes of the first workspace of a (device, stream); it doubles when a call needs more.
+_FIRST_WORKSPACE_BYTES = 4 << 20
+#: (device, stream) -> the workspaces handed to the library for that stream, the last one current.
+#: Earlier ones stay alive: a CUDA graph captured while one was current keeps its address.
+_workspaces = {}
+
+
+def _workspace(out, device: int, stream: int, needed: int = 0):
+    """The PyTorch-allocated workspace of (device, stream) with at least `needed` bytes, as
+    (pointer, bytes); (0, 0) for tensors that are not PyTorch's (the handle's own workspace)."""
+    if not _is_torch(out):
+        return 0, 0
+    import torch
+    buffers = _workspaces.setdefault((device, stream), [])
+    if not buffers or buffers[-1].numel() < needed:
+        if torch.cuda.is_current_stream_capturing():
+            raise CutlassLibError(102, f"a call captured in a CUDA graph needs {needed} bytes of workspace; "
+                                       "run it once before capturing, so the workspace exists")
+        size = max(needed, 2 * buffers[-1].numel() if buffers else _FIRST_WORKSPACE_BYTES)
+        buffers.append(torch.empty(size, dtype=torch.uint8, device=out.device))
+    current = buffers[-1]
+    return current.data_ptr(), current.numel()
+
+
+#: (input dtype, out dtype, activation, bias) combinations the built library has no fused kernel
+#: for: they run as the plain GEMM followed by PyTorch's bias add and activation.
+_unfused = set()
+
+
+def _activate_(out, activation):
+    import torch
+    import torch.nn.functional as F
+    if activation == "relu":
+        out.relu_()
+    elif activation == "gelu":
+        out.copy_(F.gelu(out, approximate="tanh"))
+    elif activation == "gelu_erf":
+        out.copy_(F.gelu(out))
+    elif activation == "silu":
+        F.silu(out, inplace=True)
+    elif activation == "sigmoid":
+        torch.sigmoid_(out)
+
+
+def _run(handle, a, b, out, alpha, beta, bias, activation, stream, select_only=False):
+    """One call of the binding with this stream's workspace (grown once when too small)."""
+    epilogue = _epilogue(activation, bias is not None)
+    ws, ws_bytes = _workspace(out, handle.device, stream)
+    result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, ws, ws_bytes, select_only)
+    if result.status == 102 and ws_bytes:
+        ws, ws_bytes = _workspace(out, handle.device, stream, result.workspace_needed)
+        result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, ws, ws_bytes, select_only)
+    return result
+
+
+def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
+    handle = _handle(_device_of(a))
+    fused = bias is not None or activation is not None
+    key = (str(a.dtype), str(out.dtype), activation, bias is not None)
+    if fused and key in _unfused:
+        result = None
+    else:
+        result = _run(handle, a, b, out, alpha, beta, bias, activation, stream)
+        if fused and result.status == 100 and _is_torch(out):
+            _unfused.add(key)   # NO_KERNEL: this build has no such fused kernel
+            result = None
+    if result is None:
+        result = _run(handle, a, b, out, alpha, beta, None, None, stream)
+        if result.status == 0:
+            if bias is not None:
+                out.add_(bias)
+            _activate_(out, activation)
+    if result.status != 0:
+        raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into {tuple(out.shape)}")
+    return out
 
 
 def gemm(a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=None,
          activation: Optional[str] = None, out_dtype=None, stream=None):
     """out = activation(alpha * (a @ b) + beta * c + bias), with torch.matmul's shapes: a is
     (M, K) or (batch, M, K), b is (K, N) or (batch, K, N), out (M, N) or (batch, M, N); a 2-D
-    operand beside 3-D ones is shared by every batch. ``c`` defaults to out's previous contents
-    when beta != 0 and out is given. ``bias`` has N entries (one per output column, as F.linear's).
-    ``out_dtype`` (torch inputs, out not given): e.g. torch.float32 for 16-bit inputs.
+    operand (or a batch of 1) beside 3-D ones is shared by every batch. ``c`` defaults to out's
+    previous contents when out is given; beta != 0 needs c or out. ``bias`` has N entries (one per
+    output column, as F.linear's) of out's dtype. ``out_dtype`` (torch inputs, out not given):
+    e.g. torch.float32 for 16-bit inputs; int8 inputs give int32 (and take integer alpha, beta).
+    A bias or activation the built library has no fused kernel for runs as the plain GEMM
+    followed by PyTorch's add and activation (PyTorch tensors). ``stream``: a torch.cuda.Stream
+    (PyTorch tensors; the output is allocated on it) or a cudaStream_t as an integer.
     Returns out."""
-    if out is None:
-        out = _new_out(a, b, out_dtype)
-    if c is not None and c is not out:
-        if beta == 0:
-            raise ValueError("cutlass_lib: c is given but beta is 0")
-        out.copy_(c)
-    device = _device_of(a)
-    status, _ = _handle(device).gemm(a, b, out, float(alpha), float(beta), bias, _epilogue(activation, bias is not None),
-                                     _stream_of(a, stream), False)
-    if status != 0:
-        raise CutlassLibError(status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into {tuple(out.shape)}")
-    return out
+    _check_ranks(a, b)
+    if out is None and beta != 0 and c is None:
+        raise ValueError("cutlass_lib: beta != 0 needs c or out (the values beta scales)")
+    if out is not None and out_dtype is not None and out.dtype != out_dtype:
+        raise ValueError(f"cutlass_lib: out is {out.dtype} but out_dtype is {out_dtype}")
+    copy_c = c is not None and c is not out
+    if copy_c and beta == 0:
+        raise ValueError("cutlass_lib: c is given but beta is 0")
+    if copy_c and out is not None and not _is_torch(out):
+        raise ValueError("cutlass_lib: c= needs PyTorch tensors; with other arrays copy c into out")
+    _device_of(a)
+    with _stream_context(a, stream):
+        if out is None:
+            out = _new_out(a, b, out_dtype)
+        if copy_c:
+            out.copy_(c)
+        return _gemm_into(a, b, out, alpha, beta, bias, activation, _stream_handle(a, stream))
 
 
 def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=None):
-    """torch.nn.functional.linear (then the activation, fused): y = x @ weight.T + bias for x of
-    shape (*, in_features), weight (out_features, in_features), bias (out_features,). Leading
-    dimensions of x are flattened into the token dimension (a view when x allows it)."""
+    """torch.nn.functional.linear (then the activation, fused where the library has the kernel):
+    y = x @ weight.T + bias for x of shape (*, in_features), weight (out_features, in_features),
+    bias (out_features,). Leading dimensions of x are flattened into the token dimension (a view
+    when x allows it)."""
+    if x.ndim < 1 or weight.ndim != 2:
+        raise ValueError(f"cutlass_lib: linear takes x of shape (*, in_features) and a 2-D weight, got "
+                         f"{tuple(x.shape)} and {tuple(weight.shape)}")
     leading = x.shape[:-1]
-    x2 = x.reshape(-1, x.shape[-1])
+    tokens = 1
+    for extent in leading:
+        tokens *= extent
+    x2 = x.reshape(tokens, x.shape[-1])
     y = gemm(x2, weight.t(), bias=bias, activation=activation, stream=stream)
     return y.reshape(*leading, weight.shape[0])
 
 
 def select(a, b, *, out=None, bias=None, activation: Optional[str] = None, out_dtype=None) -> str:
-    """The kernel gemm(a, b, ...) would run (2-D operands), without running anything."""
+    """The kernel gemm(a, b, ...) would run (on the current stream), without running anything:
+    where the build has no fused kernel for the bias / activation, the plain kernel that runs
+    before PyTorch's add and activation."""
+    _check_ranks(a, b)
+    handle = _handle(_device_of(a))
     if out is None:
         out = _new_out(a, b, out_dtype)
-    status, name = _handle(_device_of(a)).gemm(a, b, out, 1.0, 0.0, bias, _epilogue(activation, bias is not None), 0,
-                                               True)
-    if status != 0:
-        raise CutlassLibError(status, f"select for {tuple(a.shape)} x {tuple(b.shape)}")
-    return name
+    stream = _stream_handle(a, None)
+    result = _run(handle, a, b, out, 1.0, 0.0, bias, activation, stream, select_only=True)
+    if result.status == 100 and (bias is not None or activation is not None) and _is_torch(out):
+        result = _run(handle, a, b, out, 1.0, 0.0, None, None, stream, select_only=True)
+    if result.status != 0:
+        raise CutlassLibError(result.status, f"select for {tuple(a.shape)} x {tuple(b.shape)}")
+    return result.kernel
 
 
 def kernels() -> List[str]:

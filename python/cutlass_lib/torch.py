@@ -11,7 +11,9 @@ Importing this module registers the operators ``cutlass_lib::linear(Tensor x, Te
 Tensor? bias, str activation) -> Tensor`` and ``cutlass_lib::gemm(Tensor a, Tensor b, Tensor? bias,
 str activation, float alpha, ScalarType? out_dtype) -> Tensor`` (activation "" for none; see
 cutlass_lib.gemm for shapes, dtypes and activations). They are functional (they allocate their
-output) and have no autograd formula: use them for inference.
+output) and have no autograd formula: they are for inference, under ``torch.no_grad()`` or
+``torch.inference_mode()`` (torch.compile refuses to trace them for Parameters that require
+grad outside those).
 """
 from typing import Callable, Optional
 
@@ -29,9 +31,23 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor] =
     return _lib.linear(x, weight, bias, activation or None)
 
 
+def _check_activation(activation):
+    torch._check(activation in _ACTIVATIONS, lambda: f"cutlass_lib: activation {activation!r} is not one of "
+                                                     f"{sorted(a for a in _ACTIVATIONS if a)}")
+
+
+_ACTIVATIONS = ("", "relu", "gelu", "gelu_erf", "silu", "sigmoid")
+
+
 @linear.register_fake
 def _linear_fake(x, weight, bias=None, activation=""):
-    return x.new_empty((*x.shape[:-1], weight.shape[0]))
+    torch._check(x.dim() >= 1 and weight.dim() == 2, lambda: "cutlass_lib: linear takes x (*, in) and weight (out, in)")
+    torch._check(x.shape[-1] == weight.shape[1],
+                 lambda: f"cutlass_lib: x has {x.shape[-1]} features, weight takes {weight.shape[1]}")
+    torch._check(bias is None or tuple(bias.shape) == (weight.shape[0],),
+                 lambda: "cutlass_lib: bias has out_features entries")
+    _check_activation(activation)
+    return x.new_empty((*x.shape[:-1], weight.shape[0]), dtype=_lib._default_out_dtype(x))
 
 
 @torch.library.custom_op("cutlass_lib::gemm", mutates_args=())
@@ -44,8 +60,14 @@ def gemm(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor] = None, 
 
 @gemm.register_fake
 def _gemm_fake(a, b, bias=None, activation="", alpha=1.0, out_dtype=None):
-    batch = a.shape[:-2] if a.dim() >= b.dim() else b.shape[:-2]
-    return a.new_empty((*batch, a.shape[-2], b.shape[-1]), dtype=out_dtype or a.dtype)
+    torch._check(a.dim() in (2, 3) and b.dim() in (2, 3), lambda: "cutlass_lib: a and b must be 2-D or 3-D")
+    torch._check(a.shape[-1] == b.shape[-2],
+                 lambda: f"cutlass_lib: a is {tuple(a.shape)} and b is {tuple(b.shape)}: the inner dimensions differ")
+    if a.dim() == 3 and b.dim() == 3:
+        torch._check(a.shape[0] == b.shape[0] or a.shape[0] == 1 or b.shape[0] == 1,
+                     lambda: "cutlass_lib: the batch sizes of a and b differ")
+    _check_activation(activation)
+    return a.new_empty(_lib._out_shape(a, b), dtype=out_dtype or _lib._default_out_dtype(a))
 
 
 class Linear(torch.nn.Module):
@@ -74,14 +96,19 @@ class Linear(torch.nn.Module):
 
 def swap_linear(model: torch.nn.Module,
                 include: Optional[Callable[[str, torch.nn.Linear], bool]] = None) -> torch.nn.Module:
-    """Replaces, in place, every ``nn.Linear`` of ``model`` (for which ``include(name, layer)`` is
-    true, when given; ``name`` is the layer's qualified name, as in ``model.named_modules()``) by a
-    :class:`Linear` sharing its parameters; returns the model (a bare nn.Linear is returned swapped)."""
-    if isinstance(model, torch.nn.Linear):
+    """Replaces, in place, every plain ``nn.Linear`` of ``model`` by a :class:`Linear` sharing its
+    parameters, and returns the model (a bare nn.Linear comes back swapped). Subclasses of
+    nn.Linear (their own forward: LoRA layers, MultiheadAttention's out_proj) are left alone.
+    ``include(name, layer)``, when given, picks the layers (``name`` as in
+    ``model.named_modules()``). A layer registered under several names becomes one Linear under
+    all of them."""
+    if type(model) is torch.nn.Linear:
         return Linear.from_linear(model) if include is None or include("", model) else model
-    for name, layer in list(model.named_modules()):
-        if not isinstance(layer, torch.nn.Linear) or (include is not None and not include(name, layer)):
+    swapped = {}   # id(nn.Linear) -> its Linear
+    for name, layer in list(model.named_modules(remove_duplicate=False)):
+        if type(layer) is not torch.nn.Linear or (include is not None and not include(name, layer)):
             continue
         parent_name, _, attr = name.rpartition(".")
-        setattr(model.get_submodule(parent_name), attr, Linear.from_linear(layer))
+        replacement = swapped.setdefault(id(layer), Linear.from_linear(layer))
+        setattr(model.get_submodule(parent_name), attr, replacement)
     return model

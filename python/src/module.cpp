@@ -4,8 +4,12 @@
 /// PyTorch, CuPy, JAX, NumPy) and are mapped onto the column-major BLAS call without copies:
 ///   out = a @ b, each operand 2-D (rows x columns) or 3-D (batch x rows x columns), any strides
 ///   in which one of the last two dimensions is contiguous (stride 1) and the other a leading
-///   dimension (>= the contiguous extent); a 2-D operand beside 3-D ones is shared by every batch
-///   (batch stride 0). A row-major out is computed as out^T = b^T a^T.
+///   dimension (>= the contiguous extent); a 2-D operand, or a 3-D one of batch 1, beside 3-D
+///   ones is shared by every batch (batch stride 0). A row-major out is computed as
+///   out^T = b^T a^T.
+/// Workspace: the caller may pass one (pointer and bytes, e.g. from PyTorch's caching allocator);
+/// the handle then never allocates, and a call that needs more answers WORKSPACE_TOO_SMALL with
+/// the bytes it needs.
 /// Argument errors raise TypeError / ValueError before anything runs; the C API's statuses come
 /// back as integers, which the Python layer turns into CutlassLibError with the status's name.
 #include <nanobind/nanobind.h>
@@ -17,6 +21,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -123,11 +128,19 @@ class Handle {
   int device() const { return device_; }
   int create_status() const { return int(status_); }
 
-  /// out = alpha * (a @ b) + beta * out [+ bias, activation]; returns the C API's status and, for
-  /// select_only, the kernel that would run (nothing runs then).
-  std::pair<int, std::string> gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias,
-                                   int epilogue, uintptr_t stream, bool select_only) {
-    if (!handle_) return {int(status_), ""};
+  /// The outcome of one call: the C API's status, for select_only the kernel that would run, and
+  /// for WORKSPACE_TOO_SMALL the bytes the call needs.
+  struct Result {
+    int status = 0;
+    std::string kernel;
+    size_t workspace_needed = 0;
+  };
+
+  /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream`, with the caller's
+  /// workspace (workspace_bytes 0: the handle's own); for select_only nothing runs.
+  Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
+              uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only) {
+    if (!handle_) return {int(status_), "", 0};
     Operand A = operand_of(a, "a"), B = operand_of(b, "b"), D = operand_of(out, "out");
     for (auto const *array : {&a, &b, &out}) {
       if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
@@ -144,8 +157,6 @@ class Handle {
     for (Operand const *o : {&A, &B}) {
       if (o->batch != 1 && o->batch != batch) fail_value("cutlass_lib: the batch sizes of a, b and out differ");
     }
-    if (A.batch != batch && a.ndim() == 3) fail_value("cutlass_lib: the batch sizes of a, b and out differ");
-    if (B.batch != batch && b.ndim() == 3) fail_value("cutlass_lib: the batch sizes of a, b and out differ");
     if (A.type != B.type) fail_type("cutlass_lib: a and b must have the same dtype");
 
     // D = out column-major: D = op(A) op(B); out row-major: D = out^T = op(B^T) op(A^T).
@@ -163,6 +174,13 @@ class Handle {
     cutlassLibComputeType_t const compute = compute_of(A.type);
     float const alpha_f = float(alpha), beta_f = float(beta);
     double const alpha_d = alpha, beta_d = beta;
+    if (compute == CUTLASS_LIB_COMPUTE_32I) {
+      for (double v : {alpha, beta}) {
+        if (v != std::nearbyint(v) || std::fabs(v) > 2147483647.0) {
+          fail_value("cutlass_lib: int8 GEMMs take integer alpha and beta (int32), got " + std::to_string(v));
+        }
+      }
+    }
     int32_t const alpha_i = int32_t(alpha), beta_i = int32_t(beta);
     void const *alpha_p = compute == CUTLASS_LIB_COMPUTE_64F   ? static_cast<void const *>(&alpha_d)
                           : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(&alpha_i)
@@ -171,34 +189,52 @@ class Handle {
                          : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(&beta_i)
                                                               : static_cast<void const *>(&beta_f);
 
-    cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
-    if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), ""};
-    status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(epilogue));
-    if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), ""};
+    std::optional<Operand> vector;
     if (bias) {
-      Operand const v = operand_of_vector(*bias);
-      if (v.rows != D.columns) {
-        fail_value("cutlass_lib: bias has " + std::to_string(v.rows) + " entries; out has " + std::to_string(D.columns) +
-                   " columns");
+      if (bias->device_type() == nb::device::cuda::value && bias->device_id() != device_) {
+        fail_value("cutlass_lib: every tensor must be on the handle's device");
       }
-      // the bias follows out's columns: D's columns when out is column-major, its rows otherwise
-      status = cutlassLibSetEpilogueBias(handle_, v.data, v.type,
-                                         transposed ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN, 0);
-      if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), ""};
+      vector = operand_of_vector(*bias);
+      if (vector->rows != D.columns) {
+        fail_value("cutlass_lib: bias has " + std::to_string(vector->rows) + " entries; out has " +
+                   std::to_string(D.columns) + " columns");
+      }
+      if (vector->type != D.type) fail_type("cutlass_lib: bias must have out's dtype");
     }
+
+    // every argument checked: now the handle's state for this call
+    cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && (workspace != workspace_ || workspace_bytes != workspace_bytes_)) {
+      status = cutlassLibSetWorkspace(handle_, reinterpret_cast<void *>(workspace), workspace_bytes);
+      if (status == CUTLASS_LIB_STATUS_SUCCESS) workspace_ = workspace, workspace_bytes_ = workspace_bytes;
+    }
+    if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(epilogue));
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && vector) {
+      // the bias follows out's columns: D's columns when out is column-major, its rows otherwise
+      status = cutlassLibSetEpilogueBias(handle_, vector->data, vector->type,
+                                         transposed ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN, 0);
+    }
+    if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
     if (select_only) {
       char const *name = nullptr;
       status = cutlassLibGemmExSelect(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data, first.type,
                                       first.ld, second.data, second.type, second.ld, beta_p, D.data, D.type, D.ld,
                                       compute, &name);
-      return {int(status), name ? name : ""};
+      return {int(status), name ? name : "", 0};
     }
+    int64_t const stride_first = first.batch == 1 ? 0 : first.batch_stride;
+    int64_t const stride_second = second.batch == 1 ? 0 : second.batch_stride;
+    int64_t const stride_d = batch == 1 ? 0 : D.batch_stride;
     status = cutlassLibGemmStridedBatchedEx(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data,
-                                            first.type, first.ld, first.batch == 1 ? 0 : first.batch_stride,
-                                            second.data, second.type, second.ld,
-                                            second.batch == 1 ? 0 : second.batch_stride, beta_p, D.data, D.type, D.ld,
-                                            batch == 1 ? 0 : D.batch_stride, batch, compute);
-    return {int(status), ""};
+                                            first.type, first.ld, stride_first, second.data, second.type, second.ld,
+                                            stride_second, beta_p, D.data, D.type, D.ld, stride_d, batch, compute);
+    size_t needed = 0;
+    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
+      cutlassLibGetWorkspaceSize(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data, first.type,
+                                 first.ld, stride_first, second.data, second.type, second.ld, stride_second, beta_p,
+                                 D.data, D.type, D.ld, stride_d, batch, compute, &needed);
+    }
+    return {int(status), "", needed};
   }
 
  private:
@@ -215,6 +251,8 @@ class Handle {
   }
 
   int device_ = 0;
+  uintptr_t workspace_ = 0;      ///< the caller workspace last set on the handle (0: its own)
+  size_t workspace_bytes_ = 0;
   cutlassLibHandle_t handle_ = nullptr;
   cutlassLibStatus_t status_ = CUTLASS_LIB_STATUS_SUCCESS;
 };
@@ -229,12 +267,17 @@ std::vector<std::string> kernels() {
 
 NB_MODULE(_C, m) {
   m.doc() = "cutlass_lib's C API for the Python package (internal; use the cutlass_lib module)";
+  nb::class_<Handle::Result>(m, "Result")
+      .def_ro("status", &Handle::Result::status)
+      .def_ro("kernel", &Handle::Result::kernel)
+      .def_ro("workspace_needed", &Handle::Result::workspace_needed);
   nb::class_<Handle>(m, "Handle")
       .def(nb::init<int>(), nb::arg("device"))
       .def_prop_ro("device", &Handle::device)
       .def_prop_ro("create_status", &Handle::create_status)
       .def("gemm", &Handle::gemm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"),
-           nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("stream"), nb::arg("select_only"));
+           nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("stream"), nb::arg("workspace"),
+           nb::arg("workspace_bytes"), nb::arg("select_only"));
   m.def("kernels", &kernels, "Names of the kernels the loaded libcutlass_lib holds, in registration order.");
   m.def("version", &cutlassLibGetVersion, "major * 10000 + minor * 100 + patch of the loaded libcutlass_lib");
   m.def("status_name", [](int s) { return std::string(cutlassLibGetStatusName(cutlassLibStatus_t(s))); });

@@ -32,7 +32,7 @@ def test_cpu_arrays_are_refused_with_a_reason():
         cutlass_lib.gemm(a, a.T, out=out)
     # the binding itself names the operand
     with pytest.raises(ValueError, match="'a' is not on a CUDA device"):
-        _C.Handle(0).gemm(a, a.T, out, 1.0, 0.0, None, _C.EPILOGUE_DEFAULT, 0, False)
+        _C.Handle(0).gemm(a, a.T, out, 1.0, 0.0, None, _C.EPILOGUE_DEFAULT, 0, 0, 0, False)
 
 
 def test_unknown_activation_is_a_value_error():
@@ -45,4 +45,33 @@ def test_unknown_activation_is_a_value_error():
 def test_out_is_needed_for_other_than_torch_tensors():
     a = np.ones((4, 8), dtype=np.float32)
     with pytest.raises(ValueError, match="out="):
-        cutlass_lib.gemm(a, a.T)
+        cutlass_lib._new_out(a, a.T, None)
+
+
+def test_ranks_and_batches_are_checked_before_anything_runs():
+    a = np.ones((4, 8), dtype=np.float32)
+    with pytest.raises(ValueError, match="2-D or 3-D"):
+        cutlass_lib.gemm(a[0], a.T)
+    with pytest.raises(ValueError, match="batch sizes"):
+        cutlass_lib._out_shape(np.ones((2, 4, 8)), np.ones((3, 8, 4)))
+    # torch.matmul's shapes, a batch of 1 broadcasting
+    assert cutlass_lib._out_shape(np.ones((1, 4, 8)), np.ones((3, 8, 5))) == (3, 4, 5)
+    assert cutlass_lib._out_shape(np.ones((3, 4, 8)), np.ones((8, 5))) == (3, 4, 5)
+    assert cutlass_lib._out_shape(np.ones((4, 8)), np.ones((8, 5))) == (4, 5)
+
+
+def test_pytorch_argument_errors_without_a_gpu():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    a, b = torch.ones(4, 8), torch.ones(8, 2)
+    with pytest.raises(ValueError, match="beta != 0 needs c or out"):
+        cutlass_lib.gemm(a, b, beta=1.0)
+    with pytest.raises(ValueError, match="out_dtype"):
+        cutlass_lib.gemm(a, b, out=torch.empty(4, 2), out_dtype=torch.float16)
+    with pytest.raises(TypeError, match="torch.cuda.Stream"):
+        cutlass_lib._stream_context(a, 7)
+    with pytest.raises(ValueError, match="CUDA GPU"):
+        cutlass_lib.gemm(a, b)
+    with pytest.raises(ValueError, match="2-D weight"):
+        cutlass_lib.linear(a, torch.ones(8))
+    assert cutlass_lib._default_out_dtype(torch.ones(1, dtype=torch.int8)) == torch.int32
+    assert cutlass_lib._default_out_dtype(torch.ones(1, dtype=torch.bfloat16)) == torch.bfloat16

@@ -44,6 +44,36 @@ def test_swap_linear_replaces_every_linear_and_shares_parameters():
     assert "in_features=16, out_features=4, bias=False" in repr(model[2][0])
 
 
+def test_fakes_check_what_the_real_call_checks():
+    with FakeTensorMode():
+        x = torch.empty(5, 64, dtype=torch.bfloat16, device="cuda")
+        with pytest.raises(RuntimeError, match="features"):
+            torch.ops.cutlass_lib.linear(x, torch.empty(96, 32, dtype=torch.bfloat16, device="cuda"), None, "")
+        with pytest.raises(RuntimeError, match="activation"):
+            torch.ops.cutlass_lib.linear(x, torch.empty(96, 64, dtype=torch.bfloat16, device="cuda"), None, "tanh")
+        with pytest.raises(RuntimeError, match="inner dimensions"):
+            torch.ops.cutlass_lib.gemm(x, x, None, "", 1.0, None)
+        with pytest.raises(RuntimeError, match="2-D or 3-D"):
+            torch.ops.cutlass_lib.gemm(x[0], x.t(), None, "", 1.0, None)
+        i8 = torch.empty(4, 64, dtype=torch.int8, device="cuda")
+        assert torch.ops.cutlass_lib.gemm(i8, i8.t(), None, "", 1.0, None).dtype == torch.int32
+        one = torch.empty(1, 4, 64, dtype=torch.float16, device="cuda")
+        many = torch.empty(3, 64, 8, dtype=torch.float16, device="cuda")
+        assert torch.ops.cutlass_lib.gemm(one, many, None, "", 1.0, None).shape == (3, 4, 8)
+
+
+def test_swap_linear_leaves_subclasses_and_swaps_shared_layers_once():
+    class LoRALinear(torch.nn.Linear):
+        pass
+
+    shared = torch.nn.Linear(8, 8)
+    model = torch.nn.Module()
+    model.a, model.b, model.lora = shared, shared, LoRALinear(8, 8)
+    clt.swap_linear(model)
+    assert isinstance(model.a, clt.Linear) and model.a is model.b
+    assert type(model.lora) is LoRALinear
+
+
 def test_swap_linear_include_sees_qualified_names():
     model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Sequential(torch.nn.Linear(8, 8)))
     seen = []
@@ -59,16 +89,18 @@ def _tolerance(dtype, k):
     return dict(rtol=2e-2, atol=2e-2 * k ** 0.5) if dtype in (torch.float16, torch.bfloat16) else dict(rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("with_bias", [True, False])
 @pytest.mark.parametrize("activation", ["", "relu", "gelu", "silu"])
-def test_linear_op_matches_pytorch(torch_cuda, activation):
+def test_linear_op_matches_pytorch(torch_cuda, activation, with_bias):
     torch.manual_seed(0)
     x = torch.rand(3, 7, 256, device="cuda", dtype=torch.bfloat16) * 2 - 1
     w = torch.rand(384, 256, device="cuda", dtype=torch.bfloat16) * 2 - 1
     b = torch.rand(384, device="cuda", dtype=torch.bfloat16) * 2 - 1
     act = {"": lambda t: t, "relu": torch.relu, "gelu": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
            "silu": torch.nn.functional.silu}[activation]
-    expected = act(torch.nn.functional.linear(x.float(), w.float(), b.float()))
-    y = torch.ops.cutlass_lib.linear(x, w, b, activation)
+    b = b if with_bias else None
+    expected = act(torch.nn.functional.linear(x.float(), w.float(), b.float() if with_bias else None))
+    y = torch.ops.cutlass_lib.linear(x, w, b, activation)   # fused, or plain + PyTorch's ops
     torch.testing.assert_close(y.float(), expected, **_tolerance(x.dtype, 256))
 
 
@@ -105,3 +137,16 @@ def test_gemm_op_int8_gives_exact_int32(torch_cuda):
     d = torch.ops.cutlass_lib.gemm(a, b, None, "", 1.0, torch.int32)
     assert d.dtype == torch.int32
     assert torch.equal(d.cpu(), a.cpu().int() @ b.cpu().int())
+
+
+def test_decoder_block_example_matches_pytorch(torch_cuda):
+    """python/examples/decoder_block.py: a Llama-style block with its linears swapped, eager,
+    under torch.compile(fullgraph=True) and from a CUDA graph, against PyTorch's block."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[1] / "examples" / "decoder_block.py"
+    spec = importlib.util.spec_from_file_location("decoder_block", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    results = example.run(tokens=16, hidden=512, heads=8, kv_heads=2, intermediate=1408, timing=False)
+    assert results["eager"] < 2e-2 and results["compiled"] < 2e-2 and results["graph"] < 2e-2, results
