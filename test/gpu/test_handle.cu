@@ -54,6 +54,10 @@ TypeCase const kTypeCases[] = {
     {CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F_FAST_TF32, NumericTypeID::kTF32, NumericTypeID::kF32, "tf32"},
     {CUDA_R_64F, CUDA_R_64F, CUTLASS_LIB_COMPUTE_64F, NumericTypeID::kF64, NumericTypeID::kF64, "f64"},
     {CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS32, "s8_s32"},
+    // sm90 only, TN only (the other transposes skip); K = 72 leaves lda = 72 bytes, off TMA's
+    // 16-byte rule: the call runs on aligned copies (the packing route)
+    {CUDA_R_8F_E4M3, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3, NumericTypeID::kBF16, "e4m3_bf16"},
+    {CUDA_R_8F_E4M3, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3, NumericTypeID::kF32, "e4m3_f32"},
 };
 
 /// Host scalars of a compute type.
