@@ -9,6 +9,11 @@
 #   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel
 #   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
 #   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. ../shared/bench/gemm-shapes.csv (copy it into the checkout for a device run)
+#   PYTHON=1          the Python package bound to this build's library (a venv that sees the
+#                     machine's PyTorch), its pytest suite, python/examples/decoder_block.py and
+#                     python/examples/overhead.py. Without network, WHEELS=<folder> holds the
+#                     wheels of scikit-build-core, nanobind, pytest and their dependencies
+#                     (`pip download -d <folder> scikit-build-core nanobind pytest`; carry it)
 # Every stage runs under a time limit, so a hang costs minutes, not the session.
 # $OUT receives gpu_check_logs.tar.gz (every log and CSV), profile_default.log and bench.log.
 set -uo pipefail
@@ -75,6 +80,25 @@ if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then
   # its SHAPES (a list of MxNxK) is not ours (a CSV path): unset for it
   env -u SHAPES SKIP_BUILD=1 OUT="$out/epilogues" BUILD_DIR="$build_dir" timeout 600 scripts/bench_epilogues.sh > "$out/bench_epilogues.log" 2>&1
   tail -30 "$out/bench_epilogues.log"
+fi
+
+if [ "${PYTHON:-0}" = 1 ]; then
+  python_env="$build_dir/python-env"
+  python3 -m venv --system-site-packages "$python_env"
+  pip_source=()
+  [ -n "${WHEELS:-}" ] && pip_source=(--no-index --find-links "$WHEELS")
+  {
+    "$python_env/bin/pip" install --quiet "${pip_source[@]}" scikit-build-core nanobind pytest &&
+      CUTLASS_LIB_LIBRARY="$PWD/$build_dir/library/libcutlass_lib.so" \
+        "$python_env/bin/pip" install --quiet --no-build-isolation "${pip_source[@]}" .
+  } > "$out/python_install.log" 2>&1 || { echo "python package: install failed"; tail -20 "$out/python_install.log"; }
+  (cd /tmp && timeout 900 "$python_env/bin/python" -m pytest -q -rs "$OLDPWD/python/tests") > "$out/pytest.log" 2>&1
+  echo "pytest: $(tail -1 "$out/pytest.log")"
+  grep -E "^(SKIPPED|FAILED)" "$out/pytest.log" | head -20
+  timeout 600 "$python_env/bin/python" python/examples/decoder_block.py > "$out/decoder_block.log" 2>&1
+  tail -8 "$out/decoder_block.log"
+  timeout 300 "$python_env/bin/python" python/examples/overhead.py > "$out/overhead.log" 2>&1
+  tail -5 "$out/overhead.log"
 fi
 
 if [ -n "${SHAPES:-}" ] && [ -f "$SHAPES" ]; then

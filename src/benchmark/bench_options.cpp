@@ -56,8 +56,8 @@ bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *
   std::vector<NumericTypeID> dtypes;
   for (std::string const &name : split(value)) {
     NumericTypeID const type = library::numeric_type_from_string(name.c_str());
-    if (type != NumericTypeID::kBF16 && type != NumericTypeID::kF16) {
-      *error = "unknown dtype '" + name + "' (expected a comma list of bf16, f16)";
+    if (type != NumericTypeID::kBF16 && type != NumericTypeID::kF16 && type != NumericTypeID::kFE4M3) {
+      *error = "unknown dtype '" + name + "' (expected a comma list of bf16, f16, fe4m3)";
       return false;
     }
     for (NumericTypeID seen : dtypes) {
@@ -183,7 +183,8 @@ Input:
                              layout: two letters, A then B, column-major BLAS convention:
                              n = not transposed, t = transposed ("tn": A row-major M x K, B
                              column-major K x N); C and D column-major M x N
-  --dtypes=<list>            bf16,f16 (default both)
+  --dtypes=<list>            bf16,f16 (default both); fe4m3: e4m3 x e4m3 -> bf16, against
+                             cuBLASLt (cublasGemmEx takes no fp8) in its fast-accumulation mode
   --groups=<list>            groups of the file to run (default all)
   --kernels=<patterns>       limit the best-kernel search (the profiler's --kernels syntax:
   --ignore-kernels=<patterns>  '*'-separated pieces in order, comma lists); the Handle always

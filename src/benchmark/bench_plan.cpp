@@ -20,7 +20,9 @@ profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype) {
   spec.k = shape.k;
   spec.A = {dtype, shape.layout_A};
   spec.B = {dtype, shape.layout_B};
-  spec.C = {dtype, library::LayoutTypeID::kColumnMajor};
+  // fp8 inputs write bf16 (fp8 outputs need a D scale)
+  library::NumericTypeID const out = dtype == library::NumericTypeID::kFE4M3 ? library::NumericTypeID::kBF16 : dtype;
+  spec.C = {out, library::LayoutTypeID::kColumnMajor};
   return spec;
 }
 

@@ -15,7 +15,8 @@ namespace benchmark {
 /// cuBLAS reaches with 16-bit operands on an H200.
 constexpr double kEstimatedFlopsPerSecond = 700e12;
 
-/// D = A * B, A = B = C = D of type `dtype`, alpha 1, beta 0, layouts from the shape.
+/// D = A * B, A = B = C = D of type `dtype` (fe4m3: A and B e4m3, C and D bf16), alpha 1, beta 0,
+/// layouts from the shape.
 profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype);
 
 /// The profiler options of one problem: every provider (handle, cutlass, cublas); verification

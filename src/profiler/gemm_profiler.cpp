@@ -466,7 +466,10 @@ ResultRow GemmProfiler::profile_cublas(Problem &problem) {
 }
 
 bool GemmProfiler::races_cublaslt(Problem const &problem) const {
-  return options_.providers.cublas && (problem.fused() || options_.providers.cublaslt);
+  // fp8 inputs: cublasGemmEx has none, so cuBLASLt is the baseline
+  NumericTypeID const a = problem.spec.A.element;
+  bool const fp8_inputs = a == NumericTypeID::kFE4M3 || a == NumericTypeID::kFE5M2;
+  return options_.providers.cublas && (problem.fused() || options_.providers.cublaslt || fp8_inputs);
 }
 
 ResultRow GemmProfiler::profile_cublaslt(Problem &problem) {

@@ -14,6 +14,8 @@ bool lt_type(NumericTypeID type, cudaDataType_t *out) {
     case NumericTypeID::kBF16: *out = CUDA_R_16BF; return true;
     case NumericTypeID::kTF32:
     case NumericTypeID::kF32: *out = CUDA_R_32F; return true;
+    case NumericTypeID::kFE4M3: *out = CUDA_R_8F_E4M3; return true;   // inputs (fp8 outputs need scale_d)
+    case NumericTypeID::kFE5M2: *out = CUDA_R_8F_E5M2; return true;
     default: return false;
   }
 }
@@ -104,6 +106,10 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSA, opa));
   check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSB, opb));
   check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue));
+  if (ta == CUDA_R_8F_E4M3 || ta == CUDA_R_8F_E5M2) {
+    // fp8 inputs: the tensor core's own accumulation, as our fp8 kernels ("fast" mode)
+    check(set(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t(1)));
+  }
   if (e.bias) {
     check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, e.bias));
     if (tbias != tc) check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, int32_t(tbias)));

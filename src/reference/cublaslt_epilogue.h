@@ -1,7 +1,9 @@
 /// @file src/reference/cublaslt_epilogue.h
 /// The GEMM with cuBLASLt's own fused epilogue (cublasLtMatmul with CUBLASLT_MATMUL_DESC_EPILOGUE,
 /// bias and aux pointers, the heuristic's first algorithm): the fused baseline the profiler races
-/// against. Only built when CUTLASS_ENABLE_CUBLAS is on.
+/// against, and the plain baseline for fp8 inputs (cublasGemmEx takes none; cuBLASLt runs them
+/// TN only, with dimensions multiples of 16, in its fast-accumulation mode as our kernels do).
+/// Only built when CUTLASS_ENABLE_CUBLAS is on.
 #pragma once
 
 #include <cstddef>
