@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
@@ -268,40 +267,45 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
                                bool ask_kernel, bool *any_for_device) {
   *any_for_device = false;
-  std::vector<Operation const *> tiled, bandwidth;
+  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
+  /// A fitting kernel with its estimate, computed once (the sort compares n log n times).
+  struct Ranked {
+    Operation const *op;
+    double time;        ///< estimated_time
+    double waves;       ///< wave_cost (tiled kernels; 0 for the bandwidth kernels)
+    bool bandwidth;     ///< max_small_extent > 0
+  };
+  std::vector<Ranked> ranked;
+  ranked.reserve(candidates.size());
   for (Operation const *op : candidates) {
     char const *why = "";
-    if (description_fits(gemm_description(op), call, cc, &why)) {
-      (gemm_description(op).max_small_extent > 0 ? bandwidth : tiled).push_back(op);
+    GemmDescription const &desc = gemm_description(op);
+    if (description_fits(desc, call, cc, &why)) {
+      bool const bandwidth = desc.max_small_extent > 0;
+      ranked.push_back({op, estimated_time(desc, call, sms), bandwidth ? 0.0 : wave_cost(desc, call, sms), bandwidth});
     } else if (selection_log_enabled()) {
       std::fprintf(stderr, "cutlass_lib:   skip %s: %s\n", op->description().name, why);
     }
     *any_for_device = *any_for_device || std::strcmp(why, "compute capability") != 0;
   }
-  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
-  auto const time_of = [&](Operation const *op) { return estimated_time(gemm_description(op), call, sms); };
-  // Every fitting tiled kernel by estimated time (ties: wave cost, then preference order).
-  std::stable_sort(tiled.begin(), tiled.end(), [&](Operation const *a, Operation const *b) {
-    double const ta = time_of(a), tb = time_of(b);
-    if (ta != tb) return ta < tb;
-    return wave_cost(gemm_description(a), call, sms) < wave_cost(gemm_description(b), call, sms);
+  // One ranking by estimated time; on a tie a tiled kernel before a bandwidth kernel, then the
+  // smaller wave cost, then preference order (the sort is stable).
+  std::stable_sort(ranked.begin(), ranked.end(), [](Ranked const &a, Ranked const &b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.bandwidth != b.bandwidth) return !a.bandwidth;
+    return a.waves < b.waves;
   });
-  std::stable_sort(bandwidth.begin(), bandwidth.end(),
-                   [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
-  // One ranking by estimated time (std::merge is stable: on a tie the tiled kernel comes first).
-  std::vector<Operation const *> ranked;
-  std::merge(tiled.begin(), tiled.end(), bandwidth.begin(), bandwidth.end(), std::back_inserter(ranked),
-             [&](Operation const *a, Operation const *b) { return time_of(a) < time_of(b); });
   if (ranked.empty()) return nullptr;
   if (selection_log_enabled()) {
-    for (Operation const *op : ranked) {
-      std::fprintf(stderr, "cutlass_lib:   rank %s: estimated %.1f us\n", op->description().name, time_of(op));
+    for (Ranked const &r : ranked) {
+      std::fprintf(stderr, "cutlass_lib:   rank %s: estimated %.1f us\n", r.op->description().name, r.time);
     }
   }
-  if (!ask_kernel) return ranked.front();
+  if (!ask_kernel) return ranked.front().op;
   GemmUniversalConfiguration const configuration = configuration_of(call);
   GemmUniversalArguments const arguments = arguments_of(call);
-  for (Operation const *op : ranked) {
+  for (Ranked const &r : ranked) {
+    Operation const *op = r.op;
     Status status = op->can_implement(configuration, arguments);
     if (status == Status::kSuccess) return op;
     if (selection_log_enabled()) {

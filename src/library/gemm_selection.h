@@ -59,10 +59,9 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 /// device of `sm_count` SMs (0: 132, the H200's).
 double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
-/// The kernel for `call` among `candidates` (in preference order): the tiled kernels ranked by
-/// estimated_time, then wave_cost, then preference order; the bandwidth kernels (max_small_extent
-/// > 0) by estimated_time, all of them before the tiled ones when the fastest beats the first
-/// tiled kernel's estimate. With `ask_kernel`, the first of these whose can_implement() accepts
+/// The kernel for `call` among `candidates` (in preference order): every fitting kernel ranked
+/// by estimated_time; on a tie a tiled kernel before a bandwidth kernel (max_small_extent > 0),
+/// then the smaller wave_cost, then preference order. With `ask_kernel`, the first of these whose can_implement() accepts
 /// the problem; otherwise the first. Null if none. *any_for_device is set when some candidate
 /// runs on this compute capability.
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
