@@ -25,7 +25,7 @@ from typing import List, Optional
 
 from . import _C
 
-__all__ = ["CutlassLibError", "gemm", "linear", "select", "kernels", "version"]
+__all__ = ["CutlassLibError", "Gemm", "gemm", "linear", "select", "kernels", "version"]
 
 #: activation name -> (epilogue without bias, epilogue with bias) of the C API
 _EPILOGUES = {
@@ -271,6 +271,91 @@ def select(a, b, *, out=None, bias=None, activation: Optional[str] = None, out_d
     if result.status != 0:
         raise CutlassLibError(result.status, f"select for {tuple(a.shape)} x {tuple(b.shape)}")
     return result.kernel
+
+
+def _layout_of(t):
+    """What a Plan fixes of a tensor: shape, strides, dtype, device."""
+    return (tuple(t.shape), t.stride(), t.dtype, t.device)
+
+
+class Gemm:
+    """A GEMM described once and executed many times, with the least host work per call
+    (nvmath-python's stateful Matmul): the checks, the row-/column-major mapping and the scalars
+    are done at construction; ``plan()`` selects the kernel; ``execute()`` launches it on the
+    current operands (``reset_operands`` swaps in others of the same shapes, strides, dtypes and
+    device). PyTorch tensors only. Arguments as :func:`gemm`'s; ``c`` is copied into out before
+    each execute.
+
+        g = cutlass_lib.Gemm(x, w.t(), bias=b, activation="gelu")
+        g.plan()                          # the kernel's name
+        y = g.execute()                   # then: x.copy_(next_x); g.execute()
+    """
+
+    def __init__(self, a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=None,
+                 activation: Optional[str] = None, out_dtype=None):
+        _check_ranks(a, b)
+        if not (_is_torch(a) and _is_torch(b) and (out is None or _is_torch(out))):
+            raise TypeError("cutlass_lib.Gemm takes PyTorch tensors (cutlass_lib.gemm takes any DLPack array)")
+        if out is None and beta != 0 and c is None:
+            raise ValueError("cutlass_lib: beta != 0 needs c or out (the values beta scales)")
+        if c is not None and beta == 0:
+            raise ValueError("cutlass_lib: c is given but beta is 0")
+        self._handle = _handle(_device_of(a))
+        self.a, self.b, self.c, self.bias = a, b, c, bias
+        self.out = out if out is not None else _new_out(a, b, out_dtype)
+        self.alpha, self.beta, self.activation = float(alpha), float(beta), activation
+        fused = _epilogue(activation, bias is not None)
+        self._plan = _C.Plan(self._handle, a, b, self.out, self.alpha, self.beta, bias, fused)
+        self._unfused = None   # the plain plan, once the build turns out to lack the fused kernel
+        self._layouts = {name: _layout_of(t) for name, t in (("a", a), ("b", b), ("out", self.out), ("c", c),
+                                                             ("bias", bias)) if t is not None}
+
+    def reset_operands(self, a=None, b=None, *, out=None, c=None, bias=None):
+        """Replaces operands by tensors of the same shapes, strides, dtypes and device (ValueError
+        otherwise); those not given stay."""
+        for name, t in (("a", a), ("b", b), ("out", out), ("c", c), ("bias", bias)):
+            if t is None:
+                continue
+            if name not in self._layouts or _layout_of(t) != self._layouts[name]:
+                raise ValueError(f"cutlass_lib.Gemm: the new {name} differs from the planned one in shape, strides, "
+                                 "dtype or device (or the plan has none); make a new Gemm")
+            setattr(self, name, t)
+
+    def _launch(self, stream: int, select_only: bool):
+        fused = self._unfused is None
+        plan = self._plan if fused else self._unfused
+        bias = self.bias.data_ptr() if fused and self.bias is not None else 0
+        pointers = (self.a.data_ptr(), self.b.data_ptr(), self.out.data_ptr(), bias)
+        ws, ws_bytes = _workspace(self.out, self._handle.device, stream)
+        result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+        if result.status == 102:
+            ws, ws_bytes = _workspace(self.out, self._handle.device, stream, result.workspace_needed)
+            result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+        if result.status == 100 and fused and (self.bias is not None or self.activation is not None):
+            # no such fused kernel in the build: the plain kernel, then PyTorch's add and activation
+            self._unfused = _C.Plan(self._handle, self.a, self.b, self.out, self.alpha, self.beta, None,
+                                    _C.EPILOGUE_DEFAULT)
+            return self._launch(stream, select_only)
+        if result.status != 0:
+            raise CutlassLibError(result.status, f"Gemm of {tuple(self.a.shape)} and {tuple(self.b.shape)}")
+        return result
+
+    def plan(self) -> str:
+        """Selects the kernel for the current operands and returns its name (nothing runs)."""
+        return self._launch(_stream_handle(self.out, None), select_only=True).kernel
+
+    def execute(self, *, stream=None):
+        """Runs the GEMM on the current operands (on `stream`, a torch.cuda.Stream, or the current
+        one) and returns out."""
+        with _stream_context(self.out, stream):
+            if self.c is not None and self.c is not self.out:
+                self.out.copy_(self.c)
+            self._launch(_stream_handle(self.out, stream), select_only=False)
+            if self._unfused is not None:
+                if self.bias is not None:
+                    self.out.add_(self.bias)
+                _activate_(self.out, self.activation)
+        return self.out
 
 
 def kernels() -> List[str]:

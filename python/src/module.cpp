@@ -10,6 +10,8 @@
 /// Workspace: the caller may pass one (pointer and bytes, e.g. from PyTorch's caching allocator);
 /// the handle then never allocates, and a call that needs more answers WORKSPACE_TOO_SMALL with
 /// the bytes it needs.
+/// Handle.describe does the checks and the mapping (a Call), Handle.launch runs a Call on
+/// operand addresses; Handle.gemm is both, a Plan keeps one Call for many launches.
 /// Argument errors raise TypeError / ValueError before anything runs; the C API's statuses come
 /// back as integers, which the Python layer turns into CutlassLibError with the status's name.
 #include <nanobind/nanobind.h>
@@ -109,6 +111,39 @@ cutlassLibComputeType_t compute_of(cudaDataType_t a) {
   return CUTLASS_LIB_COMPUTE_32F;
 }
 
+/// One BLAS call of out = a @ b, everything but the operands' addresses: what the checks and the
+/// row-/column-major mapping decide once (a Plan keeps it for many launches).
+struct Call {
+  cutlassLibOperation_t transa = CUTLASS_LIB_OP_N, transb = CUTLASS_LIB_OP_N;
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  cudaDataType_t type_ab = CUDA_R_32F, type_d = CUDA_R_32F;
+  int64_t ld_first = 1, ld_second = 1, ld_d = 1;
+  int64_t stride_first = 0, stride_second = 0, stride_d = 0;
+  cutlassLibComputeType_t compute = CUTLASS_LIB_COMPUTE_32F;
+  bool swapped = false;   ///< out row-major: the BLAS call's first operand is b, its second a
+  int epilogue = 0;
+  bool has_bias = false;
+  cudaDataType_t type_bias = CUDA_R_32F;
+  float alpha_f = 1, beta_f = 0;
+  double alpha_d = 1, beta_d = 0;
+  int32_t alpha_i = 1, beta_i = 0;
+  void const *alpha() const { return scalar(&alpha_f, &alpha_d, &alpha_i); }
+  void const *beta() const { return scalar(&beta_f, &beta_d, &beta_i); }
+
+ private:
+  void const *scalar(float const *f, double const *d, int32_t const *i) const {
+    if (compute == CUTLASS_LIB_COMPUTE_64F) return d;
+    if (compute == CUTLASS_LIB_COMPUTE_32I) return i;
+    return f;
+  }
+};
+
+/// The operands' device addresses for one launch of a Call.
+struct Pointers {
+  void const *a = nullptr, *b = nullptr, *bias = nullptr;
+  void *out = nullptr;
+};
+
 /// A C API handle bound to one device (created with that device current).
 class Handle {
  public:
@@ -136,11 +171,9 @@ class Handle {
     size_t workspace_needed = 0;
   };
 
-  /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream`, with the caller's
-  /// workspace (workspace_bytes 0: the handle's own); for select_only nothing runs.
-  Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
-              uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only) {
-    if (!handle_) return {int(status_), "", 0};
+  /// Checks a, b, out and bias (TypeError / ValueError) and maps them onto one BLAS call.
+  Call describe(Array const &a, Array const &b, Array const &out, double alpha, double beta,
+                std::optional<Array> const &bias, int epilogue, Pointers *pointers) const {
     Operand A = operand_of(a, "a"), B = operand_of(b, "b"), D = operand_of(out, "out");
     for (auto const *array : {&a, &b, &out}) {
       if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
@@ -153,88 +186,110 @@ class Handle {
       fail_value("cutlass_lib: out is " + std::to_string(D.rows) + " x " + std::to_string(D.columns) + ", a @ b is " +
                  std::to_string(A.rows) + " x " + std::to_string(B.columns));
     }
-    int64_t batch = D.batch;
     for (Operand const *o : {&A, &B}) {
-      if (o->batch != 1 && o->batch != batch) fail_value("cutlass_lib: the batch sizes of a, b and out differ");
+      if (o->batch != 1 && o->batch != D.batch) fail_value("cutlass_lib: the batch sizes of a, b and out differ");
     }
     if (A.type != B.type) fail_type("cutlass_lib: a and b must have the same dtype");
 
-    // D = out column-major: D = op(A) op(B); out row-major: D = out^T = op(B^T) op(A^T).
-    bool const transposed = !D.column_major;
-    Operand const &first = transposed ? B : A;
-    Operand const &second = transposed ? A : B;
-    // an operand stored in the orientation D is computed in needs no transpose
-    auto const op_of = [&](Operand const &o) {
-      return (o.column_major != transposed) ? CUTLASS_LIB_OP_N : CUTLASS_LIB_OP_T;
-    };
-    int64_t const m = transposed ? D.columns : D.rows;
-    int64_t const n = transposed ? D.rows : D.columns;
-    int64_t const k = A.columns;
-
-    cutlassLibComputeType_t const compute = compute_of(A.type);
-    float const alpha_f = float(alpha), beta_f = float(beta);
-    double const alpha_d = alpha, beta_d = beta;
-    if (compute == CUTLASS_LIB_COMPUTE_32I) {
+    Call call;
+    call.compute = compute_of(A.type);
+    if (call.compute == CUTLASS_LIB_COMPUTE_32I) {
       for (double v : {alpha, beta}) {
         if (v != std::nearbyint(v) || std::fabs(v) > 2147483647.0) {
           fail_value("cutlass_lib: int8 GEMMs take integer alpha and beta (int32), got " + std::to_string(v));
         }
       }
     }
-    int32_t const alpha_i = int32_t(alpha), beta_i = int32_t(beta);
-    void const *alpha_p = compute == CUTLASS_LIB_COMPUTE_64F   ? static_cast<void const *>(&alpha_d)
-                          : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(&alpha_i)
-                                                               : static_cast<void const *>(&alpha_f);
-    void const *beta_p = compute == CUTLASS_LIB_COMPUTE_64F   ? static_cast<void const *>(&beta_d)
-                         : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(&beta_i)
-                                                              : static_cast<void const *>(&beta_f);
+    call.alpha_f = float(alpha), call.beta_f = float(beta);
+    call.alpha_d = alpha, call.beta_d = beta;
+    call.alpha_i = int32_t(alpha), call.beta_i = int32_t(beta);
 
-    std::optional<Operand> vector;
+    // D = out column-major: D = op(A) op(B); out row-major: D = out^T = op(B^T) op(A^T).
+    call.swapped = !D.column_major;
+    Operand const &first = call.swapped ? B : A;
+    Operand const &second = call.swapped ? A : B;
+    // an operand stored in the orientation D is computed in needs no transpose
+    auto const op_of = [&](Operand const &o) {
+      return (o.column_major != call.swapped) ? CUTLASS_LIB_OP_N : CUTLASS_LIB_OP_T;
+    };
+    call.transa = op_of(first);
+    call.transb = op_of(second);
+    call.m = call.swapped ? D.columns : D.rows;
+    call.n = call.swapped ? D.rows : D.columns;
+    call.k = A.columns;
+    call.batch = D.batch;
+    call.type_ab = A.type;
+    call.type_d = D.type;
+    call.ld_first = first.ld, call.ld_second = second.ld, call.ld_d = D.ld;
+    call.stride_first = first.batch == 1 ? 0 : first.batch_stride;
+    call.stride_second = second.batch == 1 ? 0 : second.batch_stride;
+    call.stride_d = D.batch == 1 ? 0 : D.batch_stride;
+    call.epilogue = epilogue;
+    pointers->a = A.data, pointers->b = B.data, pointers->out = D.data;
     if (bias) {
       if (bias->device_type() == nb::device::cuda::value && bias->device_id() != device_) {
         fail_value("cutlass_lib: every tensor must be on the handle's device");
       }
-      vector = operand_of_vector(*bias);
-      if (vector->rows != D.columns) {
-        fail_value("cutlass_lib: bias has " + std::to_string(vector->rows) + " entries; out has " +
+      Operand const v = operand_of_vector(*bias);
+      if (v.rows != D.columns) {
+        fail_value("cutlass_lib: bias has " + std::to_string(v.rows) + " entries; out has " +
                    std::to_string(D.columns) + " columns");
       }
-      if (vector->type != D.type) fail_type("cutlass_lib: bias must have out's dtype");
+      if (v.type != D.type) fail_type("cutlass_lib: bias must have out's dtype");
+      call.has_bias = true;
+      call.type_bias = v.type;
+      pointers->bias = v.data;
     }
+    return call;
+  }
 
-    // every argument checked: now the handle's state for this call
+  /// Runs `call` on these operands and `stream`, with the caller's workspace (workspace_bytes 0:
+  /// the handle's own); for select_only nothing runs and the result names the kernel.
+  Result launch(Call const &call, Pointers const &p, uintptr_t stream, uintptr_t workspace, size_t workspace_bytes,
+                bool select_only) {
+    if (!handle_) return {int(status_), "", 0};
     cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
     if (status == CUTLASS_LIB_STATUS_SUCCESS && (workspace != workspace_ || workspace_bytes != workspace_bytes_)) {
       status = cutlassLibSetWorkspace(handle_, reinterpret_cast<void *>(workspace), workspace_bytes);
       if (status == CUTLASS_LIB_STATUS_SUCCESS) workspace_ = workspace, workspace_bytes_ = workspace_bytes;
     }
-    if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(epilogue));
-    if (status == CUTLASS_LIB_STATUS_SUCCESS && vector) {
+    if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(call.epilogue));
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && call.has_bias) {
       // the bias follows out's columns: D's columns when out is column-major, its rows otherwise
-      status = cutlassLibSetEpilogueBias(handle_, vector->data, vector->type,
-                                         transposed ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN, 0);
+      status = cutlassLibSetEpilogueBias(handle_, p.bias, call.type_bias,
+                                         call.swapped ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN, 0);
     }
     if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
+    void const *first = call.swapped ? p.b : p.a;
+    void const *second = call.swapped ? p.a : p.b;
     if (select_only) {
       char const *name = nullptr;
-      status = cutlassLibGemmExSelect(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data, first.type,
-                                      first.ld, second.data, second.type, second.ld, beta_p, D.data, D.type, D.ld,
-                                      compute, &name);
+      status = cutlassLibGemmExSelect(handle_, call.transa, call.transb, call.m, call.n, call.k, call.alpha(), first,
+                                      call.type_ab, call.ld_first, second, call.type_ab, call.ld_second, call.beta(),
+                                      p.out, call.type_d, call.ld_d, call.compute, &name);
       return {int(status), name ? name : "", 0};
     }
-    int64_t const stride_first = first.batch == 1 ? 0 : first.batch_stride;
-    int64_t const stride_second = second.batch == 1 ? 0 : second.batch_stride;
-    int64_t const stride_d = batch == 1 ? 0 : D.batch_stride;
-    status = cutlassLibGemmStridedBatchedEx(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data,
-                                            first.type, first.ld, stride_first, second.data, second.type, second.ld,
-                                            stride_second, beta_p, D.data, D.type, D.ld, stride_d, batch, compute);
+    status = cutlassLibGemmStridedBatchedEx(handle_, call.transa, call.transb, call.m, call.n, call.k, call.alpha(),
+                                            first, call.type_ab, call.ld_first, call.stride_first, second,
+                                            call.type_ab, call.ld_second, call.stride_second, call.beta(), p.out,
+                                            call.type_d, call.ld_d, call.stride_d, call.batch, call.compute);
     size_t needed = 0;
     if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
-      cutlassLibGetWorkspaceSize(handle_, op_of(first), op_of(second), m, n, k, alpha_p, first.data, first.type,
-                                 first.ld, stride_first, second.data, second.type, second.ld, stride_second, beta_p,
-                                 D.data, D.type, D.ld, stride_d, batch, compute, &needed);
+      cutlassLibGetWorkspaceSize(handle_, call.transa, call.transb, call.m, call.n, call.k, call.alpha(), first,
+                                 call.type_ab, call.ld_first, call.stride_first, second, call.type_ab,
+                                 call.ld_second, call.stride_second, call.beta(), p.out, call.type_d, call.ld_d,
+                                 call.stride_d, call.batch, call.compute, &needed);
     }
     return {int(status), "", needed};
+  }
+
+  /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream` (describe, then launch).
+  Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
+              uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only) {
+    if (!handle_) return {int(status_), "", 0};
+    Pointers pointers;
+    Call const call = describe(a, b, out, alpha, beta, bias, epilogue, &pointers);
+    return launch(call, pointers, stream, workspace, workspace_bytes, select_only);
   }
 
  private:
@@ -255,6 +310,29 @@ class Handle {
   size_t workspace_bytes_ = 0;
   cutlassLibHandle_t handle_ = nullptr;
   cutlassLibStatus_t status_ = CUTLASS_LIB_STATUS_SUCCESS;
+};
+
+/// A call described once (shapes, strides, dtypes, scalars, epilogue) and launched many times
+/// on operands of the same description, given by their device addresses: the least host work
+/// per call (no DLPack import, no checks beyond the caller's).
+class Plan {
+ public:
+  Plan(Handle &handle, Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue)
+      : handle_(&handle) {
+    Pointers unused;
+    call_ = handle.describe(a, b, out, alpha, beta, bias, epilogue, &unused);
+  }
+  Handle::Result run(uintptr_t a, uintptr_t b, uintptr_t out, uintptr_t bias, uintptr_t stream, uintptr_t workspace,
+                     size_t workspace_bytes, bool select_only) {
+    if (call_.has_bias && bias == 0) fail_value("cutlass_lib: the plan has a bias; pass its address");
+    Pointers const p{reinterpret_cast<void const *>(a), reinterpret_cast<void const *>(b),
+                     reinterpret_cast<void const *>(bias), reinterpret_cast<void *>(out)};
+    return handle_->launch(call_, p, stream, workspace, workspace_bytes, select_only);
+  }
+
+ private:
+  Handle *handle_;
+  Call call_;
 };
 
 std::vector<std::string> kernels() {
@@ -278,6 +356,13 @@ NB_MODULE(_C, m) {
       .def("gemm", &Handle::gemm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"),
            nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("stream"), nb::arg("workspace"),
            nb::arg("workspace_bytes"), nb::arg("select_only"));
+  // a Plan keeps its Handle alive (keep_alive<1, 2>: the plan holds argument 2, the handle)
+  nb::class_<Plan>(m, "Plan")
+      .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int>(), nb::arg("handle"),
+           nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"), nb::arg("bias").none(),
+           nb::arg("epilogue"), nb::keep_alive<1, 2>())
+      .def("run", &Plan::run, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("bias"), nb::arg("stream"),
+           nb::arg("workspace"), nb::arg("workspace_bytes"), nb::arg("select_only"));
   m.def("kernels", &kernels, "Names of the kernels the loaded libcutlass_lib holds, in registration order.");
   m.def("version", &cutlassLibGetVersion, "major * 10000 + minor * 100 + patch of the loaded libcutlass_lib");
   m.def("status_name", [](int s) { return std::string(cutlassLibGetStatusName(cutlassLibStatus_t(s))); });

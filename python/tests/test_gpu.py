@@ -122,3 +122,43 @@ def test_runs_inside_a_cuda_graph(torch_cuda):
     graph.replay()
     torch.cuda.synchronize()
     assert relative_error(y, x.double() @ w.double().t()) < 3e-2
+
+
+@pytest.mark.parametrize("bias, activation", [(False, None), (True, None), (True, "gelu"), (False, "silu")])
+def test_gemm_object_plans_once_and_runs_on_reset_operands(torch_cuda, bias, activation):
+    torch = torch_cuda
+    import torch.nn.functional as F
+    x = torch.rand(16, 512, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    w = torch.rand(768, 512, device="cuda", dtype=torch.bfloat16) * 2 - 1
+    b = torch.rand(768, device="cuda", dtype=torch.bfloat16) * 2 - 1 if bias else None
+    g = cutlass_lib.Gemm(x, w.t(), bias=b, activation=activation)
+    assert g.plan()   # the kernel's name (the plain one where the build lacks the fused variant)
+    act = {None: lambda t: t, "gelu": lambda t: F.gelu(t, approximate="tanh"), "silu": F.silu}[activation]
+    for _ in range(2):
+        y = g.execute()
+        torch.cuda.synchronize()
+        assert relative_error(y, act(F.linear(x.double(), w.double(), b.double() if bias else None))) < 3e-2
+        x2 = torch.rand_like(x) * 2 - 1
+        g.reset_operands(a=x2)
+        x = x2
+    with pytest.raises(ValueError, match="differs"):
+        g.reset_operands(a=torch.rand(8, 512, device="cuda", dtype=torch.bfloat16))
+
+
+def test_gemm_object_replays_in_a_cuda_graph(torch_cuda):
+    torch = torch_cuda
+    x = torch.rand(4, 256, device="cuda", dtype=torch.float16) * 2 - 1
+    w = torch.rand(256, 320, device="cuda", dtype=torch.float16) * 2 - 1
+    g = cutlass_lib.Gemm(x, w)
+    g.execute()   # warm-up: workspace and kernel choice before capture
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(stream):
+        with torch.cuda.graph(graph, stream=stream):
+            y = g.execute()
+    torch.cuda.current_stream().wait_stream(stream)
+    x.copy_(torch.rand_like(x) * 2 - 1)
+    graph.replay()
+    torch.cuda.synchronize()
+    assert relative_error(y, x.double() @ w.double()) < 2e-2

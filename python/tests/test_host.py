@@ -75,3 +75,14 @@ def test_pytorch_argument_errors_without_a_gpu():
         cutlass_lib.linear(a, torch.ones(8))
     assert cutlass_lib._default_out_dtype(torch.ones(1, dtype=torch.int8)) == torch.int32
     assert cutlass_lib._default_out_dtype(torch.ones(1, dtype=torch.bfloat16)) == torch.bfloat16
+
+
+def test_gemm_object_takes_pytorch_tensors_only():
+    a = np.ones((4, 8), dtype=np.float32)
+    with pytest.raises(TypeError, match="PyTorch tensors"):
+        cutlass_lib.Gemm(a, a.T)
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    with pytest.raises(ValueError, match="CUDA GPU"):
+        cutlass_lib.Gemm(torch.ones(4, 8), torch.ones(8, 2))
+    with pytest.raises(ValueError, match="beta != 0"):
+        cutlass_lib.Gemm(torch.ones(4, 8), torch.ones(8, 2), beta=1.0)
