@@ -17,8 +17,8 @@ kernel (``kernels()`` lists them; the default set has bias+ReLU and bias+GELU of
 types), otherwise as the plain GEMM followed by PyTorch's add and activation.
 
 PyTorch tensors get a workspace per (device, stream) from PyTorch's caching allocator (the
-library then allocates nothing); it grows when a call needs more, and earlier ones stay alive, so
-CUDA graphs captured with them stay valid. Run a call once before capturing it in a graph.
+library then allocates nothing); it grows when a call needs more (during graph capture from the
+graph's pool), and earlier ones stay alive, so CUDA graphs captured with them stay valid.
 """
 import contextlib
 from typing import List, Optional
@@ -108,14 +108,19 @@ def _check_ranks(a, b):
 
 
 def _out_shape(a, b):
-    """torch.matmul's shape for 2-D / 3-D a and b (a batch of 1 broadcasts)."""
-    batch_a = a.shape[0] if a.ndim == 3 else None
-    batch_b = b.shape[0] if b.ndim == 3 else None
-    batches = {x for x in (batch_a, batch_b) if x is not None}
-    if len(batches - {1}) > 1:
-        raise ValueError(f"cutlass_lib: the batch sizes of a ({batch_a}) and b ({batch_b}) differ")
+    """torch.matmul's shape for 2-D / 3-D a and b (a batch of 1 broadcasts). No hashing or
+    max() of the sizes, so symbolic sizes (torch.compile's dynamic shapes) pass through."""
     rows = (a.shape[-2], b.shape[-1])
-    return ((max(batches),) if batches else ()) + rows
+    if a.ndim == 3 and b.ndim == 3:
+        batch_a, batch_b = a.shape[0], b.shape[0]
+        if not (batch_a == batch_b or batch_a == 1 or batch_b == 1):
+            raise ValueError(f"cutlass_lib: the batch sizes of a ({batch_a}) and b ({batch_b}) differ")
+        return (batch_b if batch_a == 1 else batch_a,) + rows
+    if a.ndim == 3:
+        return (a.shape[0],) + rows
+    if b.ndim == 3:
+        return (b.shape[0],) + rows
+    return rows
 
 
 def _default_out_dtype(a):
@@ -146,17 +151,17 @@ def _workspace(out, device: int, stream: int, needed: int = 0):
     import torch
     buffers = _workspaces.setdefault((device, stream), [])
     if not buffers or buffers[-1].numel() < needed:
-        if torch.cuda.is_current_stream_capturing():
-            raise CutlassLibError(102, f"a call captured in a CUDA graph needs {needed} bytes of workspace; "
-                                       "run it once before capturing, so the workspace exists")
+        # during graph capture PyTorch's allocator serves this from the graph's private pool; the
+        # list keeps it alive as long as the module, so replays find it
         size = max(needed, 2 * buffers[-1].numel() if buffers else _FIRST_WORKSPACE_BYTES)
         buffers.append(torch.empty(size, dtype=torch.uint8, device=out.device))
     current = buffers[-1]
     return current.data_ptr(), current.numel()
 
 
-#: (input dtype, out dtype, activation, bias) combinations the built library has no fused kernel
-#: for: they run as the plain GEMM followed by PyTorch's bias add and activation.
+#: Calls (dtypes, activation, bias, shapes and strides) the built library has no fused kernel for:
+#: they run as the plain GEMM followed by PyTorch's bias add and activation. The key holds the
+#: shapes and strides because NO_KERNEL also means "no kernel fits this alignment or shape".
 _unfused = set()
 
 
@@ -189,7 +194,8 @@ def _run(handle, a, b, out, alpha, beta, bias, activation, stream, select_only=F
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
     handle = _handle(_device_of(a))
     fused = bias is not None or activation is not None
-    key = (str(a.dtype), str(out.dtype), activation, bias is not None)
+    key = (str(a.dtype), str(out.dtype), activation, bias is not None, tuple(a.shape), a.stride(), tuple(b.shape),
+           b.stride(), out.stride()) if _is_torch(out) else None
     if fused and key in _unfused:
         result = None
     else:
@@ -259,7 +265,8 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
 def select(a, b, *, out=None, bias=None, activation: Optional[str] = None, out_dtype=None) -> str:
     """The kernel gemm(a, b, ...) would run (on the current stream), without running anything:
     where the build has no fused kernel for the bias / activation, the plain kernel that runs
-    before PyTorch's add and activation."""
+    before PyTorch's add and activation. For 3-D operands: the kernel for one batch entry (the C
+    API's select query takes no batch; a batched call may rank kernels differently)."""
     _check_ranks(a, b)
     handle = _handle(_device_of(a))
     if out is None:

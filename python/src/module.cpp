@@ -202,7 +202,7 @@ class Handle {
     }
     call.alpha_f = float(alpha), call.beta_f = float(beta);
     call.alpha_d = alpha, call.beta_d = beta;
-    call.alpha_i = int32_t(alpha), call.beta_i = int32_t(beta);
+    if (call.compute == CUTLASS_LIB_COMPUTE_32I) call.alpha_i = int32_t(alpha), call.beta_i = int32_t(beta);
 
     // D = out column-major: D = op(A) op(B); out row-major: D = out^T = op(B^T) op(A^T).
     call.swapped = !D.column_major;

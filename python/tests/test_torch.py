@@ -150,3 +150,17 @@ def test_decoder_block_example_matches_pytorch(torch_cuda):
     spec.loader.exec_module(example)
     results = example.run(tokens=16, hidden=512, heads=8, kv_heads=2, intermediate=1408, timing=False)
     assert results["eager"] < 2e-2 and results["compiled"] < 2e-2 and results["graph"] < 2e-2, results
+
+
+def test_fakes_trace_symbolic_batch_sizes():
+    """torch.export with a dynamic batch (torch.compile's dynamic shapes give the fakes SymInts)."""
+    class Batched(torch.nn.Module):
+        def forward(self, a, b):
+            return torch.ops.cutlass_lib.gemm(a, b, None, "", 1.0, None)
+
+    a = torch.empty(3, 8, 16, device="meta", dtype=torch.float16)
+    b = torch.empty(3, 16, 4, device="meta", dtype=torch.float16)
+    batch = torch.export.Dim("batch")
+    exported = torch.export.export(Batched(), (a, b), dynamic_shapes=({0: batch}, {0: batch}))
+    (out,) = [n for n in exported.graph.nodes if n.op == "output"][0].args[0]
+    assert tuple(out.meta["val"].shape)[1:] == (8, 4)

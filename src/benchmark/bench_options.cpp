@@ -164,6 +164,10 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   if (result.error.empty() && !result.options.help && result.options.shapes.empty()) {
     result.error = "--shapes=<path> is required";
   }
+  // cublasGemmEx takes no fp8: cuBLASLt is then every dtype's competitor (one baseline per run)
+  for (NumericTypeID type : result.options.dtypes) {
+    if (type == NumericTypeID::kFE4M3) result.options.competitor_cublaslt = true;
+  }
   return result;
 }
 
@@ -183,8 +187,9 @@ Input:
                              layout: two letters, A then B, column-major BLAS convention:
                              n = not transposed, t = transposed ("tn": A row-major M x K, B
                              column-major K x N); C and D column-major M x N
-  --dtypes=<list>            bf16,f16 (default both); fe4m3: e4m3 x e4m3 -> bf16, against
-                             cuBLASLt (cublasGemmEx takes no fp8) in its fast-accumulation mode
+  --dtypes=<list>            bf16,f16 (default both); fe4m3: e4m3 x e4m3 -> bf16, which makes
+                             cuBLASLt the competitor of the whole run (cublasGemmEx takes no
+                             fp8; cuBLASLt in its fast-accumulation mode, as our kernels)
   --groups=<list>            groups of the file to run (default all)
   --kernels=<patterns>       limit the best-kernel search (the profiler's --kernels syntax:
   --ignore-kernels=<patterns>  '*'-separated pieces in order, comma lists); the Handle always

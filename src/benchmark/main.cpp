@@ -139,9 +139,7 @@ int main(int argc, char **argv) {
       auto const start = std::chrono::steady_clock::now();
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
       bool const usable = gemm_profiler.profile(index++, spec);
-      // fp8 inputs race cuBLASLt whatever --competitor says (cublasGemmEx takes none)
-      bool const against_cublaslt = options.competitor_cublaslt || dtype == cutlass::library::NumericTypeID::kFE4M3;
-      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps, against_cublaslt);
+      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps, options.competitor_cublaslt);
       result.timed_launches = run_options.profiling_iterations;
       result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (gemm_profiler.rows().empty() && gemm_profiler.failed_rows() > 0) {

@@ -269,9 +269,11 @@ double error_bound(NumericTypeID element_A, NumericTypeID element_C, int64_t k) 
   if (element_C == NumericTypeID::kFE4M3 || element_C == NumericTypeID::kFE5M2) return 5e-2;
   double const output_bound = (element_C == NumericTypeID::kF16 || element_C == NumericTypeID::kBF16) ? 1e-2 : 0;
   // fp8 operands: the tensor core adds fp8 products in a reduced-precision adder (about 14 bits,
-  // DeepSeek-V3 report, section 3.3.2) before the f32 accumulator, an error of ~2^-13 per add
+  // DeepSeek-V3 report, section 3.3.2: up to ~2% relative error at K = 4096) before the f32
+  // accumulator; its truncation is biased, so the error can grow with K rather than sqrt(K).
+  // To be replaced by the errors measured at K = 4096 and 16384 (issue 16).
   if (element_A == NumericTypeID::kFE4M3 || element_A == NumericTypeID::kFE5M2) {
-    return std::max(output_bound, 2.5e-4 * sqrt_k);
+    return std::max(output_bound, std::max(2.5e-4 * sqrt_k, 4e-6 * double(k)));
   }
   if (output_bound > 0) return output_bound;
   if (element_A == NumericTypeID::kTF32) return 5e-3;

@@ -76,8 +76,8 @@ Comparison compare(NumericTypeID type, int64_t m, int64_t n, int64_t batch_count
 bool bytes_equal(void const *a, void const *b, size_t bytes);
 
 /// Relative-error bound of the DESIGN.md correctness rules for a kernel's output type, input
-/// type and K: integers 0 (exact); fp8 outputs 5e-2; fp8 inputs max(2.5e-4 * sqrt(K), 1e-2 for
-/// 16-bit outputs) (the tensor core's reduced-precision fp8 adder); 16-bit outputs 1e-2; f32
+/// type and K: integers 0 (exact); fp8 outputs 5e-2; fp8 inputs max(2.5e-4 * sqrt(K), 4e-6 * K,
+/// 1e-2 for 16-bit outputs) (the tensor core's reduced-precision fp8 adder); 16-bit outputs 1e-2; f32
 /// outputs of tf32 inputs 5e-3, of 16-bit inputs 1e-3; f64 1e-12 * sqrt(K); f32 1e-5 * sqrt(K).
 double error_bound(NumericTypeID element_A, NumericTypeID element_C, int64_t k);
 
