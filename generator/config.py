@@ -26,6 +26,7 @@ class TileRow:
     schedule: str = ""
     instruction: Optional[Shape] = None  # overrides MathRow.instruction when it depends on the tile
     in_default_set: bool = False  # also in the default set (the first row always is)
+    fused: bool = True  # a default-set row other than the first: also its EpilogueRow.in_default_set variants
     scheduler: str = ""
 
 

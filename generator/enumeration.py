@@ -15,17 +15,18 @@ from .families import FAMILIES, SOURCE_BUCKETS
 
 def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
     """Every configuration of one table row. The default set of a (types, layout) pair is its
-    first tile (and any tile marked in_default_set) at the largest and at the smallest alignment.
+    first tile at the largest and at the smallest alignment, and any tile marked in_default_set at
+    the largest (the first tile's smallest-alignment kernel serves every other problem).
     The first tile at the largest alignment also gets every fused epilogue variant of the row
-    (right after its plain kernel), the row's other default-set tiles only the variants listed
-    in EpilogueRow.in_default_set; those join the default set."""
+    (right after its plain kernel), the row's other default-set tiles (unless TileRow.fused is
+    False) only the variants listed in EpilogueRow.in_default_set; those join the default set."""
     default_alignments = {max(row.alignments), min(row.alignments)}
     fusions = row.epilogues
     for layout_a, layout_b in row.layouts:
         for tile_index, tile in enumerate(row.tiles):
             for alignment in sorted(row.alignments, reverse=True):
                 a = Operand(element=row.a, layout=layout_a, alignment=alignment)
-                default_tile = tile_index == 0 or tile.in_default_set
+                default_tile = tile_index == 0 or (tile.in_default_set and alignment == max(row.alignments))
                 plain = KernelConfig(
                     family=family,
                     a=a,
@@ -41,7 +42,7 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                 )
                 if fusions.plain:
                     yield plain
-                if not (default_tile and alignment == max(row.alignments)):
+                if not (default_tile and alignment == max(row.alignments)) or not tile.fused:
                     continue
                 for variant in fusions.variants:
                     if tile_index != 0 and variant not in fusions.in_default_set:

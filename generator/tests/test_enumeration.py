@@ -73,9 +73,10 @@ def test_default_set_counts(kernels):
     default = [k for k in kernels if k.in_default_set]
     # plain: sgemm 4 layouts + dgemm 4 + igemm 3 (first tile, align1); no fused SIMT kernel in the set
     assert len(by_family(default, sm50_simt.FAMILY)) == 11
-    # plain: 16-bit 4 rows x 4 layouts x {align8, align1} + tf32 4 x 2 + s8 1 x 2 = 42;
+    # plain: 16-bit 4 rows x 4 layouts x {align8, align1} + tf32 4 x 2 + s8 1 x 2 = 42, and the 16-bit
+    # rows' 64x64 tile (in_default_set, fused=False) at align8: 4 x 4 = 16;
     # fused: the 2 16-bit-output rows x 4 layouts x (bias_relu, bias_gelu) on the first tile at align8 = 16
-    assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 2 * 4 * N_DEFAULT_VARIANTS == 58
+    assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 16 + 2 * 4 * N_DEFAULT_VARIANTS == 74
     # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48, tf32 tn x 3 tiles (align4) = 3;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
     assert len(by_family(default, sm90_tensorop.FAMILY)) == 51 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 99
@@ -83,7 +84,7 @@ def test_default_set_counts(kernels):
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 101 + 67 + 48 + 16 == 232
+    assert len(default) == 101 + 83 + 48 + 16 == 248
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -92,7 +93,10 @@ def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
     assert bf16_tn == [
         "cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align8",
         "cutlass_tensorop_s16816gemm_bf16_128x256_32x3_tn_align1",
+        "cutlass_tensorop_s16816gemm_bf16_64x64_32x5_tn_align8",   # marked in_default_set: largest alignment only
     ]
+    # a marked tile with fused=False has no fused kernel at all
+    assert not any("64x64_32x5" in k.name and k.epilogue.fused for k in kernels)
     s8 = [k.name for k in default if "i16832gemm" in k.name]
     assert s8 == [
         "cutlass_tensorop_i16832gemm_s8_128x256_64x3_tn_align16",
@@ -164,7 +168,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     got = [k.epilogue for k in row_kernels if k.epilogue.fused and k.tile == tile
                            and (k.a.layout, k.b.layout) == layouts]
                     wanted = list(fusions.variants) if index == 0 else \
-                        [v for v in fusions.variants if v in fusions.in_default_set]
+                        [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
     assert checked == 68 + 288 + 337
 
