@@ -7,7 +7,7 @@ read ``KernelConfig`` fields by name, so this module is the single description o
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from .datatypes import COLUMN_MAJOR, DataType, Layout, Shape
+from .datatypes import COLUMN_MAJOR, E4M3, E5M2, DataType, Layout, Shape
 from .epilogues import ACTIVATIONS, NONE, PLAIN, Epilogue, EpilogueRow
 from .naming import kernel_name
 
@@ -122,13 +122,17 @@ class KernelConfig:
         when the epilogue is fused)."""
         args = f"{self.c.element.cpp}, {self.accumulator.cpp}, {self.compute.cpp}"
         e = self.epilogue
-        if e.fused:
+        # fp8 operands: alpha also takes their per-tensor scales (LinearCombination's OperandScales)
+        operand_scales = self.a.element in (E4M3, E5M2)
+        if e.fused or operand_scales:
             flag = lambda b: "true" if b else "false"  # noqa: E731
             bias = self.element_bias.cpp if self.element_bias else "float"
             aux = self.element_aux.cpp if self.element_aux else "float"
             activation = ACTIVATIONS[e.activation]
             args += (f", cutlass::epilogue::thread::Fusion<cutlass::epilogue::ActivationKind::{activation}, "
                      f"{flag(e.bias)}, {bias}, {flag(e.alpha_vector)}, {flag(e.aux)}, {aux}, {flag(e.scale_amax)}>")
+        if operand_scales:
+            args += ", true"
         return f"cutlass::epilogue::thread::LinearCombination<{args}>"
 
     @property

@@ -26,8 +26,8 @@
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, opt-in
  *                                 builds; transa T, transb N (both operands K-major),
  *                                 16-byte alignment; the tensor core's own accumulation, which
- *                                 keeps about 14 bits of each k-block's sum: per-tensor scales of
- *                                 A and B go into alpha)
+ *                                 keeps about 14 bits of each k-block's sum; per-tensor scales of
+ *                                 A and B: cutlassLibSetOperandScales)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
@@ -42,7 +42,8 @@
  *                     operand (or the aux output, bias or alpha vector) would span more
  *                     than 2^63 - 1 bytes
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
- *                     above 2^31-1; batchCount above 65535
+ *                     above 2^31-1; batchCount above 65535; operand scales
+ *                     (cutlassLibSetOperandScales) set for operands that are not fp8
  *    NO_DEVICE        no usable CUDA device
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
@@ -285,6 +286,15 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAlphaVector(cutlassLib
  *  non-null turns the piece on, both NULL turn it off. amax is overwritten (not accumulated). */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHandle_t handle, const float *scaleD,
                                                                     float *amax);
+
+/** Per-tensor scales of fp8 operands (cuBLASLt's CUBLASLT_MATMUL_DESC_A_SCALE_POINTER and
+ *  B_SCALE_POINTER): device f32 scalars, read by the kernel, multiplying alpha, so later calls
+ *  compute D = alpha * (*scaleA) * (*scaleB) * op(A) op(B) + beta * C (then the epilogue's other
+ *  pieces); NULL means 1, both NULL turn them off. Only calls with fp8 Atype / Btype take them: a
+ *  call of other types while one is set answers NOT_SUPPORTED. The k == 0 / alpha == 0 quick
+ *  returns do not read them. NOT_INITIALIZED if handle is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const float *scaleA,
+                                                                const float *scaleB);
 
 /** Bounds of the CLAMP epilogues; INVALID_VALUE unless lo <= hi. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi);

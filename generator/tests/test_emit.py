@@ -353,3 +353,13 @@ def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
     assert len(capsys.readouterr().out.split()) == 248  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_fp8_operand_kernels_take_operand_scales():
+    """The e4m3-input kernels' output operator has OperandScales (alpha times the per-tensor
+    scales of A and B); no other kernel's has."""
+    kernels = enumerate_kernels()
+    for k in kernels:
+        scaled = k.output_op_cpp.endswith(", true>")
+        assert scaled == (k.a.element.name in ("e4m3", "e5m2")), k.name
+    assert any(k.a.element.name == "e4m3" for k in kernels)

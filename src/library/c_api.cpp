@@ -408,6 +408,13 @@ cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHandle_t handle, con
   return CUTLASS_LIB_STATUS_SUCCESS;
 }
 
+cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const float *scaleA, const float *scaleB) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  handle->operands.scale_a = scaleA;
+  handle->operands.scale_b = scaleB;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
 cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   if (!(lo <= hi)) return CUTLASS_LIB_STATUS_INVALID_VALUE;

@@ -140,6 +140,10 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
     return fail(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
   if (c.batch_count > 65535) return fail(GemmFailure::kNotSupported, "batch_count must be <= 65535");
+  bool const fp8_operands = c.element_A == NumericTypeID::kFE4M3 || c.element_A == NumericTypeID::kFE5M2;
+  if ((c.epilogue.scale_a || c.epilogue.scale_b) && !fp8_operands) {
+    return fail(GemmFailure::kNotSupported, "operand scales (scale_a, scale_b) are for fp8 operands");
+  }
   if (c.epilogue.kind.fused() && output_nonempty && c.k == 0) {
     return fail(GemmFailure::kNotSupported, "a fused epilogue needs K >= 1 (the kernels do not run empty products)");
   }

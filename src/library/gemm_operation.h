@@ -220,6 +220,10 @@ class GemmUniversalOperation : public Operation {
     p.batch_stride_aux = e.batch_stride_aux;
     p.scale_d = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_d);
     p.amax = e.amax;
+    if constexpr (Op::kOperandScales) {
+      p.scale_a = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_a);
+      p.scale_b = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_b);
+    }
     p.clamp_min = typename Op::ElementCompute(e.clamp_min);
     p.clamp_max = typename Op::ElementCompute(e.clamp_max);
     p.rows = e.rows > 0 ? e.rows : a.problem_size.m();

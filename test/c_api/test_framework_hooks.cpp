@@ -94,3 +94,31 @@ TEST(CApiHooksStatus, WorkspaceTooSmallHasANameAndASentence) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Operand scales (fp8): the setter's handle check, and NOT_SUPPORTED for a call of other types
+/// while a scale is set, decided before the device (select queries only: nothing launches on
+/// the made-up addresses, also on a GPU machine).
+TEST_F(CApiHooks, OperandScalesAreForFp8OperandsOnly) {
+  float const *scale = reinterpret_cast<float const *>(address(0x500000));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetOperandScales(nullptr, scale, scale));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale, nullptr));
+  float const alpha = 1, beta = 0;
+  auto select = [&](cudaDataType_t ab) {
+    char const *name = nullptr;
+    return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
+                                  ab, 64, address(0x200000), ab, 64, &beta, mutable_address(0x300000), CUDA_R_16BF,
+                                  64, CUTLASS_LIB_COMPUTE_32F, &name);
+  };
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "scale_a set for bf16 operands";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, nullptr, nullptr));
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "both NULL: off again";
+  // an fp8 call with scales gets past the check (to the device or the kernels)
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale, scale));
+  cutlassLibStatus_t const fp8 = select(CUDA_R_8F_E4M3);
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, fp8);
+  EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, fp8);
+}
+
+}  // namespace

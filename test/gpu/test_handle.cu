@@ -490,6 +490,47 @@ TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
   cutlassLibDestroy(handle);
 }
 
+/// Operand scales (cutlassLibSetOperandScales, fp8 operands): D = alpha * scaleA * scaleB * AB
+/// with the scales read from device memory; the same call without them gives alpha * AB.
+TEST(CApiOperandScales, E4m3ScalesMultiplyAlpha) {
+  SKIP_WITHOUT_GPU();
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kBF16)) {
+    GTEST_SKIP() << "e4m3 kernels are opt-in and not in this build (or not for this device)";
+  }
+  int64_t const m = 128, n = 96, k = 256;
+  Matrix A(NumericTypeID::kFE4M3, k, m, k), B(NumericTypeID::kFE4M3, k, n, k);
+  Matrix C(NumericTypeID::kBF16, m, n, m), R(NumericTypeID::kBF16, m, n, m);
+  A.fill(11), B.fill(12);
+  float const host_scales[2] = {0.5f, 4.0f};
+  DeviceBuffer scales(sizeof(host_scales));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scales.get(), host_scales, sizeof(host_scales), cudaMemcpyHostToDevice));
+  float const *scale_a = static_cast<float const *>(scales.get()), *scale_b = scale_a + 1;
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  for (bool scaled : {true, false}) {
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetOperandScales(handle, scaled ? scale_a : nullptr, scaled ? scale_b : nullptr));
+    float const alpha = 1.0f, beta = 0.0f;
+    ref::GemmProblem p;
+    p.m = m, p.n = n, p.k = k;
+    p.element_A = p.element_B = NumericTypeID::kFE4M3, p.element_C = NumericTypeID::kBF16;
+    p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+    p.alpha = scaled ? 2.0 : 1.0, p.beta = 0.0;   // 1 * 0.5 * 4
+    p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+    ASSERT_TRUE(ref::reference_gemm(p));
+    ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, C.ptr(), C.count()));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8F_E4M3, k,
+                               B.ptr(), CUDA_R_8F_E4M3, k, &beta, C.ptr(), CUDA_R_16BF, m, CUTLASS_LIB_COMPUTE_32F));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    ref::Comparison const c = ref::compare(NumericTypeID::kBF16, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0);
+    EXPECT_EQ(0, c.nonfinite);
+    EXPECT_LE(c.relative_error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kBF16, k)) << "scaled " << scaled;
+  }
+  cutlassLibDestroy(handle);
+}
+
 /// The C API's framework hooks on the GPU: device-side alpha / beta give the same bits as host
 /// ones, and a caller's workspace (cutlassLibSetWorkspace) is used, never grown: too small answers
 /// WORKSPACE_TOO_SMALL with C untouched, the size cutlassLibGetWorkspaceSize names runs.

@@ -8,6 +8,9 @@
 ///
 /// Every piece after `alpha * accumulator + beta * C` is chosen at compile time by the Fusion
 /// parameter (NoFusion by default: the plain BLAS epilogue, which pays nothing for the others).
+/// OperandScales = true (the fp8-input kernels): alpha is also multiplied by *scale_a and
+/// *scale_b, per-tensor f32 device scalars of A and B (null = 1; cuBLASLt's A_SCALE_POINTER and
+/// B_SCALE_POINTER), read when the operator is made, so D = alpha * scale_a * scale_b * AB + ...
 /// The pieces and their operands:
 ///   bias          vector of ElementBias, broadcast per row (bias[m], M entries; cuBLASLt's BIAS
 ///                 orientation) or per column (bias[n], N entries), chosen at run time
@@ -64,8 +67,18 @@ struct Fusion {
 /// The plain epilogue D = alpha * acc + beta * C.
 using NoFusion = Fusion<>;
 
+/// The operand-scale pointers of LinearCombination<..., OperandScales = true>'s Params (empty otherwise,
+/// so the other kernels' parameters are unchanged).
+template <typename ElementCompute, bool kOperandScales>
+struct OperandScalePointers {};
+template <typename ElementCompute>
+struct OperandScalePointers<ElementCompute, true> {
+  ElementCompute const *scale_a = nullptr;   ///< device scalar; null = 1
+  ElementCompute const *scale_b = nullptr;   ///< device scalar; null = 1
+};
+
 template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_,
-          typename Fusion_ = NoFusion>
+          typename Fusion_ = NoFusion, bool OperandScales_ = false>
 class LinearCombination {
  public:
   using ElementOutput = ElementOutput_;
@@ -77,13 +90,15 @@ class LinearCombination {
   static constexpr bool kFused = Fusion_::kFused;
   /// True when row_terms / column_terms read vectors (kernels may stage them per tile).
   static constexpr bool kHasVectors = Fusion_::kBias || Fusion_::kAlphaVector;
+  /// True when alpha takes the operands' per-tensor scales (Params::scale_a / scale_b).
+  static constexpr bool kOperandScales = OperandScales_;
 
   static_assert(!kFused || std::is_same<ElementCompute, float>::value,
                 "LinearCombination: fused epilogue pieces need ElementCompute = float");
 
   /// Host-side parameters, passed to the kernel by value. The fusion operands are read only
   /// when the Fusion enables their piece.
-  struct Params {
+  struct Params : OperandScalePointers<ElementCompute_, OperandScales_> {
     ElementCompute alpha = ElementCompute(1);
     ElementCompute beta = ElementCompute(0);
     ElementCompute const *alpha_ptr = nullptr;  ///< device pointer; overrides alpha when set
@@ -135,9 +150,19 @@ class LinearCombination {
 
   CUTLASS_HOST_DEVICE explicit LinearCombination(Params const &params)
       : params_(params),
-        alpha_(params.alpha_ptr ? *params.alpha_ptr : params.alpha),
+        alpha_(scaled_alpha(params)),
         beta_(params.beta_ptr ? *params.beta_ptr : params.beta),
         scale_d_(Fusion_::kScaleAmax && params.scale_d ? *params.scale_d : ElementCompute(1)) {}
+
+  /// alpha (by value or from alpha_ptr), times the operand scales when the operator has them.
+  CUTLASS_HOST_DEVICE static ElementCompute scaled_alpha(Params const &params) {
+    ElementCompute alpha = params.alpha_ptr ? *params.alpha_ptr : params.alpha;
+    if constexpr (OperandScales_) {
+      if (params.scale_a) alpha = alpha * *params.scale_a;
+      if (params.scale_b) alpha = alpha * *params.scale_b;
+    }
+    return alpha;
+  }
 
   /// False when beta == 0: the kernel must not load C.
   CUTLASS_HOST_DEVICE bool is_source_needed() const { return beta_ != ElementCompute(0); }
