@@ -81,6 +81,9 @@ def test_gemm_object_takes_pytorch_tensors_only():
     a = np.ones((4, 8), dtype=np.float32)
     with pytest.raises(TypeError, match="PyTorch tensors"):
         cutlass_lib.Gemm(a, a.T)
+
+
+def test_gemm_object_argument_errors_without_a_gpu():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed")
     with pytest.raises(ValueError, match="CUDA GPU"):
         cutlass_lib.Gemm(torch.ones(4, 8), torch.ones(8, 2))
