@@ -37,43 +37,25 @@ namespace cutlass {
 namespace gemm {
 namespace collective {
 
+/// The tensor-map element type of T. tf32 travels as its fp32 bits (the MMA reads the top 19,
+/// like the sm80 family's); 8-bit types (s8, e4m3, e5m2: operands and fp8 outputs) move as bytes
+/// (a copy does not interpret them, and TMA has no signed or fp8 type); s32 is the s8 kernels' C/D.
 template <typename T>
-struct TmaDataType;
-template <>
-struct TmaDataType<half_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-};
-template <>
-struct TmaDataType<bfloat16_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-};
-template <>
-struct TmaDataType<float> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-};
-/// tf32 operands travel as their fp32 bits (the MMA reads the top 19), like the sm80 family's.
-template <>
-struct TmaDataType<tfloat32_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-};
-/// s8 operands move as bytes (TMA has no signed 8-bit type; a copy does not interpret them).
-template <>
-struct TmaDataType<int8_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-};
-/// fp8 operands (e4m3) and fp8 outputs (fused epilogues with scale and amax) move as bytes too.
-template <>
-struct TmaDataType<float_e4m3_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-};
-template <>
-struct TmaDataType<float_e5m2_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-};
-/// s32 outputs (the s8 kernels' C and D).
-template <>
-struct TmaDataType<int32_t> {
-  static constexpr CUtensorMapDataType kValue = CU_TENSOR_MAP_DATA_TYPE_INT32;
+struct TmaDataType {
+  static constexpr CUtensorMapDataType value() {
+    if constexpr (std::is_same<T, half_t>::value) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    else if constexpr (std::is_same<T, bfloat16_t>::value) return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    else if constexpr (std::is_same<T, float>::value || std::is_same<T, tfloat32_t>::value) {
+      return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    } else if constexpr (std::is_same<T, int32_t>::value) return CU_TENSOR_MAP_DATA_TYPE_INT32;
+    else {
+      static_assert(std::is_same<T, int8_t>::value || std::is_same<T, float_e4m3_t>::value ||
+                        std::is_same<T, float_e5m2_t>::value,
+                    "TmaDataType: f16, bf16, f32, tf32, s32, s8, e4m3 or e5m2");
+      return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    }
+  }
+  static constexpr CUtensorMapDataType kValue = value();
 };
 
 /// Bytes between batches in a tensor map: the batch stride when there are several batches,
