@@ -23,8 +23,8 @@
  *    CUDA_R_64F  x CUDA_R_64F  -> CUDA_R_64F, COMPUTE_64F                 (SIMT dgemm)
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
- *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, opt-in
- *                                 builds; transa T, transb N (both operands K-major),
+ *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
+ *                                 default set; transa T, transb N (both operands K-major),
  *                                 16-byte alignment; the tensor core's own accumulation, which
  *                                 keeps about 14 bits of each k-block's sum; per-tensor scales of
  *                                 A and B: cutlassLibSetOperandScales)

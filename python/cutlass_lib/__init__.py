@@ -61,8 +61,15 @@ def _handle(device: int) -> "_C.Handle":
     return handle
 
 
+_torch_types = {}   # type -> whether it is PyTorch's (a dict lookup per call instead of a string split)
+
+
 def _is_torch(x) -> bool:
-    return type(x).__module__.split(".")[0] == "torch"
+    kind = type(x)
+    answer = _torch_types.get(kind)
+    if answer is None:
+        answer = _torch_types[kind] = kind.__module__.split(".")[0] == "torch"
+    return answer
 
 
 def _device_of(x) -> int:
@@ -91,9 +98,23 @@ def _stream_handle(x, stream) -> int:
     if stream is not None:
         return int(getattr(stream, "cuda_stream", stream))
     if _is_torch(x):
-        import torch
-        return torch.cuda.current_stream(x.device).cuda_stream
+        return _current_stream(x.device.index)
     return 0
+
+
+def _current_stream(device: int) -> int:
+    """PyTorch's current stream on `device` as a cudaStream_t: the raw handle PyTorch's own
+    compiled code reads (no Stream object), or the public API where that is absent."""
+    global _current_stream
+    import torch
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def public(device: int) -> int:
+            return torch.cuda.current_stream(device).cuda_stream
+        _current_stream = public
+    else:
+        _current_stream = raw
+    return _current_stream(device)
 
 
 def _epilogue(activation: Optional[str], has_bias: bool) -> int:
@@ -159,12 +180,6 @@ def _workspace(out, device: int, stream: int, needed: int = 0):
     return current.data_ptr(), current.numel()
 
 
-#: Calls (dtypes, activation, bias, shapes and strides) the built library has no fused kernel for:
-#: they run as the plain GEMM followed by PyTorch's bias add and activation. The key holds the
-#: shapes and strides because NO_KERNEL also means "no kernel fits this alignment or shape".
-_unfused = set()
-
-
 def _activate_(out, activation):
     import torch
     import torch.nn.functional as F
@@ -180,35 +195,80 @@ def _activate_(out, activation):
         torch.sigmoid_(out)
 
 
-def _run(handle, a, b, out, alpha, beta, bias, activation, stream, select_only=False):
-    """One call of the binding with this stream's workspace (grown once when too small)."""
-    epilogue = _epilogue(activation, bias is not None)
-    ws, ws_bytes = _workspace(out, handle.device, stream)
-    result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, ws, ws_bytes, select_only)
-    if result.status == 102 and ws_bytes:
-        ws, ws_bytes = _workspace(out, handle.device, stream, result.workspace_needed)
-        result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, ws, ws_bytes, select_only)
-    return result
+class _Planned:
+    """One call described once (_C.Plan: the checks, the row-/column-major mapping, the scalars)
+    for PyTorch operands of one signature (shapes, strides, dtypes, device), launched on the
+    addresses of any operands of that signature. With a bias or activation it also holds the
+    plain plan: a build without the fused kernel (NO_KERNEL) runs the plain GEMM followed by
+    PyTorch's add and activation from then on."""
+
+    __slots__ = ("handle", "fused", "plain", "has_bias", "activation", "use_plain")
+
+    def __init__(self, handle, a, b, out, alpha, beta, bias, activation):
+        self.handle, self.has_bias, self.activation = handle, bias is not None, activation
+        self.fused = _C.Plan(handle, a, b, out, alpha, beta, bias, _epilogue(activation, bias is not None))
+        fused = bias is not None or activation is not None
+        self.plain = _C.Plan(handle, a, b, out, alpha, beta, None, _C.EPILOGUE_DEFAULT) if fused else None
+        self.use_plain = False
+
+    def run(self, a, b, out, bias, stream: int, select_only: bool = False):
+        """Launches on these operands (a and b: tensors whose data_ptr() is the described
+        operands'), with this stream's PyTorch workspace; raises CutlassLibError on a status."""
+        plan = self.plain if self.use_plain else self.fused
+        bias_address = bias.data_ptr() if bias is not None and not self.use_plain else 0
+        pointers = (a.data_ptr(), b.data_ptr(), out.data_ptr(), bias_address)
+        ws, ws_bytes = _workspace(out, self.handle.device, stream)
+        result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+        if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
+            ws, ws_bytes = _workspace(out, self.handle.device, stream, result.workspace_needed)
+            result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+        if result.status == 100 and self.plain is not None and not self.use_plain:
+            self.use_plain = True   # NO_KERNEL: this build has no such fused kernel
+            return self.run(a, b, out, bias, stream, select_only)
+        if result.status != 0:
+            raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into "
+                                                 f"{tuple(out.shape)}")
+        if self.use_plain and not select_only:
+            if bias is not None:
+                out.add_(bias)
+            _activate_(out, self.activation)
+        return result
+
+
+#: signature -> _Planned, for PyTorch tensors: a call of a known signature skips the DLPack
+#: import and the checks. Cleared when it holds _MAX_PLANS (a workload has few signatures).
+_plans = {}
+_MAX_PLANS = 4096
+
+
+def _signature(kind, a, b, out, alpha, beta, bias, activation):
+    return (kind, a.shape, a.stride(), a.dtype, a.device, b.shape, b.stride(), b.dtype, b.device, out.shape,
+            out.stride(), out.dtype, out.device, alpha, beta, _bias_signature(bias), activation)
+
+
+def _bias_signature(bias):
+    return None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.device)
+
+
+def _planned(key, a, b, out, alpha, beta, bias, activation):
+    planned = _plans.get(key)
+    if planned is None:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        planned = _plans[key] = _Planned(_handle(_device_of(a)), a, b, out, float(alpha), float(beta), bias,
+                                         activation)
+    return planned
 
 
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
+    if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
+        key = _signature("gemm", a, b, out, alpha, beta, bias, activation)
+        _planned(key, a, b, out, alpha, beta, bias, activation).run(a, b, out, bias, stream)
+        return out
+    # other DLPack arrays: describe and launch in one call (no fallback for a missing fused kernel)
     handle = _handle(_device_of(a))
-    fused = bias is not None or activation is not None
-    key = (str(a.dtype), str(out.dtype), activation, bias is not None, tuple(a.shape), a.stride(), tuple(b.shape),
-           b.stride(), out.stride()) if _is_torch(out) else None
-    if fused and key in _unfused:
-        result = None
-    else:
-        result = _run(handle, a, b, out, alpha, beta, bias, activation, stream)
-        if fused and result.status == 100 and _is_torch(out):
-            _unfused.add(key)   # NO_KERNEL: this build has no such fused kernel
-            result = None
-    if result is None:
-        result = _run(handle, a, b, out, alpha, beta, None, None, stream)
-        if result.status == 0:
-            if bias is not None:
-                out.add_(bias)
-            _activate_(out, activation)
+    epilogue = _epilogue(activation, bias is not None)
+    result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, 0, 0, False)
     if result.status != 0:
         raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into {tuple(out.shape)}")
     return out
@@ -253,13 +313,30 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
     if x.ndim < 1 or weight.ndim != 2:
         raise ValueError(f"cutlass_lib: linear takes x of shape (*, in_features) and a 2-D weight, got "
                          f"{tuple(x.shape)} and {tuple(weight.shape)}")
-    leading = x.shape[:-1]
-    tokens = 1
-    for extent in leading:
-        tokens *= extent
-    x2 = x.reshape(tokens, x.shape[-1])
-    y = gemm(x2, weight.t(), bias=bias, activation=activation, stream=stream)
-    return y.reshape(*leading, weight.shape[0])
+    if x.ndim != 2:
+        leading = x.shape[:-1]
+        y = linear(x.reshape(-1, x.shape[-1]), weight, bias, activation, stream=stream)
+        return y.reshape(*leading, weight.shape[0])
+    if stream is not None or not (_is_torch(x) and _is_torch(weight) and (bias is None or _is_torch(bias))):
+        return gemm(x, weight.t(), bias=bias, activation=activation, stream=stream)
+    # PyTorch tensors on the current stream: the plan of this signature, launched on the addresses
+    # (weight.t() is a view of weight: the same address)
+    key = ("linear", x.shape, x.stride(), x.dtype, x.device, weight.shape, weight.stride(), weight.dtype,
+           weight.device, _bias_signature(bias), activation)
+    entry = _plans.get(key)
+    if entry is None:
+        import torch
+        out = torch.empty((x.shape[0], weight.shape[0]), dtype=_default_out_dtype(x), device=x.device)
+        planned = _Planned(_handle(_device_of(x)), x, weight.t(), out, 1.0, 0.0, bias, activation)
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        entry = _plans[key] = (planned, out.shape, out.dtype)
+    else:
+        import torch
+        planned, shape, dtype = entry
+        out = torch.empty(shape, dtype=dtype, device=x.device)
+    entry[0].run(x, weight, out, bias, _current_stream(x.device.index))
+    return out
 
 
 def select(a, b, *, out=None, bias=None, activation: Optional[str] = None, out_dtype=None) -> str:
@@ -272,9 +349,9 @@ def select(a, b, *, out=None, bias=None, activation: Optional[str] = None, out_d
     if out is None:
         out = _new_out(a, b, out_dtype)
     stream = _stream_handle(a, None)
-    result = _run(handle, a, b, out, 1.0, 0.0, bias, activation, stream, select_only=True)
-    if result.status == 100 and (bias is not None or activation is not None) and _is_torch(out):
-        result = _run(handle, a, b, out, 1.0, 0.0, None, None, stream, select_only=True)
+    if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
+        return _Planned(handle, a, b, out, 1.0, 0.0, bias, activation).run(a, b, out, bias, stream, True).kernel
+    result = handle.gemm(a, b, out, 1.0, 0.0, bias, _epilogue(activation, bias is not None), stream, 0, 0, True)
     if result.status != 0:
         raise CutlassLibError(result.status, f"select for {tuple(a.shape)} x {tuple(b.shape)}")
     return result.kernel
@@ -311,9 +388,7 @@ class Gemm:
         self.a, self.b, self.c, self.bias = a, b, c, bias
         self.out = out if out is not None else _new_out(a, b, out_dtype)
         self.alpha, self.beta, self.activation = float(alpha), float(beta), activation
-        fused = _epilogue(activation, bias is not None)
-        self._plan = _C.Plan(self._handle, a, b, self.out, self.alpha, self.beta, bias, fused)
-        self._unfused = None   # the plain plan, once the build turns out to lack the fused kernel
+        self._planned = _Planned(self._handle, a, b, self.out, self.alpha, self.beta, bias, activation)
         self._layouts = {name: _layout_of(t) for name, t in (("a", a), ("b", b), ("out", self.out), ("c", c),
                                                              ("bias", bias)) if t is not None}
 
@@ -328,28 +403,9 @@ class Gemm:
                                  "dtype or device (or the plan has none); make a new Gemm")
             setattr(self, name, t)
 
-    def _launch(self, stream: int, select_only: bool):
-        fused = self._unfused is None
-        plan = self._plan if fused else self._unfused
-        bias = self.bias.data_ptr() if fused and self.bias is not None else 0
-        pointers = (self.a.data_ptr(), self.b.data_ptr(), self.out.data_ptr(), bias)
-        ws, ws_bytes = _workspace(self.out, self._handle.device, stream)
-        result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
-        if result.status == 102:
-            ws, ws_bytes = _workspace(self.out, self._handle.device, stream, result.workspace_needed)
-            result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
-        if result.status == 100 and fused and (self.bias is not None or self.activation is not None):
-            # no such fused kernel in the build: the plain kernel, then PyTorch's add and activation
-            self._unfused = _C.Plan(self._handle, self.a, self.b, self.out, self.alpha, self.beta, None,
-                                    _C.EPILOGUE_DEFAULT)
-            return self._launch(stream, select_only)
-        if result.status != 0:
-            raise CutlassLibError(result.status, f"Gemm of {tuple(self.a.shape)} and {tuple(self.b.shape)}")
-        return result
-
     def plan(self) -> str:
         """Selects the kernel for the current operands and returns its name (nothing runs)."""
-        return self._launch(_stream_handle(self.out, None), select_only=True).kernel
+        return self._planned.run(self.a, self.b, self.out, self.bias, _stream_handle(self.out, None), True).kernel
 
     def execute(self, *, stream=None):
         """Runs the GEMM on the current operands (on `stream`, a torch.cuda.Stream, or the current
@@ -357,11 +413,7 @@ class Gemm:
         with _stream_context(self.out, stream):
             if self.c is not None and self.c is not self.out:
                 self.out.copy_(self.c)
-            self._launch(_stream_handle(self.out, stream), select_only=False)
-            if self._unfused is not None:
-                if self.bias is not None:
-                    self.out.add_(self.bias)
-                _activate_(self.out, self.activation)
+            self._planned.run(self.a, self.b, self.out, self.bias, _stream_handle(self.out, stream))
         return self.out
 
 

@@ -285,10 +285,6 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
-/// Staging copies cost a few microseconds of launches and one pass over the operands; below
-/// about 2^27 multiply-adds (512^3) the slower kernel on the original operands wins.
-bool worth_staging(GemmCall const &c) { return double(c.m) * double(c.n) * double(c.k) * double(c.batch_count) >= double(1 << 27); }
-
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
   if (bytes <= *context.workspace_size) return true;
   if (*context.workspace) {
@@ -363,22 +359,22 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   bool any_for_device = false;
   Operation const *chosen = select_kernel(*candidates, call, cc, context.sm_count, true, &any_for_device);
 
-  // 5. The packing route (staging.h): when the most preferred group refused the problem for
-  //    alignment, run it on aligned copies in the workspace: always when nothing else fits,
-  //    otherwise when the problem is large enough for the copies to pay.
+  // 5. The packing route (staging.h): when the most preferred kernel refuses the call's
+  //    alignment, the best kernel on aligned copies in the workspace, if its estimate plus the
+  //    copies' beats the kernel that fits the originals (always when none does).
   StagingPlan plan;
   bool staged = false;
   Operation const *preferred = first_for_device(*candidates, cc);
-  if (preferred &&
-      (!chosen || (gemm_description(chosen).max_small_extent == 0 &&
-                   !same_group(gemm_description(chosen), gemm_description(preferred)) && worth_staging(call)))) {
+  if (preferred && (!chosen || (gemm_description(chosen).max_small_extent == 0 &&
+                                !same_group(gemm_description(chosen), gemm_description(preferred))))) {
     void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
     bool any = false;
     if (plan_staging(call, gemm_description(preferred), nominal_workspace, &plan)) {
       Operation const *on_copies = select_kernel(*candidates, plan.staged, cc, context.sm_count, true, &any);
-      // the copies serve the preferred group, or a bandwidth kernel (which needs 16-byte operands)
-      if (on_copies && (same_group(gemm_description(on_copies), gemm_description(preferred)) ||
-                        gemm_description(on_copies).max_small_extent > 0)) {
+      if (on_copies &&
+          (!chosen || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
+                              estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
+                          estimated_time(gemm_description(chosen), call, context.sm_count))) {
         chosen = on_copies;
         staged = true;
       }

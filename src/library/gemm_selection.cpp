@@ -263,6 +263,10 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   return std::max(compute, memory);
 }
 
+double estimated_staging_time(size_t bytes, int copies) {
+  constexpr double kCopyLaunchUs = 2.0;
+  return copies * kCopyLaunchUs + 2.0 * double(bytes) / kHbmBytesPerUs;
+}
 
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,
                                bool ask_kernel, bool *any_for_device) {

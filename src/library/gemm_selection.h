@@ -59,6 +59,11 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 /// device of `sm_count` SMs (0: 132, the H200's).
 double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
+/// The cost model's time of the packing route's copies (staging.h), in microseconds: `copies`
+/// launches of a copy or fill (about 2 us each on the H200, launch and tail) and `bytes` of
+/// staged operands each read and written once at the HBM bandwidth.
+double estimated_staging_time(size_t bytes, int copies);
+
 /// The kernel for `call` among `candidates` (in preference order): every fitting kernel ranked
 /// by estimated_time; on a tie a tiled kernel before a bandwidth kernel (max_small_extent > 0),
 /// then the smaller wave_cost, then preference order. With `ask_kernel`, the first of these whose can_implement() accepts

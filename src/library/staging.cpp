@@ -120,6 +120,11 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   return true;
 }
 
+int staging_copies(StagingPlan const &p) {
+  return int(p.stage_a) + int(p.zero_a) + int(p.stage_b) + int(p.zero_b) + int(p.zero_d) + int(p.copy_c_into_d) +
+         int(p.stage_d);
+}
+
 bool stage_in(StagingPlan const &p, GemmCall const &call, cudaStream_t stream) {
   int const ea = sizeof_bits(call.element_A) / 8, eb = sizeof_bits(call.element_B) / 8;
   int const ec = sizeof_bits(call.element_C) / 8;

@@ -37,6 +37,9 @@ struct StagingPlan {
 /// pointers assume the workspace starts at `workspace` (256-byte aligned).
 bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *workspace, StagingPlan *plan);
 
+/// The number of copies and fills stage_in and stage_out launch for `plan`.
+int staging_copies(StagingPlan const &plan);
+
 /// Copies the operands in (zero fill, A, B, C) on `stream`; false if a copy failed to launch.
 bool stage_in(StagingPlan const &plan, GemmCall const &call, cudaStream_t stream);
 
