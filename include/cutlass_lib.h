@@ -26,8 +26,8 @@
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; transa T, transb N (both operands K-major),
  *                                 16-byte alignment; the tensor core's own accumulation, which
- *                                 keeps about 14 bits of each k-block's sum; per-tensor scales of
- *                                 A and B: cutlassLibSetOperandScales)
+ *                                 keeps about 14 bits of each k-block's sum; per-tensor or
+ *                                 row-wise scales of A and B: cutlassLibSetMatrixScale)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
@@ -292,9 +292,48 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHa
  *  compute D = alpha * (*scaleA) * (*scaleB) * op(A) op(B) + beta * C (then the epilogue's other
  *  pieces); NULL means 1, both NULL turn them off. Only calls with fp8 Atype / Btype take them: a
  *  call of other types while one is set answers NOT_SUPPORTED. The k == 0 / alpha == 0 quick
- *  returns do not read them. NOT_INITIALIZED if handle is null. */
+ *  returns do not read them. The same as cutlassLibSetMatrixScale(SCALAR_32F) for A and for B.
+ *  NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const float *scaleA,
                                                                 const float *scaleB);
+
+/** Which operand a matrix scale belongs to (cuBLASLt's A / B scale attributes). */
+typedef enum {
+  CUTLASS_LIB_MATRIX_A = 0,
+  CUTLASS_LIB_MATRIX_B = 1,
+  CUTLASS_LIB_MATRIX_ENUM_RANGE_ = 0x7fffffff
+} cutlassLibMatrix_t;
+
+/** How an fp8 operand's scale is laid out; names and values are cuBLASLt's
+ *  cublasLtMatmulMatrixScale_t (cuBLASLt API, "cublasLtMatmulMatrixScale_t"). */
+typedef enum {
+  /** one f32 device scalar for the whole operand (as cutlassLibSetOperandScales) */
+  CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F = 0,
+  /** one f32 per row of op(A) (M values: scale[i] multiplies row i of D) or per column of op(B)
+   *  (N values: scale[j] multiplies column j of D); the same vector for every batch entry;
+   *  "row-wise" scaling: per-token activations, per-channel weights */
+  CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F = 3,
+  /** 1 x 128 blocks along K: not offered yet (NOT_SUPPORTED) */
+  CUTLASS_LIB_MATRIX_SCALE_VEC128_32F = 4,
+  /** 128 x 128 blocks: not offered yet (NOT_SUPPORTED) */
+  CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F = 5,
+  CUTLASS_LIB_MATRIX_SCALE_ENUM_RANGE_ = 0x7fffffff
+} cutlassLibMatrixScale_t;
+
+/** The scale of fp8 operand `matrix` for later calls, in layout `mode` (device f32 memory, read
+ *  by the kernel; NULL turns that operand's scale off, i.e. 1). With both scales set,
+ *      D(i, j) = alpha * sa(i) * sb(j) * sum_k op(A)(i, k) op(B)(k, j) + beta * C(i, j)
+ *  where sa(i) is *scale (SCALAR_32F) or scale[i] (OUTER_VEC_32F, M values), and sb(j) likewise
+ *  with N values. Example, y = x W^T with x (tokens x in) and W (out x in) row-major e4m3, called
+ *  as GemmEx(T, N, m = out, n = tokens, k = in, A = W, B = x): per-channel weight scales are
+ *  A's OUTER_VEC (out values), per-token activation scales B's OUTER_VEC (tokens values).
+ *  Only calls with fp8 Atype / Btype take scales (others answer NOT_SUPPORTED while one is
+ *  set); the k == 0 / alpha == 0 quick returns do not read them.
+ *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a matrix other than A / B, a mode outside
+ *  the enumerators, or OUTER_VEC_32F with a NULL scale; NOT_SUPPORTED for VEC128_32F and
+ *  BLK128x128_32F. Nothing changes on an error. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetMatrixScale(cutlassLibHandle_t handle, cutlassLibMatrix_t matrix,
+                                                              cutlassLibMatrixScale_t mode, const float *scale);
 
 /** Bounds of the CLAMP epilogues; INVALID_VALUE unless lo <= hi. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi);

@@ -167,8 +167,10 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if cfg.tile.schedule not in (COOPERATIVE, PINGPONG):
         problems.append(f"schedule {cfg.tile.schedule} is not implemented")
     stage_bytes = (tb.m + tb.n) * tb.k * cfg.a.element.size_bytes
-    # Fused epilogues with vectors stage each consumer's row and column terms (at most 3 floats).
-    vector_bytes = 2 * (warp.m + warp.n) * 12 if (cfg.epilogue.bias or cfg.epilogue.alpha_vector) else 0
+    # Fused epilogues with vectors, and the fp8-input kernels (operand scales may be outer vectors),
+    # stage each consumer's row and column terms (at most 3 floats).
+    vectors = cfg.epilogue.bias or cfg.epilogue.alpha_vector or cfg.a.element in (E4M3, E5M2)
+    vector_bytes = 2 * (warp.m + warp.n) * 12 if vectors else 0
     total = stage_bytes * cfg.tile.stages + EPILOGUE_BYTES + KERNEL_OVERHEAD_BYTES + vector_bytes
     if total > SHARED_MEMORY_LIMIT_BYTES:
         problems.append(f"{cfg.tile.stages} stages and the epilogue need {total} bytes of shared memory; "

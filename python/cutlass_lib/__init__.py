@@ -25,7 +25,7 @@ from typing import List, Optional
 
 from . import _C
 
-__all__ = ["CutlassLibError", "Gemm", "gemm", "linear", "select", "kernels", "version"]
+__all__ = ["CutlassLibError", "Gemm", "gemm", "linear", "scaled_mm", "select", "kernels", "version"]
 
 #: activation name -> (epilogue without bias, epilogue with bias) of the C API
 _EPILOGUES = {
@@ -145,8 +145,14 @@ def _out_shape(a, b):
 
 
 def _default_out_dtype(a):
+    """int8 -> int32 and float8 -> bfloat16 (the library has no float8 output for float8
+    inputs); other dtypes their own."""
     import torch
-    return torch.int32 if a.dtype == torch.int8 else a.dtype
+    if a.dtype == torch.int8:
+        return torch.int32
+    if a.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        return torch.bfloat16
+    return a.dtype
 
 
 def _new_out(a, b, out_dtype):
@@ -204,27 +210,30 @@ class _Planned:
 
     __slots__ = ("handle", "fused", "plain", "has_bias", "activation", "use_plain")
 
-    def __init__(self, handle, a, b, out, alpha, beta, bias, activation):
+    def __init__(self, handle, a, b, out, alpha, beta, bias, activation, scale_a=None, scale_b=None):
         self.handle, self.has_bias, self.activation = handle, bias is not None, activation
-        self.fused = _C.Plan(handle, a, b, out, alpha, beta, bias, _epilogue(activation, bias is not None))
+        self.fused = _C.Plan(handle, a, b, out, alpha, beta, bias, _epilogue(activation, bias is not None),
+                             scale_a, scale_b)
         fused = bias is not None or activation is not None
-        self.plain = _C.Plan(handle, a, b, out, alpha, beta, None, _C.EPILOGUE_DEFAULT) if fused else None
+        self.plain = (_C.Plan(handle, a, b, out, alpha, beta, None, _C.EPILOGUE_DEFAULT, scale_a, scale_b)
+                      if fused else None)
         self.use_plain = False
 
-    def run(self, a, b, out, bias, stream: int, select_only: bool = False):
+    def run(self, a, b, out, bias, stream: int, select_only: bool = False, scale_a=None, scale_b=None):
         """Launches on these operands (a and b: tensors whose data_ptr() is the described
         operands'), with this stream's PyTorch workspace; raises CutlassLibError on a status."""
         plan = self.plain if self.use_plain else self.fused
         bias_address = bias.data_ptr() if bias is not None and not self.use_plain else 0
         pointers = (a.data_ptr(), b.data_ptr(), out.data_ptr(), bias_address)
+        scales = (0 if scale_a is None else scale_a.data_ptr(), 0 if scale_b is None else scale_b.data_ptr())
         ws, ws_bytes = _workspace(out, self.handle.device, stream)
-        result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+        result = plan.run(*pointers, stream, ws, ws_bytes, select_only, *scales)
         if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
             ws, ws_bytes = _workspace(out, self.handle.device, stream, result.workspace_needed)
-            result = plan.run(*pointers, stream, ws, ws_bytes, select_only)
+            result = plan.run(*pointers, stream, ws, ws_bytes, select_only, *scales)
         if result.status == 100 and self.plain is not None and not self.use_plain:
             self.use_plain = True   # NO_KERNEL: this build has no such fused kernel
-            return self.run(a, b, out, bias, stream, select_only)
+            return self.run(a, b, out, bias, stream, select_only, scale_a, scale_b)
         if result.status != 0:
             raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into "
                                                  f"{tuple(out.shape)}")
@@ -336,6 +345,35 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
         planned, shape, dtype = entry
         out = torch.empty(shape, dtype=dtype, device=x.device)
     entry[0].run(x, weight, out, bias, _current_stream(x.device.index))
+    return out
+
+
+def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, stream=None):
+    """torch._scaled_mm on the library's float8 kernels: out = (scale_a * scale_b) * (a @ b) [+ bias]
+    for a (M, K) row-major and b (K, N) column-major (b = weight.t() of a row-major (N, K) weight),
+    both torch.float8_e4m3fn. ``scale_a``: float32, 1 element (per tensor) or (M, 1) (one per row
+    of a: row-wise); ``scale_b``: 1 element or (1, N) (one per column of b). ``out_dtype``
+    torch.bfloat16 (the default), torch.float16 or torch.float32; ``bias`` (N,) of out's dtype.
+    Scales are read by the kernel on the device (cuBLASLt's A/B scale pointers, OUTER_VEC_32F for
+    the row-wise ones). PyTorch tensors only; M, N and K multiples of 16 run the TMA kernels
+    directly, others on aligned copies. Returns out."""
+    if not (_is_torch(a) and _is_torch(b) and _is_torch(scale_a) and _is_torch(scale_b)):
+        raise TypeError("cutlass_lib.scaled_mm takes PyTorch tensors")
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError(f"cutlass_lib: scaled_mm takes 2-D a and b, got {a.ndim}-D and {b.ndim}-D")
+    _device_of(a)
+    with _stream_context(a, stream):
+        if out is None:
+            out = _new_out(a, b, out_dtype)
+        key = _signature("scaled_mm", a, b, out, 1.0, 0.0, bias, None) + (
+            scale_a.shape, scale_a.stride(), scale_a.dtype, scale_a.device,
+            scale_b.shape, scale_b.stride(), scale_b.dtype, scale_b.device)
+        planned = _plans.get(key)
+        if planned is None:
+            if len(_plans) >= _MAX_PLANS:
+                _plans.clear()
+            planned = _plans[key] = _Planned(_handle(_device_of(a)), a, b, out, 1.0, 0.0, bias, None, scale_a, scale_b)
+        planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
     return out
 
 

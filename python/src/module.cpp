@@ -58,10 +58,13 @@ cudaDataType_t cuda_type(nb::dlpack::dtype t, char const *name) {
     if (t.code == uint8_t(code::Float) && t.bits == 32) return CUDA_R_32F;
     if (t.code == uint8_t(code::Float) && t.bits == 64) return CUDA_R_64F;
     if (t.code == uint8_t(code::Int) && t.bits == 8) return CUDA_R_8I;
+    if (t.code == uint8_t(code::Float8_E4M3FN) && t.bits == 8) return CUDA_R_8F_E4M3;
+    if (t.code == uint8_t(code::Float8_E5M2) && t.bits == 8) return CUDA_R_8F_E5M2;
     if (t.code == uint8_t(code::Int) && t.bits == 32) return CUDA_R_32I;
   }
   fail_type(std::string("cutlass_lib: '") + name +
-            "' has a dtype cutlass_lib does not take (float16, bfloat16, float32, float64, int8; int32 outputs)");
+            "' has a dtype cutlass_lib does not take (float16, bfloat16, float32, float64, int8, float8_e4m3fn; "
+            "int32 outputs)");
 }
 
 /// The operand view of `array` (2-D or 3-D, on a CUDA device).
@@ -124,6 +127,10 @@ struct Call {
   int epilogue = 0;
   bool has_bias = false;
   cudaDataType_t type_bias = CUDA_R_32F;
+  /// The scales of a and b (float8 operands; torch._scaled_mm's scale_a / scale_b): -1 none, else
+  /// the C API's cutlassLibMatrixScale_t (SCALAR_32F, or OUTER_VEC_32F: a's over out's rows, b's
+  /// over out's columns).
+  int scale_a_mode = -1, scale_b_mode = -1;
   float alpha_f = 1, beta_f = 0;
   double alpha_d = 1, beta_d = 0;
   int32_t alpha_i = 1, beta_i = 0;
@@ -142,6 +149,7 @@ struct Call {
 struct Pointers {
   void const *a = nullptr, *b = nullptr, *bias = nullptr;
   void *out = nullptr;
+  float const *scale_a = nullptr, *scale_b = nullptr;
 };
 
 /// A C API handle bound to one device (created with that device current).
@@ -173,7 +181,9 @@ class Handle {
 
   /// Checks a, b, out and bias (TypeError / ValueError) and maps them onto one BLAS call.
   Call describe(Array const &a, Array const &b, Array const &out, double alpha, double beta,
-                std::optional<Array> const &bias, int epilogue, Pointers *pointers) const {
+                std::optional<Array> const &bias, int epilogue, Pointers *pointers,
+                std::optional<Array> const &scale_a = std::nullopt,
+                std::optional<Array> const &scale_b = std::nullopt) const {
     Operand A = operand_of(a, "a"), B = operand_of(b, "b"), D = operand_of(out, "out");
     for (auto const *array : {&a, &b, &out}) {
       if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
@@ -240,6 +250,14 @@ class Handle {
       call.type_bias = v.type;
       pointers->bias = v.data;
     }
+    if (scale_a || scale_b) {
+      if (A.type != CUDA_R_8F_E4M3 && A.type != CUDA_R_8F_E5M2) {
+        fail_type("cutlass_lib: scale_a / scale_b are for float8 operands");
+      }
+      if (A.batch != 1 || B.batch != 1 || D.batch != 1) fail_value("cutlass_lib: scaled calls are 2-D");
+      if (scale_a) call.scale_a_mode = scale_mode(*scale_a, "scale_a", D.rows, 0, &pointers->scale_a);
+      if (scale_b) call.scale_b_mode = scale_mode(*scale_b, "scale_b", D.columns, 1, &pointers->scale_b);
+    }
     return call;
   }
 
@@ -254,6 +272,16 @@ class Handle {
       if (status == CUTLASS_LIB_STATUS_SUCCESS) workspace_ = workspace, workspace_bytes_ = workspace_bytes;
     }
     if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(call.epilogue));
+    // a's scale follows out's rows: D's rows, or D's columns (the C API's B) when out is row-major;
+    // set (or cleared) on every launch, since the handle serves every call on its device
+    for (int operand = 0; operand < 2 && status == CUTLASS_LIB_STATUS_SUCCESS; ++operand) {
+      int const mode = operand == 0 ? call.scale_a_mode : call.scale_b_mode;
+      float const *scale = operand == 0 ? p.scale_a : p.scale_b;
+      cutlassLibMatrix_t const matrix = (operand == 0) != call.swapped ? CUTLASS_LIB_MATRIX_A : CUTLASS_LIB_MATRIX_B;
+      status = cutlassLibSetMatrixScale(handle_, matrix,
+                                        mode < 0 ? CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F : cutlassLibMatrixScale_t(mode),
+                                        mode < 0 ? nullptr : scale);
+    }
     if (status == CUTLASS_LIB_STATUS_SUCCESS && call.has_bias) {
       // the bias follows out's columns: D's columns when out is column-major, its rows otherwise
       status = cutlassLibSetEpilogueBias(handle_, p.bias, call.type_bias,
@@ -285,14 +313,37 @@ class Handle {
 
   /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream` (describe, then launch).
   Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
-              uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only) {
+              uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only,
+              std::optional<Array> scale_a, std::optional<Array> scale_b) {
     if (!handle_) return {int(status_), "", 0};
     Pointers pointers;
-    Call const call = describe(a, b, out, alpha, beta, bias, epilogue, &pointers);
+    Call const call = describe(a, b, out, alpha, beta, bias, epilogue, &pointers, scale_a, scale_b);
     return launch(call, pointers, stream, workspace, workspace_bytes, select_only);
   }
 
  private:
+  /// The layout of a float8 operand's scale (torch._scaled_mm's rules): one f32 element (per
+  /// tensor), or `extent` contiguous f32 elements along out's rows (axis 0: shape (M, 1) or (M,))
+  /// or columns (axis 1: shape (1, N) or (N,)).
+  int scale_mode(Array const &array, char const *name, int64_t extent, int axis, float const **data) const {
+    if (array.device_type() != nb::device::cuda::value || array.device_id() != device_) {
+      fail_value(std::string("cutlass_lib: '") + name + "' must be on the operands' CUDA device");
+    }
+    if (array.dtype() != nb::dtype<float>()) fail_type(std::string("cutlass_lib: '") + name + "' must be float32");
+    *data = static_cast<float const *>(array.data());
+    int64_t count = 1;
+    for (size_t d = 0; d < array.ndim(); ++d) count *= int64_t(array.shape(d));
+    if (count == 1) return int(CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F);
+    bool const shaped = array.ndim() == 1 || (array.ndim() == 2 && array.shape(size_t(1 - axis)) == 1);
+    int64_t const stride = array.ndim() == 1 ? array.stride(0) : array.stride(size_t(axis));
+    if (!shaped || count != extent || stride != 1) {
+      fail_value(std::string("cutlass_lib: '") + name + "' must have 1 element (per tensor) or " +
+                 std::to_string(extent) + " contiguous ones (" + (axis == 0 ? "(M, 1): one per row of a" :
+                 "(1, N): one per column of b") + ")");
+    }
+    return int(CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F);
+  }
+
   /// A 1-D CUDA vector (bias).
   static Operand operand_of_vector(Array const &array) {
     if (array.device_type() != nb::device::cuda::value) fail_value("cutlass_lib: 'bias' is not on a CUDA device");
@@ -317,16 +368,21 @@ class Handle {
 /// per call (no DLPack import, no checks beyond the caller's).
 class Plan {
  public:
-  Plan(Handle &handle, Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue)
+  Plan(Handle &handle, Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
+       std::optional<Array> scale_a, std::optional<Array> scale_b)
       : handle_(&handle) {
     Pointers unused;
-    call_ = handle.describe(a, b, out, alpha, beta, bias, epilogue, &unused);
+    call_ = handle.describe(a, b, out, alpha, beta, bias, epilogue, &unused, scale_a, scale_b);
   }
   Handle::Result run(uintptr_t a, uintptr_t b, uintptr_t out, uintptr_t bias, uintptr_t stream, uintptr_t workspace,
-                     size_t workspace_bytes, bool select_only) {
+                     size_t workspace_bytes, bool select_only, uintptr_t scale_a, uintptr_t scale_b) {
     if (call_.has_bias && bias == 0) fail_value("cutlass_lib: the plan has a bias; pass its address");
+    if ((call_.scale_a_mode >= 0 && scale_a == 0) || (call_.scale_b_mode >= 0 && scale_b == 0)) {
+      fail_value("cutlass_lib: the plan has operand scales; pass their addresses");
+    }
     Pointers const p{reinterpret_cast<void const *>(a), reinterpret_cast<void const *>(b),
-                     reinterpret_cast<void const *>(bias), reinterpret_cast<void *>(out)};
+                     reinterpret_cast<void const *>(bias), reinterpret_cast<void *>(out),
+                     reinterpret_cast<float const *>(scale_a), reinterpret_cast<float const *>(scale_b)};
     return handle_->launch(call_, p, stream, workspace, workspace_bytes, select_only);
   }
 
@@ -355,14 +411,18 @@ NB_MODULE(_C, m) {
       .def_prop_ro("create_status", &Handle::create_status)
       .def("gemm", &Handle::gemm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"),
            nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("stream"), nb::arg("workspace"),
-           nb::arg("workspace_bytes"), nb::arg("select_only"));
+           nb::arg("workspace_bytes"), nb::arg("select_only"), nb::arg("scale_a").none() = nb::none(),
+           nb::arg("scale_b").none() = nb::none());
   // a Plan keeps its Handle alive (keep_alive<1, 2>: the plan holds argument 2, the handle)
   nb::class_<Plan>(m, "Plan")
-      .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int>(), nb::arg("handle"),
-           nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"), nb::arg("bias").none(),
-           nb::arg("epilogue"), nb::keep_alive<1, 2>())
+      .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int, std::optional<Array>,
+                    std::optional<Array>>(),
+           nb::arg("handle"), nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"),
+           nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("scale_a").none() = nb::none(),
+           nb::arg("scale_b").none() = nb::none(), nb::keep_alive<1, 2>())
       .def("run", &Plan::run, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("bias"), nb::arg("stream"),
-           nb::arg("workspace"), nb::arg("workspace_bytes"), nb::arg("select_only"));
+           nb::arg("workspace"), nb::arg("workspace_bytes"), nb::arg("select_only"), nb::arg("scale_a") = 0,
+           nb::arg("scale_b") = 0);
   m.def("kernels", &kernels, "Names of the kernels the loaded libcutlass_lib holds, in registration order.");
   m.def("version", &cutlassLibGetVersion, "major * 10000 + minor * 100 + patch of the loaded libcutlass_lib");
   m.def("status_name", [](int s) { return std::string(cutlassLibGetStatusName(cutlassLibStatus_t(s))); });

@@ -162,3 +162,46 @@ def test_gemm_object_replays_in_a_cuda_graph(torch_cuda):
     graph.replay()
     torch.cuda.synchronize()
     assert relative_error(y, x.double() @ w.double()) < 2e-2
+
+
+@pytest.mark.parametrize("rowwise", [False, True])
+@pytest.mark.parametrize("out_dtype", ["bfloat16", "float32"])
+def test_scaled_mm_matches_the_scaled_product(torch_cuda, rowwise, out_dtype):
+    torch = torch_cuda
+    m, n, k = 200, 144, 512
+    a = ((torch.rand(m, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    w = ((torch.rand(n, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    if rowwise:
+        scale_a = torch.rand(m, 1, device="cuda") + 0.25
+        scale_b = torch.rand(1, n, device="cuda") + 0.25
+    else:
+        scale_a = torch.tensor(0.5, device="cuda")
+        scale_b = torch.tensor(1.75, device="cuda")
+    t = getattr(torch, out_dtype)
+    out = call_or_skip(cutlass_lib.scaled_mm, a, w.t(), scale_a, scale_b, out_dtype=t)
+    torch.cuda.synchronize()
+    assert out.shape == (m, n) and out.dtype == t
+    reference = (a.double() @ w.double().t()) * scale_a.double() * scale_b.double()
+    assert relative_error(out, reference) < (1e-2 if out_dtype == "bfloat16" else 2e-3)
+    # the same call again with other scales of the same shapes (the cached plan, new addresses)
+    out2 = cutlass_lib.scaled_mm(a, w.t(), scale_a * 2, scale_b, out_dtype=t)
+    torch.cuda.synchronize()
+    assert relative_error(out2, reference * 2) < (1e-2 if out_dtype == "bfloat16" else 2e-3)
+    # and the plain float8 call: no scales
+    plain = cutlass_lib.gemm(a, w.t(), out_dtype=t)
+    assert relative_error(plain, a.double() @ w.double().t()) < (1e-2 if out_dtype == "bfloat16" else 2e-3)
+
+
+def test_scaled_mm_checks_scale_shapes(torch_cuda):
+    torch = torch_cuda
+    a = torch.zeros(32, 64, device="cuda").to(torch.float8_e4m3fn)
+    w = torch.zeros(48, 64, device="cuda").to(torch.float8_e4m3fn)
+    one = torch.ones(1, device="cuda")
+    with pytest.raises(ValueError, match="scale_a"):
+        cutlass_lib.scaled_mm(a, w.t(), torch.ones(31, 1, device="cuda"), one)
+    with pytest.raises(ValueError, match="scale_b"):
+        cutlass_lib.scaled_mm(a, w.t(), one, torch.ones(48, 2, device="cuda"))
+    with pytest.raises(TypeError, match="float32"):
+        cutlass_lib.scaled_mm(a, w.t(), one.half(), one)
+    with pytest.raises(TypeError, match="float8"):
+        cutlass_lib.scaled_mm(a.half(), w.t().half(), one, one)

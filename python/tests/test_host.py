@@ -89,3 +89,10 @@ def test_gemm_object_argument_errors_without_a_gpu():
         cutlass_lib.Gemm(torch.ones(4, 8), torch.ones(8, 2))
     with pytest.raises(ValueError, match="beta != 0"):
         cutlass_lib.Gemm(torch.ones(4, 8), torch.ones(8, 2), beta=1.0)
+
+
+def test_scaled_mm_takes_pytorch_tensors_only():
+    import numpy as np
+    a = np.zeros((4, 4), dtype=np.float32)
+    with pytest.raises(TypeError, match="PyTorch"):
+        cutlass_lib.scaled_mm(a, a, a, a)

@@ -412,6 +412,23 @@ cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const f
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   handle->operands.scale_a = scaleA;
   handle->operands.scale_b = scaleB;
+  handle->operands.scale_a_vector = handle->operands.scale_b_vector = false;
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetMatrixScale(cutlassLibHandle_t handle, cutlassLibMatrix_t matrix,
+                                            cutlassLibMatrixScale_t mode, const float *scale) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (matrix != CUTLASS_LIB_MATRIX_A && matrix != CUTLASS_LIB_MATRIX_B) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  bool const vector = mode == CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F;
+  if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F || mode == CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F) {
+    return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  }
+  if (mode != CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F && !vector) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  if (vector && !scale) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  bool const a = matrix == CUTLASS_LIB_MATRIX_A;
+  (a ? handle->operands.scale_a : handle->operands.scale_b) = scale;
+  (a ? handle->operands.scale_a_vector : handle->operands.scale_b_vector) = vector;
   return CUTLASS_LIB_STATUS_SUCCESS;
 }
 

@@ -128,6 +128,9 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (output_nonempty && !c.D) return fail(GemmFailure::kInvalidValue, "D must not be null");
   bool const reads_c = gemm_reads_c(c);
   if (output_nonempty && reads_c && !c.C) return fail(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
+  if ((c.epilogue.scale_a_vector && !c.epilogue.scale_a) || (c.epilogue.scale_b_vector && !c.epilogue.scale_b)) {
+    return fail(GemmFailure::kInvalidValue, "an outer-vector operand scale needs its vector");
+  }
   GemmOutcome const epilogue = check_epilogue_arguments(c);   // its INVALID_VALUEs before any NOT_SUPPORTED below
   if (epilogue.failure != GemmFailure::kNone) return epilogue;
   if (c.mode != GemmUniversalMode::kGemm && c.mode != GemmUniversalMode::kBatched) {
@@ -230,6 +233,11 @@ GemmCall to_column_major_output(GemmCall c) {
   // Rows of D^T are columns of D: the vectors change their broadcast; aux (D's layout) transposes with D.
   t.epilogue.bias_broadcast = epilogue::transposed(c.epilogue.bias_broadcast);
   t.epilogue.alpha_vector_broadcast = epilogue::transposed(c.epilogue.alpha_vector_broadcast);
+  // A and B trade places, and so do their scales (an outer vector of A follows the rows of D)
+  t.epilogue.scale_a = c.epilogue.scale_b;
+  t.epilogue.scale_b = c.epilogue.scale_a;
+  t.epilogue.scale_a_vector = c.epilogue.scale_b_vector;
+  t.epilogue.scale_b_vector = c.epilogue.scale_a_vector;
   t.epilogue.rows = c.epilogue.columns;
   t.epilogue.columns = c.epilogue.rows;
   return t;

@@ -223,6 +223,8 @@ class GemmUniversalOperation : public Operation {
     if constexpr (Op::kOperandScales) {
       p.scale_a = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_a);
       p.scale_b = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_b);
+      p.scale_a_vector = e.scale_a_vector;
+      p.scale_b_vector = e.scale_b_vector;
     }
     p.clamp_min = typename Op::ElementCompute(e.clamp_min);
     p.clamp_max = typename Op::ElementCompute(e.clamp_max);

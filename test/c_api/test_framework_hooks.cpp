@@ -121,4 +121,42 @@ TEST_F(CApiHooks, OperandScalesAreForFp8OperandsOnly) {
   EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, fp8);
 }
 
+/// cutlassLibSetMatrixScale's statuses (cuBLASLt's scale modes): scalars and outer vectors set,
+/// the block modes NOT_SUPPORTED, bad matrices / modes / a NULL outer vector INVALID_VALUE (and
+/// nothing changes then); a scale set through it is an operand scale like SetOperandScales'.
+TEST_F(CApiHooks, MatrixScaleModes) {
+  float const *scale = reinterpret_cast<float const *>(address(0x500000));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED,
+            cutlassLibSetMatrixScale(nullptr, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, scale));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            cutlassLibSetMatrixScale(handle_, cutlassLibMatrix_t(2), CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, scale));
+  for (int mode : {1, 2, 6, -1}) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+              cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, cutlassLibMatrixScale_t(mode), scale))
+        << "mode " << mode;
+  }
+  for (auto mode : {CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F}) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, mode, scale));
+  }
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, nullptr));
+  float const alpha = 1, beta = 0;
+  auto select = [&](cudaDataType_t ab) {
+    char const *name = nullptr;
+    return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
+                                  ab, 64, address(0x200000), ab, 64, &beta, mutable_address(0x300000), CUDA_R_16BF,
+                                  64, CUTLASS_LIB_COMPUTE_32F, &name);
+  };
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "the failed calls set nothing";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, scale));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "an outer vector set for bf16 operands";
+  cutlassLibStatus_t const fp8 = select(CUDA_R_8F_E4M3);
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, fp8);
+  EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, fp8);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, nullptr));
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "NULL turns the scale off";
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 /// scalars, and the select query agreeing with what runs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -525,6 +526,69 @@ TEST(CApiOperandScales, E4m3ScalesMultiplyAlpha) {
     ref::Comparison const c = ref::compare(NumericTypeID::kBF16, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0);
     EXPECT_EQ(0, c.nonfinite);
     EXPECT_LE(c.relative_error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kBF16, k)) << "scaled " << scaled;
+  }
+  cutlassLibDestroy(handle);
+}
+
+/// Row-wise scales (cutlassLibSetMatrixScale, OUTER_VEC_32F): D(i, j) = sa[i] * sb[j] * AB(i, j)
+/// for e4m3 operands, M and N off the tile sizes, against the f32 reference scaled on the host; then
+/// A's scale as a vector with B's a scalar.
+TEST(CApiOperandScales, E4m3OuterVectorScales) {
+  SKIP_WITHOUT_GPU();
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kF32)) {
+    NO_KERNEL_FOR("e4m3 -> f32 TN");
+  }
+  int64_t const m = 200, n = 72, k = 512;
+  Matrix A(NumericTypeID::kFE4M3, k, m, k), B(NumericTypeID::kFE4M3, k, n, k);
+  Matrix C(NumericTypeID::kF32, m, n, m), R(NumericTypeID::kF32, m, n, m);
+  A.fill(31), B.fill(32);
+  std::vector<float> scales(size_t(m + n));
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
+  DeviceBuffer device_scales(scales.size() * 4);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
+  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
+  ref::GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.element_A = p.element_B = NumericTypeID::kFE4M3, p.element_C = NumericTypeID::kF32;
+  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+  p.alpha = 1.0, p.beta = 0.0;
+  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  std::vector<float> product(size_t(m * n)), ours(size_t(m * n));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  for (bool b_vector : {true, false}) {
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, sa));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B,
+                                       b_vector ? CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F
+                                                : CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F,
+                                       sb));
+    ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, C.ptr(), C.count()));
+    float const alpha = 1.5f, beta = 0.0f;
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8F_E4M3, k,
+                               B.ptr(), CUDA_R_8F_E4M3, k, &beta, C.ptr(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(ours.data(), C.ptr(), ours.size() * 4, cudaMemcpyDeviceToHost));
+    double error = 0, norm = 0;
+    int64_t nonfinite = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < m; ++i) {
+        double const expected = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] *
+                                product[size_t(i + j * m)];
+        double const got = ours[size_t(i + j * m)];
+        nonfinite += std::isfinite(got) ? 0 : 1;
+        error += (got - expected) * (got - expected);
+        norm += expected * expected;
+      }
+    }
+    EXPECT_EQ(0, nonfinite) << "b_vector " << b_vector;
+    EXPECT_LE(std::sqrt(error / norm), ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k))
+        << "b_vector " << b_vector;
   }
   cutlassLibDestroy(handle);
 }

@@ -112,9 +112,12 @@ struct GemmUniversalConfiguration {
 ///    leading dimension; receives the pre-activation value. Required when kind has aux.
 ///  - scale_d: f32 device scalar multiplying D (null = 1); amax: f32 device scalar set to
 ///    max |activation(x)| over D (before scale_d); both only with kind.scale_amax; amax may be null.
-///  - scale_a, scale_b: f32 device scalars multiplying alpha (null = 1): the per-tensor scales of
-///    fp8 operands (cuBLASLt's A_SCALE_POINTER / B_SCALE_POINTER); not part of `kind` (every
-///    fp8-input kernel takes them); set with other operand types: kErrorNotSupported.
+///  - scale_a, scale_b: f32 device scales of fp8 operands (cuBLASLt's A_SCALE_POINTER /
+///    B_SCALE_POINTER; null = 1): per-tensor scalars multiplying alpha, or with scale_a_vector /
+///    scale_b_vector outer vectors (cuBLASLt's OUTER_VEC_32F): M values, scale_a[m] multiplying
+///    row m of D, and N values, scale_b[n] multiplying column n, the same for every batch entry.
+///    Not part of `kind` (every fp8-input kernel takes them); set with other operand types:
+///    kErrorNotSupported.
 ///  - clamp_min <= clamp_max: the bounds of ActivationKind::kClamp.
 /// A missing required pointer, ldaux too small, a negative batch stride, a bias, alpha vector or
 /// aux output whose batch stride (with ldaux) would span more than 2^63 - 1 bytes, clamp_min >
@@ -134,6 +137,8 @@ struct GemmEpilogueArguments {
   float *amax = nullptr;
   float const *scale_a = nullptr;
   float const *scale_b = nullptr;
+  bool scale_a_vector = false;
+  bool scale_b_vector = false;
   float clamp_min = 0.f;
   float clamp_max = 0.f;
   /// Extent of D the vectors, aux and amax cover (column-major); 0 = the problem's M / N. The

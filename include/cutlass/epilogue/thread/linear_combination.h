@@ -8,9 +8,12 @@
 ///
 /// Every piece after `alpha * accumulator + beta * C` is chosen at compile time by the Fusion
 /// parameter (NoFusion by default: the plain BLAS epilogue, which pays nothing for the others).
-/// OperandScales = true (the fp8-input kernels): alpha is also multiplied by *scale_a and
-/// *scale_b, per-tensor f32 device scalars of A and B (null = 1; cuBLASLt's A_SCALE_POINTER and
-/// B_SCALE_POINTER), read when the operator is made, so D = alpha * scale_a * scale_b * AB + ...
+/// OperandScales = true (the fp8-input kernels): the f32 scales of A and B (null = 1; cuBLASLt's
+/// A_SCALE_POINTER and B_SCALE_POINTER), each either a per-tensor device scalar, read when the
+/// operator is made and folded into alpha, or an outer vector (cuBLASLt's OUTER_VEC_32F): one
+/// value per row of op(A) (scale_a[m], M values) or per column of op(B) (scale_b[n], N values),
+/// the same for every batch entry, read as row / column terms. So
+///     D(m, n) = alpha * sa(m) * sb(n) * sum_k A(m, k) B(k, n) + ...
 /// The pieces and their operands:
 ///   bias          vector of ElementBias, broadcast per row (bias[m], M entries; cuBLASLt's BIAS
 ///                 orientation) or per column (bias[n], N entries), chosen at run time
@@ -73,8 +76,10 @@ template <typename ElementCompute, bool kOperandScales>
 struct OperandScalePointers {};
 template <typename ElementCompute>
 struct OperandScalePointers<ElementCompute, true> {
-  ElementCompute const *scale_a = nullptr;   ///< device scalar; null = 1
-  ElementCompute const *scale_b = nullptr;   ///< device scalar; null = 1
+  ElementCompute const *scale_a = nullptr;   ///< device scalar, or M values (scale_a_vector); null = 1
+  ElementCompute const *scale_b = nullptr;   ///< device scalar, or N values (scale_b_vector); null = 1
+  bool scale_a_vector = false;               ///< scale_a holds one value per row of D
+  bool scale_b_vector = false;               ///< scale_b holds one value per column of D
 };
 
 template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_,
@@ -88,8 +93,11 @@ class LinearCombination {
   using ElementBias = typename Fusion_::ElementBias;
   using ElementAux = typename Fusion_::ElementAux;
   static constexpr bool kFused = Fusion_::kFused;
-  /// True when row_terms / column_terms read vectors (kernels may stage them per tile).
-  static constexpr bool kHasVectors = Fusion_::kBias || Fusion_::kAlphaVector;
+  /// True when row_terms / column_terms read vectors (kernels may stage them per tile): bias,
+  /// alpha vector, or operand scales (which may be outer vectors).
+  static constexpr bool kHasVectors = Fusion_::kBias || Fusion_::kAlphaVector || OperandScales_;
+  /// True when the row and column terms' alpha multiplies the accumulator.
+  static constexpr bool kTermAlpha = Fusion_::kAlphaVector || OperandScales_;
   /// True when alpha takes the operands' per-tensor scales (Params::scale_a / scale_b).
   static constexpr bool kOperandScales = OperandScales_;
 
@@ -158,8 +166,8 @@ class LinearCombination {
   CUTLASS_HOST_DEVICE static ElementCompute scaled_alpha(Params const &params) {
     ElementCompute alpha = params.alpha_ptr ? *params.alpha_ptr : params.alpha;
     if constexpr (OperandScales_) {
-      if (params.scale_a) alpha = alpha * *params.scale_a;
-      if (params.scale_b) alpha = alpha * *params.scale_b;
+      if (params.scale_a && !params.scale_a_vector) alpha = alpha * *params.scale_a;
+      if (params.scale_b && !params.scale_b_vector) alpha = alpha * *params.scale_b;
     }
     return alpha;
   }
@@ -284,12 +292,18 @@ class LinearCombination {
     if constexpr (Fusion_::kAlphaVector) {
       if (params_.alpha_vector_broadcast == along && i < extent) t.alpha = load_vector(params_.alpha_vector + i);
     }
+    if constexpr (OperandScales_) {
+      bool const rows = along == VectorBroadcast::kPerRow;
+      ElementCompute const *scale = rows ? params_.scale_a : params_.scale_b;
+      bool const vector = rows ? params_.scale_a_vector : params_.scale_b_vector;
+      if (vector && scale && i < extent) t.alpha = t.alpha * load_vector(scale + i);
+    }
     return t;
   }
 
   CUTLASS_DEVICE ElementCompute scaled(ElementAccumulator acc, Terms const &row, Terms const &column) const {
     ElementCompute const a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
-    if (Fusion_::kAlphaVector) return alpha_ * (row.alpha * column.alpha) * a;
+    if (kTermAlpha) return alpha_ * (row.alpha * column.alpha) * a;
     return multiply(alpha_, a);
   }
 
