@@ -17,6 +17,7 @@
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "scale.h"
+#include "split_k.h"
 #include "staging.h"
 
 namespace cutlass {
@@ -293,6 +294,11 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
+/// A workspace address for planning only (sizes and alignment; nothing is written there).
+void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
+
+size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
   if (bytes <= *context.workspace_size) return true;
   if (*context.workspace) {
@@ -375,9 +381,8 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   Operation const *preferred = first_for_device(*candidates, cc);
   if (preferred && (!chosen || (gemm_description(chosen).max_small_extent == 0 &&
                                 !same_group(gemm_description(chosen), gemm_description(preferred))))) {
-    void *const nominal_workspace = reinterpret_cast<void *>(uintptr_t(1) << 24);   // planning only
     bool any = false;
-    if (plan_staging(call, gemm_description(preferred), nominal_workspace, &plan)) {
+    if (plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) {
       Operation const *on_copies = select_kernel(*candidates, plan.staged, cc, context.sm_count, true, &any);
       if (on_copies &&
           (!chosen || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
@@ -392,18 +397,28 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                           : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
   }
+
+  // 6. The split-K route (split_k.h): few output tiles and a long K run as a batched GEMM over
+  //    slices of K into the workspace and a reduction, when the cost model says that wins.
+  SplitKPlan split;
+  Operation const *sliced_kernel = nullptr;
+  bool const split_k =
+      !staged && choose_split_k(call, chosen, cc, context.sm_count, true, kNominalWorkspace, &split, &sliced_kernel);
+  if (split_k) chosen = sliced_kernel;
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
-                 staged ? " (on aligned copies of misaligned operands)" : "");
+                 staged ? " (on aligned copies of misaligned operands)" : split_k ? " (split-K)" : "");
   }
-  // 6. Workspace (grown on demand: staging copies, then the kernel's own), then launch.
+  // 7. Workspace (grown on demand: staging copies or split-K partials, then the kernel's own),
+  //    then launch.
   GemmOutcome outcome;
   outcome.operation = chosen;
-  size_t const staging_bytes = staged ? plan.workspace_bytes : 0;
-  GemmUniversalConfiguration const configuration = configuration_of(staged ? plan.staged : call);
-  size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(staged ? plan.staged : call));
-  outcome.workspace_bytes = staging_bytes + kernel_workspace_bytes;
+  size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? round_up_256(split.workspace_bytes) : 0;
+  GemmCall const &nominal = staged ? plan.staged : split_k ? split.sliced : call;
+  GemmUniversalConfiguration const configuration = configuration_of(nominal);
+  size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(nominal));
+  outcome.workspace_bytes = route_bytes + kernel_workspace_bytes;
   if (!execute) return outcome;
   if (context.workspace_fixed && outcome.workspace_bytes > *context.workspace_size) {
     GemmOutcome too_small = fail(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the call needs");
@@ -418,17 +433,21 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (staged && !plan_staging(call, gemm_description(preferred), *context.workspace, &plan)) {
     return fail(GemmFailure::kLaunchFailed, "the staging plan changed between sizing and launch");
   }
-  GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : call);
-  void *const kernel_workspace = static_cast<char *>(*context.workspace) + staging_bytes;
+  if (split_k && !plan_split_k(call, split.splits, *context.workspace, &split)) {
+    return fail(GemmFailure::kLaunchFailed, "the split-K plan changed between sizing and launch");
+  }
+  GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : split_k ? split.sliced : call);
+  void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = fused && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;
   if ((staged && !stage_in(plan, call, context.stream)) ||
       (amax && cudaMemsetAsync(amax, 0, sizeof(float), context.stream) != cudaSuccess) ||
       chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
       chosen->run(arguments, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
-      (staged && !stage_out(plan, call, context.stream))) {
+      (staged && !stage_out(plan, call, context.stream)) ||
+      (split_k && !reduce_split_k(split, call, context.stream))) {
     outcome.failure = GemmFailure::kLaunchFailed;
-    outcome.detail = "the kernel or a staging copy failed to launch";
+    outcome.detail = "the kernel, a staging copy or the split-K reduction failed to launch";
   }
   return outcome;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
+#include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 
 namespace cutlass {
@@ -266,6 +267,42 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 double estimated_staging_time(size_t bytes, int copies) {
   constexpr double kCopyLaunchUs = 2.0;
   return copies * kCopyLaunchUs + 2.0 * double(bytes) / kHbmBytesPerUs;
+}
+
+bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
+                    void *workspace, SplitKPlan *plan, Operation const **kernel) {
+  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
+  double const tiles = std::ceil(double(call.m) / 128) * std::ceil(double(call.n) / 128);
+  if (!split_k_applies(call) || call.k < 4096 || 4 * tiles > sms) return false;
+  bool const reads_c = gemm_reads_c(call);
+  double best = estimated_time(gemm_description(direct), call, sm_count);
+  bool found = false;
+  GemmOperationVector const *candidates = nullptr;
+  for (int splits = 2; splits <= 256 && tiles * splits <= 2.0 * sms; splits *= 2) {
+    SplitKPlan candidate;
+    if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > (size_t(256) << 20)) continue;
+    if (!candidates) {
+      candidates = Singleton::get().operation_table.find_gemm(functional_key(candidate.sliced));
+      if (!candidates) return false;
+    }
+    bool any = false;
+    Operation const *op = select_kernel(*candidates, candidate.sliced, cc, sm_count, ask_kernel, &any);
+    if (!op) continue;
+    double const output_bytes = double(call.m) * call.n * (sizeof_bits(call.element_D) / 8) * (reads_c ? 2 : 1);
+    double const reduction = 2.0 + (double(candidate.workspace_bytes) + output_bytes) / kHbmBytesPerUs;
+    double const time = estimated_time(gemm_description(op), candidate.sliced, sm_count) + reduction;
+    if (selection_log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   split-K x%d: %s estimated %.1f us (reduction %.1f) vs %.1f us\n", splits,
+                   op->description().name, time, reduction, best);
+    }
+    if (time < best) {
+      best = time;
+      *plan = candidate;
+      *kernel = op;
+      found = true;
+    }
+  }
+  return found;
 }
 
 Operation const *select_kernel(GemmOperationVector const &candidates, GemmCall const &call, int cc, int sm_count,

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "gemm_call.h"
+#include "split_k.h"
 
 namespace cutlass {
 namespace library {
@@ -63,6 +64,17 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 /// launches of a copy or fill (about 2 us each on the H200, launch and tail) and `bytes` of
 /// staged operands each read and written once at the HBM bandwidth.
 double estimated_staging_time(size_t bytes, int copies);
+
+/// The split-K route (split_k.h) for `call`, when the cost model says it beats `direct`, the
+/// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at
+/// most 2 x sm_count tiles in all, at most 256 MB of partial sums) whose batched kernel's estimate
+/// plus the reduction's (a 2 us launch, the partials read and D written at HBM bandwidth) is
+/// least. Only for calls split_k_applies() takes whose output has fewer 128x128 tiles than a
+/// quarter of the SMs and K >= 4096 (the rest never wins and pays no planning). The sliced
+/// kernels are asked (can_implement) with `ask_kernel`, as in select_kernel. On true, *plan (its
+/// workspace at `workspace`) and *kernel are the route's.
+bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
+                    void *workspace, SplitKPlan *plan, Operation const **kernel);
 
 /// The kernel for `call` among `candidates` (in preference order): every fitting kernel ranked
 /// by estimated_time; on a tie a tiled kernel before a bandwidth kernel (max_small_extent > 0),

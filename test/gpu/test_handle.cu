@@ -463,6 +463,69 @@ TEST_P(StagedGemm, MatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, StagedGemm, ::testing::Values(0, 1, 2, 3));
 
+/// Few output tiles and a long K (the split-K route, split_k.h, where the build has the f32-output
+/// kernel it needs): results against the reference for bf16 / f16 / f32 outputs, with beta and C,
+/// host and device scalars, K = 65536 (split) and K = 65544 (no split count divides it into
+/// aligned slices), and the same bits on a second run.
+class SplitKGemm : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override { cutlassLibDestroy(handle_); }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_P(SplitKGemm, MatchesTheReferenceAndRepeats) {
+  // case 0: bf16 out, beta 0; 1: f32 out, beta 0.5 with C; 2: bf16 out, device scalars, beta 1;
+  // 3: f16 inputs and output, K not splittable into aligned slices
+  int const which = GetParam();
+  int64_t const m = which == 1 ? 256 : 128, n = which == 1 ? 512 : 128, k = which == 3 ? 65544 : 65536;
+  NumericTypeID const in = which == 3 ? NumericTypeID::kF16 : NumericTypeID::kBF16;
+  NumericTypeID const out = which == 1 ? NumericTypeID::kF32 : in;
+  cudaDataType_t const in_type = which == 3 ? CUDA_R_16F : CUDA_R_16BF;
+  cudaDataType_t const out_type = which == 1 ? CUDA_R_32F : in_type;
+  float const alpha = 1.5f, beta = which == 1 ? 0.5f : which == 2 ? 1.0f : 0.0f;
+  Matrix A(in, k, m, k), B(in, k, n, k), C(out, m, n, m), R(out, m, n, m), D(out, m, n, m);
+  A.fill(41), B.fill(42), C.fill(43);
+  ref::GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.element_A = p.element_B = in, p.element_C = out;
+  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+  p.alpha = alpha, p.beta = beta;
+  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = C.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  DeviceBuffer scalars(2 * sizeof(float));
+  float const host_scalars[2] = {alpha, beta};
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scalars.get(), host_scalars, sizeof(host_scalars), cudaMemcpyHostToDevice));
+  float const *device_scalars = static_cast<float const *>(scalars.get());
+  if (which == 2) ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetPointerMode(handle_, CUTLASS_LIB_POINTER_MODE_DEVICE));
+  void const *alpha_arg = which == 2 ? static_cast<void const *>(device_scalars) : &alpha;
+  void const *beta_arg = which == 2 ? static_cast<void const *>(device_scalars + 1) : &beta;
+  size_t const bytes = size_t(m * n) * size_t(element_bytes(out));
+  for (int run = 0; run < 2; ++run) {
+    Matrix &target = run == 0 ? C : D;
+    if (run == 1) {
+      // the second run starts from the same C as the first
+      Matrix fresh(out, m, n, m);
+      fresh.fill(43);
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(D.ptr(), fresh.ptr(), bytes, cudaMemcpyDeviceToDevice));
+    }
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGemmEx(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, alpha_arg, A.ptr(), in_type, k,
+                               B.ptr(), in_type, k, beta_arg, target.ptr(), out_type, m, CUTLASS_LIB_COMPUTE_32F));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  }
+  ref::Comparison const c = ref::compare(out, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0);
+  EXPECT_EQ(0, c.nonfinite);
+  EXPECT_LE(c.relative_error, ref::error_bound(in, out, k)) << "case " << which;
+  EXPECT_TRUE(ref::bytes_equal(C.ptr(), D.ptr(), bytes)) << "case " << which << ": a second run differs";
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, SplitKGemm, ::testing::Values(0, 1, 2, 3));
+
 TEST(CApiSelect, AgreesWithTheKernelThatRuns) {
   SKIP_WITHOUT_GPU();
   if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");

@@ -764,3 +764,72 @@ TEST(SelectionEpilogue, RowMajorOutputFlipsTheVectorsAndSwapsTheExtents) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The split-K plan's arithmetic (split_k.h): slices step along K (K-major operands by elements,
+/// MN-major ones by leading dimensions), 16-byte aligned; f32 partials M x N apart.
+TEST(SplitK, PlanSlicesKAndKeepsAlignment) {
+  float const one = 1.f, zero = 0.f;
+  GemmCall c = bf16_tn_call(128, 96, 65536);
+  c.alpha = &one;
+  c.beta = &zero;
+  ASSERT_TRUE(split_k_applies(c));
+  SplitKPlan plan;
+  void *const workspace = const_cast<void *>(address(0x800000));
+  ASSERT_TRUE(plan_split_k(c, 64, workspace, &plan));
+  EXPECT_EQ(64, plan.sliced.batch_count);
+  EXPECT_EQ(1024, plan.sliced.k);
+  EXPECT_EQ(1024, plan.sliced.batch_stride_A);   // A row-major (K-major)
+  EXPECT_EQ(1024, plan.sliced.batch_stride_B);   // B column-major (K-major)
+  EXPECT_EQ(NumericTypeID::kF32, plan.sliced.element_D);
+  EXPECT_EQ(workspace, plan.sliced.D);
+  EXPECT_EQ(128, plan.sliced.ldd);
+  EXPECT_EQ(128 * 96, plan.sliced.batch_stride_D);
+  EXPECT_EQ(size_t(64) * 128 * 96 * 4, plan.workspace_bytes);
+  EXPECT_EQ(ScalarPointerMode::kHost, plan.sliced.pointer_mode);
+  // MN-major A: a slice is 1024 leading dimensions
+  GemmCall n = c;
+  n.layout_A = LayoutTypeID::kColumnMajor;
+  n.lda = 128;
+  ASSERT_TRUE(plan_split_k(n, 64, workspace, &plan));
+  EXPECT_EQ(1024 * 128, plan.sliced.batch_stride_A);
+  // K not a multiple of the splits, or a slice of 3 elements (6 bytes): no plan
+  EXPECT_FALSE(plan_split_k(bf16_tn_call(128, 96, 65537), 2, workspace, &plan));
+  GemmCall odd = bf16_tn_call(128, 96, 3 * 64);
+  EXPECT_FALSE(plan_split_k(odd, 64, workspace, &plan));
+  // not taken: batched calls, fused epilogues, integer scalars
+  GemmCall batched = c;
+  batched.batch_count = 2;
+  EXPECT_FALSE(split_k_applies(batched));
+  GemmCall fused = c;
+  fused.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
+  EXPECT_FALSE(split_k_applies(fused));
+}
+
+/// The cost model takes the route for one 128x128 tile over K = 65536 on 132 SMs (33.5 MB of
+/// operands: the direct kernels stream them on at most 8 SMs) and never for a square problem.
+TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
+  float const one = 1.f, zero = 0.f;
+  GemmCall c = bf16_tn_call(128, 128, 65536);
+  c.alpha = &one;
+  c.beta = &zero;
+  GemmCall sliced = c;
+  sliced.element_C = sliced.element_D = NumericTypeID::kF32;
+  int const cc = device_for(c);
+  if (!candidates_for(sliced) || !first_fit(sliced, cc) || !first_fit(c, cc)) {
+    GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the sliced GEMM (a kernel subset)";
+  }
+  SplitKPlan plan;
+  Operation const *kernel = nullptr;
+  void *const workspace = const_cast<void *>(address(0x800000));
+  ASSERT_TRUE(choose_split_k(c, first_fit(c, cc), cc, 132, false, workspace, &plan, &kernel));
+  EXPECT_GE(plan.splits, 16);
+  EXPECT_EQ(NumericTypeID::kF32, desc_of(kernel).C.element);
+  GemmCall square = bf16_tn_call(4096, 4096, 4096);
+  square.alpha = &one;
+  square.beta = &zero;
+  EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, workspace, &plan, &kernel));
+}
+
+}  // namespace
