@@ -269,24 +269,36 @@ double estimated_staging_time(size_t bytes, int copies) {
   return copies * kCopyLaunchUs + 2.0 * double(bytes) / kHbmBytesPerUs;
 }
 
+/// Where the split-K route is considered (measured on the H200, s10, docs/NOTES.md): with at most
+/// 8 output tiles of 128x128 and K >= 16384 it ran 0.65x cuBLAS where stream-K ran 0.31-0.63x;
+/// at 32 tiles (128 x 4096 x 14336) it lost to stream-K (0.74x against 0.87x), and the stream-K
+/// kernels on the slices ran 1.4x slower than stream-K on the whole problem, so the slices run
+/// whole tiles only (at most one per SM).
+constexpr double kSplitKMaxTiles = 8;
+constexpr int64_t kSplitKMinK = 16384;
+
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
                     void *workspace, SplitKPlan *plan, Operation const **kernel) {
   int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
   double const tiles = std::ceil(double(call.m) / 128) * std::ceil(double(call.n) / 128);
-  if (!split_k_applies(call) || call.k < 4096 || 4 * tiles > sms) return false;
+  if (!split_k_applies(call) || call.k < kSplitKMinK || tiles > kSplitKMaxTiles) return false;
   bool const reads_c = gemm_reads_c(call);
   double best = estimated_time(gemm_description(direct), call, sm_count);
   bool found = false;
-  GemmOperationVector const *candidates = nullptr;
-  for (int splits = 2; splits <= 256 && tiles * splits <= 2.0 * sms; splits *= 2) {
+  GemmOperationVector candidates;   // the sliced call's kernels, stream-K left out (see above)
+  for (int splits = 2; splits <= 256 && tiles * splits <= sms; splits *= 2) {
     SplitKPlan candidate;
     if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > (size_t(256) << 20)) continue;
-    if (!candidates) {
-      candidates = Singleton::get().operation_table.find_gemm(functional_key(candidate.sliced));
-      if (!candidates) return false;
+    if (candidates.empty()) {
+      GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(candidate.sliced));
+      if (!all) return false;
+      for (Operation const *op : *all) {
+        if (gemm_description(op).tile_description.tile_scheduler != TileSchedulerType::kStreamK) candidates.push_back(op);
+      }
+      if (candidates.empty()) return false;
     }
     bool any = false;
-    Operation const *op = select_kernel(*candidates, candidate.sliced, cc, sm_count, ask_kernel, &any);
+    Operation const *op = select_kernel(candidates, candidate.sliced, cc, sm_count, ask_kernel, &any);
     if (!op) continue;
     double const output_bytes = double(call.m) * call.n * (sizeof_bits(call.element_D) / 8) * (reads_c ? 2 : 1);
     double const reduction = 2.0 + (double(candidate.workspace_bytes) + output_bytes) / kHbmBytesPerUs;

@@ -66,11 +66,11 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 double estimated_staging_time(size_t bytes, int copies);
 
 /// The split-K route (split_k.h) for `call`, when the cost model says it beats `direct`, the
-/// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at
-/// most 2 x sm_count tiles in all, at most 256 MB of partial sums) whose batched kernel's estimate
-/// plus the reduction's (a 2 us launch, the partials read and D written at HBM bandwidth) is
-/// least. Only for calls split_k_applies() takes whose output has fewer 128x128 tiles than a
-/// quarter of the SMs and K >= 4096 (the rest never wins and pays no planning). The sliced
+/// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at most one tile per
+/// SM in all, at most 256 MB of partial sums) whose batched kernel (stream-K kernels left out)
+/// estimate plus the reduction's (a 2 us launch, the partials read and D written at HBM
+/// bandwidth) is least. Only for calls split_k_applies() takes whose output has at most 8 tiles
+/// of 128x128 and K >= 16384 (measured; the rest pays no planning). The sliced
 /// kernels are asked (can_implement) with `ask_kernel`, as in select_kernel. On true, *plan (its
 /// workspace at `workspace`) and *kernel are the route's.
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
