@@ -26,6 +26,15 @@ class CApiHooks : public ::testing::Test {
                                       CUTLASS_LIB_COMPUTE_32F, bytes);
   }
 
+  /// The select query of a 64^3 TN call of operand type `ab` into bf16 (made-up addresses).
+  cutlassLibStatus_t select(cudaDataType_t ab) {
+    float const alpha = 1, beta = 0;
+    char const *name = nullptr;
+    return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
+                                  ab, 64, address(0x200000), ab, 64, &beta, mutable_address(0x300000), CUDA_R_16BF,
+                                  64, CUTLASS_LIB_COMPUTE_32F, &name);
+  }
+
   cutlassLibHandle_t handle_ = nullptr;
 };
 
@@ -104,13 +113,6 @@ TEST_F(CApiHooks, OperandScalesAreForFp8OperandsOnly) {
   float const *scale = reinterpret_cast<float const *>(address(0x500000));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetOperandScales(nullptr, scale, scale));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale, nullptr));
-  float const alpha = 1, beta = 0;
-  auto select = [&](cudaDataType_t ab) {
-    char const *name = nullptr;
-    return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
-                                  ab, 64, address(0x200000), ab, 64, &beta, mutable_address(0x300000), CUDA_R_16BF,
-                                  64, CUTLASS_LIB_COMPUTE_32F, &name);
-  };
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "scale_a set for bf16 operands";
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, nullptr, nullptr));
   EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "both NULL: off again";
@@ -140,13 +142,6 @@ TEST_F(CApiHooks, MatrixScaleModes) {
   }
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, nullptr));
-  float const alpha = 1, beta = 0;
-  auto select = [&](cudaDataType_t ab) {
-    char const *name = nullptr;
-    return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha, address(0x100000),
-                                  ab, 64, address(0x200000), ab, 64, &beta, mutable_address(0x300000), CUDA_R_16BF,
-                                  64, CUTLASS_LIB_COMPUTE_32F, &name);
-  };
   EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "the failed calls set nothing";
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, scale));

@@ -405,9 +405,8 @@ TEST_F(QuickReturns, EmptyOutputTouchesNothing) {
   EXPECT_TRUE(ref::bytes_equal(C.ptr(), before.ptr(), size_t(C.count()) * 4));
 }
 
-/// Large problems whose leading dimensions break the preferred kernel's alignment run it on
-/// aligned copies in the workspace (staging.h) instead of an align1 kernel; results must match.
-class StagedGemm : public ::testing::TestWithParam<int> {
+/// A C API handle for the bf16 TN route tests, parameterized by a case number.
+class Bf16RouteTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
@@ -417,6 +416,10 @@ class StagedGemm : public ::testing::TestWithParam<int> {
   void TearDown() override { cutlassLibDestroy(handle_); }
   cutlassLibHandle_t handle_ = nullptr;
 };
+
+/// Large problems whose leading dimensions break the preferred kernel's alignment run it on
+/// aligned copies in the workspace (staging.h) instead of an align1 kernel; results must match.
+class StagedGemm : public Bf16RouteTest {};
 
 TEST_P(StagedGemm, MatchesTheReference) {
   // case 0: odd K (lda, ldb odd), beta 0; 1: odd ldc with beta 0.5 (C is staged with D);
@@ -467,16 +470,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, StagedGemm, ::testing::Values(0, 1, 2, 3));
 /// kernel it needs): results against the reference for bf16 / f16 / f32 outputs, with beta and C,
 /// host and device scalars, K = 65536 (split) and K = 65544 (no split count divides it into
 /// aligned slices), and the same bits on a second run.
-class SplitKGemm : public ::testing::TestWithParam<int> {
- protected:
-  void SetUp() override {
-    SKIP_WITHOUT_GPU();
-    if (!cutlass_lib_test::build_has_bf16_tn_kernel()) NO_KERNEL_FOR("bf16 TN");
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
-  }
-  void TearDown() override { cutlassLibDestroy(handle_); }
-  cutlassLibHandle_t handle_ = nullptr;
-};
+class SplitKGemm : public Bf16RouteTest {};
 
 TEST_P(SplitKGemm, MatchesTheReferenceAndRepeats) {
   // case 0: bf16 out, beta 0; 1: f32 out, beta 0.5 with C; 2: bf16 out, device scalars, beta 1;
