@@ -103,12 +103,10 @@ ROWS = tuple(
     MathRow(a=TF32, b=TF32, c=F32, accumulator=F32, compute=F32, instruction=None,
             layouts=TN_ONLY, alignments=ALIGNMENTS_TF32, tiles=tiles_for(TF32),
             epilogues=EpilogueRow(variants=STANDARD)),
-    # s8 x s8 -> s32 (wgmma .s32.s8.s8, K-major operands only): the 16-bit tiles with K doubled,
-    # without stream-K (its split problems with alpha != 1 or beta != 0 failed on the H200,
-    # docs/NOTES.md 2026-12-01 s10); the default-set tiles passed the GPU suite
+    # s8 x s8 -> s32 (wgmma .s32.s8.s8, K-major operands only): the 16-bit tiles with K doubled;
+    # the default-set tiles passed the GPU suite
     MathRow(a=S8, b=S8, c=S32, accumulator=S32, compute=S32, instruction=None,
-            layouts=TN_ONLY, alignments=ALIGNMENTS_S8,
-            tiles=tuple(t for t in tiles_for(S8) if t.scheduler != "stream_k")),
+            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(S8)),
 ) + tuple(
     # e4m3 x e4m3 -> bf16 / f16 / f32 (wgmma .f32.e4m3.e4m3, K-major operands only, the tensor
     # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite

@@ -310,11 +310,14 @@ TEST_P(StreamKKernelTest, Splits) {
       {3 * tm - 84, 3 * tn - 124, 63 * tk - 32, 1},
       {2 * tm + 1, tn + 5, 40 * tk + 3, 3},
   };
+  // integer kernels take integer scalars (their s32 alpha / beta would truncate 1.25 and -0.5)
+  bool const integer = is_integer(desc().C.element);
+  double const alpha = integer ? 2 : 1.25, beta = integer ? -1 : -0.5;
   for (Case const &c : cases) {
     SharedWorkspace workspace;
     for (uint64_t seed = 0; seed < 2; ++seed) {
       Problem p(desc(), c.m, c.n, c.k, c.batch);
-      run_and_check(GetParam(), p, 1.25, -0.5, false, false, 2, seed, &workspace);
+      run_and_check(GetParam(), p, alpha, beta, false, false, 2, seed, &workspace);
       if (HasFatalFailure()) return;
     }
   }
