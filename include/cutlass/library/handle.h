@@ -44,10 +44,15 @@
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
 /// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
 /// than half the GPU, in a workspace the handle grows. When the most preferred group refuses only
-/// for alignment (e.g. a leading dimension that is not a multiple of 16 bytes, which TMA needs), a
-/// problem of 2^27 multiply-adds or more (or any problem no other kernel accepts) runs that
-/// group's kernel on aligned, zero-padded copies of the operands in the workspace instead of a
-/// slower kernel (a bandwidth kernel, once chosen, is never staged).
+/// for alignment (e.g. a leading dimension that is not a multiple of 16 bytes, which TMA needs),
+/// the best kernel on aligned, zero-padded copies of the operands in the workspace runs instead,
+/// when its estimate plus the copies' (2 us per copy, the bytes at HBM bandwidth) beats the
+/// kernel that fits the originals, or when nothing else fits (a bandwidth kernel, once chosen, is
+/// never staged). A call with at most 8 output tiles of 128x128, K >= 16384, one batch entry, the
+/// plain epilogue and an f16 / bf16 / f32 output may run as parallel split-K: K cut into 2..256
+/// equal slices (16-byte aligned), one batched GEMM writes each slice's f32 product into the
+/// workspace and a reduction sums them in a fixed order (the same bits on every run) into
+/// alpha * sum + beta * C, when the model's estimate of the two beats the direct kernel.
 /// CUTLASS_LIB_LOG=1 in the environment prints the chosen kernel and why earlier candidates
 /// were passed over.
 #pragma once
