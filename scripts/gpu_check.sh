@@ -11,7 +11,8 @@
 #   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. ../shared/bench/gemm-shapes.csv (copy it into the checkout for a device run)
 #   PYTHON=1          the Python package bound to this build's library (a venv that sees the
 #                     machine's PyTorch), its pytest suite, python/examples/decoder_block.py and
-#                     python/examples/overhead.py. Without network, WHEELS=<folder> holds the
+#                     python/examples/overhead.py (the machine's python3 when it has PyTorch,
+#                     nanobind, scikit-build-core and pytest). Otherwise, without network, WHEELS=<folder> holds the
 #                     wheels of scikit-build-core, nanobind, pytest and their dependencies
 #                     (`pip download -d <folder> scikit-build-core nanobind pytest`; carry it)
 # Every stage runs under a time limit, so a hang costs minutes, not the session.
@@ -83,21 +84,32 @@ if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then
 fi
 
 if [ "${PYTHON:-0}" = 1 ]; then
-  python_env="$build_dir/python-env"
-  python3 -m venv --system-site-packages "$python_env"
-  pip_source=()
-  [ -n "${WHEELS:-}" ] && pip_source=(--no-index --find-links "$WHEELS")
-  {
-    "$python_env/bin/pip" install --quiet "${pip_source[@]}" scikit-build-core nanobind pytest &&
-      CUTLASS_LIB_LIBRARY="$PWD/$build_dir/library/libcutlass_lib.so" \
-        "$python_env/bin/pip" install --quiet --no-build-isolation "${pip_source[@]}" .
-  } > "$out/python_install.log" 2>&1 || { echo "python package: install failed"; tail -20 "$out/python_install.log"; }
-  (cd /tmp && timeout 900 "$python_env/bin/python" -m pytest -q -rs "$OLDPWD/python/tests") > "$out/pytest.log" 2>&1
+  # The machine's python3 when it has what the package needs (the GPU machine's image: PyTorch,
+  # nanobind, scikit-build-core, pytest; a venv made from it would not see its PyTorch), else a
+  # venv that installs them (from WHEELS without network).
+  if python3 -c "import torch, nanobind, scikit_build_core, pytest" 2> /dev/null; then
+    python_bin=$(command -v python3)
+    CUTLASS_LIB_LIBRARY="$PWD/$build_dir/library/libcutlass_lib.so" \
+      "$python_bin" -m pip install --quiet --no-deps --no-build-isolation --no-index . > "$out/python_install.log" 2>&1 ||
+      { echo "python package: install failed"; tail -20 "$out/python_install.log"; }
+  else
+    python_env="$build_dir/python-env"
+    python_bin="$python_env/bin/python"
+    python3 -m venv --system-site-packages "$python_env"
+    pip_source=()
+    [ -n "${WHEELS:-}" ] && pip_source=(--no-index --find-links "$WHEELS")
+    {
+      "$python_env/bin/pip" install --quiet "${pip_source[@]}" scikit-build-core nanobind pytest &&
+        CUTLASS_LIB_LIBRARY="$PWD/$build_dir/library/libcutlass_lib.so" \
+          "$python_env/bin/pip" install --quiet --no-build-isolation "${pip_source[@]}" .
+    } > "$out/python_install.log" 2>&1 || { echo "python package: install failed"; tail -20 "$out/python_install.log"; }
+  fi
+  (cd /tmp && timeout 900 "$python_bin" -m pytest -q -rs "$OLDPWD/python/tests") > "$out/pytest.log" 2>&1
   echo "pytest: $(tail -1 "$out/pytest.log")"
   grep -E "^(SKIPPED|FAILED)" "$out/pytest.log" | head -20
-  timeout 600 "$python_env/bin/python" python/examples/decoder_block.py > "$out/decoder_block.log" 2>&1
+  timeout 600 "$python_bin" python/examples/decoder_block.py > "$out/decoder_block.log" 2>&1
   tail -8 "$out/decoder_block.log"
-  timeout 300 "$python_env/bin/python" python/examples/overhead.py > "$out/overhead.log" 2>&1
+  timeout 300 "$python_bin" python/examples/overhead.py > "$out/overhead.log" 2>&1
   tail -5 "$out/overhead.log"
 fi
 
