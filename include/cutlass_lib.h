@@ -40,10 +40,11 @@
  *                     would be read; null C when m, n > 0; a transpose flag other than N/T;
  *                     batchCount < 1 or a negative stride; an ld and stride with which an
  *                     operand (or the aux output, bias or alpha vector) would span more
- *                     than 2^63 - 1 bytes
+ *                     than 2^63 - 1 bytes; the grouped calls' own (their section below)
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
  *                     above 2^31-1; batchCount above 65535; operand scales
- *                     (cutlassLibSetOperandScales) set for operands that are not fp8
+ *                     (cutlassLibSetOperandScales) set for operands that are not fp8; a
+ *                     fused epilogue with the pointer-array and grouped calls
  *    NO_DEVICE        no usable CUDA device
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
@@ -185,6 +186,80 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
     cudaDataType_t Btype, int64_t ldb, int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
     int64_t strideC, int64_t batchCount, cutlassLibComputeType_t computeType);
 
+/* ---- Pointer-array batched and grouped GEMMs ------------------------------------------------
+ * Many independent GEMMs in one call, as cuBLAS's cublasGemmBatchedEx and
+ * cublasGemmGroupedBatchedEx take them: problem i reads A = Aarray[i], B = Barray[i] and updates
+ * C = Carray[i] in place, each with the conventions above (column-major, sizes and leading
+ * dimensions in elements, the type table, the alignment rules per pointer). Problems are
+ * independent: no C may overlap another problem's C, or an A or B that a later problem reads.
+ *
+ * Differences from cuBLAS, in this version:
+ *  - Aarray, Barray and Carray are HOST arrays of device pointers (cuBLAS takes device arrays).
+ *    The library reads them during the call, like the size arrays, so they may be reused as soon
+ *    as the call returns. An array in device memory answers INVALID_VALUE (cudaPointerGetAttributes
+ *    tells; host, pinned and managed memory are accepted).
+ *  - The problems run one after another on the handle's stream, each through the same path as
+ *    cutlassLibGemmEx (one launch per problem, or none for the quick returns), not as one grouped
+ *    kernel. Each problem selects its own kernel (cutlassLibGemmExSelect of its arguments names it).
+ *  - The handle's fused epilogue does not apply: with any epilogue piece set (an epilogue other
+ *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED. fp8 operand
+ *    scales (cutlassLibSetOperandScales) apply to every problem.
+ *  - Sizes, leading dimensions and counts are int64_t (cuBLAS's _64 variants).
+ * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
+ * would be one in cutlassLibGemmEx (e.g. Aarray may be NULL when every problem has k == 0).
+ *
+ * Statuses: those of cutlassLibGemmEx, with these rules. Every problem's arguments are checked
+ * before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
+ * (then the type combination, then the fused epilogue); then every problem's kernel is selected
+ * (NO_DEVICE, NO_KERNEL, ARCH_MISMATCH) and its workspace compared with a caller's workspace
+ * (WORKSPACE_TOO_SMALL); only then does the first problem run. So a bad or unsupported problem
+ * anywhere in the call launches nothing; only ALLOC_FAILED (the handle's own workspace cannot
+ * grow) and EXECUTION_FAILED can come after earlier problems ran. With CUTLASS_LIB_LOG=1 in the
+ * environment a failure is printed with the index of its group and of the problem in the group.
+ * Scalars follow the pointer mode: host scalars by default; with CUTLASS_LIB_POINTER_MODE_DEVICE
+ * alpha and beta (alpha_array and beta_array) are in device memory and read by the kernels. */
+
+/** batchCount GEMMs of one shape (cublasGemmBatchedEx):
+ *      C[i] = alpha * op(A[i]) op(B[i]) + beta * C[i],   A[i] = Aarray[i], ... for 0 <= i < batchCount,
+ *  with transa, transb, m, n, k, lda, ldb, ldc, alpha and beta as in cutlassLibGemmEx, shared by
+ *  every problem. Aarray, Barray, Carray: host arrays of batchCount device pointers. batchCount == 0
+ *  returns SUCCESS after the argument checks, touching nothing (also without a device). Statuses
+ *  as the conventions of this section state; INVALID_VALUE for batchCount < 0 (unlike
+ *  cutlassLibGemmStridedBatchedEx, which needs batchCount >= 1), and no upper limit on
+ *  batchCount. It is cutlassLibGemmGroupedBatchedEx with one group of batchCount problems. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *const Aarray[], cudaDataType_t Atype, int64_t lda,
+    const void *const Barray[], cudaDataType_t Btype, int64_t ldb, const void *beta, void *const Carray[],
+    cudaDataType_t Ctype, int64_t ldc, int64_t batchCount, cutlassLibComputeType_t computeType);
+
+/** group_count groups of GEMMs (cublasGemmGroupedBatchedEx): group g holds group_size[g] problems
+ *  that share transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g], lda_array[g],
+ *  ldb_array[g], ldc_array[g], and the scalars alpha_array[g] and beta_array[g] (arrays of
+ *  group_count values of the compute type's scalar type: float for COMPUTE_32F, double for
+ *  COMPUTE_64F, int32_t for COMPUTE_32I; host memory, or device memory in DEVICE pointer mode).
+ *  The pointer arrays hold one entry per problem, sum(group_size) in all, groups in order: group
+ *  g's problem j is entry group_size[0] + ... + group_size[g-1] + j. Atype, Btype, Ctype and
+ *  computeType are the whole call's (one row of the type table).
+ *      C[e] = alpha[g] * op_g(A[e]) op_g(B[e]) + beta[g] * C[e]   for every problem e of group g
+ *  Per problem, as in cutlassLibGemmEx: m or n == 0 does nothing; k == 0 (or alpha == 0 with host
+ *  scalars) gives C = beta * C without reading A or B (so their entries may be NULL); beta == 0
+ *  never reads C. A group may be empty (group_size[g] == 0); its transposes, sizes and leading
+ *  dimensions are still checked. group_count == 0 (or every group empty) returns SUCCESS after the
+ *  argument checks, touching nothing (also without a device).
+ *  INVALID_VALUE, besides a single call's reasons in any group: group_count < 0; a NULL size,
+ *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
+ *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory.
+ *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
+ *  fused epilogue on the handle. See the section's conventions for the order. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
+    cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
+    const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
+    const void *const Aarray[], cudaDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
+    cutlassLibComputeType_t computeType);
+
 /** Which kernel cutlassLibGemmEx would run for these arguments, without running anything.
  *  On SUCCESS *kernel_name is the kernel's procedural name, or NULL when the call would launch no
  *  GEMM kernel (m == 0, n == 0, k == 0 or alpha == 0). Statuses as cutlassLibGemmEx;
@@ -200,7 +275,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
 
 /* ---- Fused epilogues ------------------------------------------------------------------------
  * A handle carries an epilogue that applies to its later GemmEx / GemmStridedBatchedEx /
- * GemmExSelect calls until it is changed. cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
+ * GemmExSelect calls until it is changed (GemmBatchedEx and GemmGroupedBatchedEx answer
+ * NOT_SUPPORTED while any piece is set). cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
  * drops the activation, bias and aux; the alpha vector and the D scale / amax are pieces of their
  * own, on while their pointers are non-null (with DEFAULT they give the alphavec / amax kernels),
  * so the plain GEMM also needs cutlassLibSetEpilogueAlphaVector(h, NULL, ...) and

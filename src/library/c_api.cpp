@@ -2,11 +2,14 @@
 /// The C API (include/cutlass_lib.h) on top of the library's one GEMM path (gemm_call.h).
 #include "cutlass_lib.h"
 
+#include <exception>
 #include <new>
 
 #include "cutlass/library/handle.h"
 #include "cutlass/library/singleton.h"
+#include "cutlass/library/util.h"
 #include "gemm_call.h"
+#include "gemm_grouped.h"
 #include "handle_access.h"
 
 using namespace cutlass::library;
@@ -190,17 +193,21 @@ struct Query {
   bool runs() const { return !kernel_name && !workspace_bytes; }
 };
 
-/// Builds and runs (or only selects) one GemmEx / GemmStridedBatchedEx call.
-cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
-                           int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType_t Atype,
-                           int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype, int64_t ldb,
-                           int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
-                           int64_t strideC, int64_t batchCount, bool batched, cutlassLibComputeType_t computeType,
-                           Query const &query = Query()) {
-  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+/// The layout of an operand stored as `op` says (N: column-major); kInvalid for other values,
+/// which the argument checks answer with INVALID_VALUE.
+LayoutTypeID layout_of(cutlassLibOperation_t op) {
+  return op == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor
+                                : op == CUTLASS_LIB_OP_T ? LayoutTypeID::kRowMajor : LayoutTypeID::kInvalid;
+}
 
+/// The GemmCall of one GemmEx / GemmStridedBatchedEx problem on `context` (its pointer mode; the
+/// epilogue is the caller's to add: epilogue_of). `types` is the call's row of the type table,
+/// or null outside it. C is updated in place: D is C.
+GemmCall make_call(cutlassLibContext const &context, TypeRow const *types, cutlassLibOperation_t transa,
+                   cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k, const void *alpha, const void *A,
+                   cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype,
+                   int64_t ldb, int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+                   int64_t strideC, int64_t batchCount, bool batched, cutlassLibComputeType_t computeType) {
   GemmCall call;
   call.mode = batched ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;
   call.m = m;
@@ -209,9 +216,9 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.batch_count = batchCount;
   call.alpha = alpha;
   call.beta = beta;
-  call.pointer_mode = handle->handle.get_scalar_pointer_mode();
-  call.layout_A = transa == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
-  call.layout_B = transb == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
+  call.pointer_mode = context.handle.get_scalar_pointer_mode();
+  call.layout_A = layout_of(transa);
+  call.layout_B = layout_of(transb);
   call.A = A;
   call.lda = lda;
   call.batch_stride_A = strideA;
@@ -233,6 +240,21 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
   call.element_C = call.element_D = types ? types->element_C : element_of(Ctype);
   call.element_scalar = types ? types->element_scalar : scalar_of(computeType);
   if (types) call.element_compute = types->element_compute;
+  return call;
+}
+
+/// Builds and runs (or only selects) one GemmEx / GemmStridedBatchedEx call.
+cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+                           int64_t m, int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType_t Atype,
+                           int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype, int64_t ldb,
+                           int64_t strideB, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+                           int64_t strideC, int64_t batchCount, bool batched, cutlassLibComputeType_t computeType,
+                           Query const &query = Query()) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmCall call = make_call(*handle, types, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb,
+                            strideB, beta, C, Ctype, ldc, strideC, batchCount, batched, computeType);
   if (!epilogue_of(*handle, &call.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   if (!types) {
     GemmOutcome checked = check_gemm_arguments(call);
@@ -245,6 +267,15 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
     if (query.workspace_bytes) *query.workspace_bytes = outcome.workspace_bytes;
   }
   return to_c_status(outcome.failure);
+}
+
+/// Group g's scalar in an array of per-group scalars of the compute type (host or device memory,
+/// as the pointer mode says); the array itself for a compute type outside the enum, whose
+/// scalars are never read (such calls answer NOT_SUPPORTED).
+void const *group_scalar(void const *array, cutlassLibComputeType_t computeType, int64_t g) {
+  NumericTypeID const scalar = scalar_of(computeType);
+  if (scalar == NumericTypeID::kInvalid) return array;
+  return static_cast<char const *>(array) + g * (sizeof_bits(scalar) / 8);
 }
 
 }  // namespace
@@ -324,6 +355,61 @@ cutlassLibStatus_t cutlassLibGetWorkspaceSize(cutlassLibHandle_t handle, cutlass
   query.workspace_bytes = workspaceSizeInBytes;
   return gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
                  Ctype, ldc, strideC, batchCount, /*batched=*/true, computeType, query);
+}
+
+cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
+    cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
+    const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
+    const void *const Aarray[], cudaDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
+    cutlassLibComputeType_t computeType) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (group_count < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  if (group_count == 0) return CUTLASS_LIB_STATUS_SUCCESS;
+  if (!transa_array || !transb_array || !m_array || !n_array || !k_array || !alpha_array || !lda_array ||
+      !ldb_array || !beta_array || !ldc_array || !group_size) {
+    return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  }
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmEpilogueArguments epilogue;
+  if (!epilogue_of(*handle, &epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  GemmGroupedCall call;
+  try {
+    call.groups.resize(size_t(group_count));
+  } catch (std::exception const &) {   // bad_alloc, or length_error past the vector's max_size
+    return CUTLASS_LIB_STATUS_ALLOC_FAILED;
+  }
+  for (int64_t g = 0; g < group_count; ++g) {
+    GemmGroup &group = call.groups[size_t(g)];
+    group.size = group_size[g];
+    group.shape = make_call(*handle, types, transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g],
+                            group_scalar(alpha_array, computeType, g), nullptr, Atype, lda_array[g], 0, nullptr,
+                            Btype, ldb_array[g], 0, group_scalar(beta_array, computeType, g), nullptr, Ctype,
+                            ldc_array[g], 0, 1, /*batched=*/false, computeType);
+    group.shape.epilogue = epilogue;
+  }
+  call.A = Aarray;
+  call.B = Barray;
+  call.C = Carray;
+  call.D = Carray;
+  // As in a single call: every argument error first (of every problem), then the type combination.
+  GemmGroupedOutcome const checked = check_grouped_arguments(call);
+  if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);
+  if (!types) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  return to_c_status(HandleAccess::grouped(handle->handle, call).failure);
+}
+
+cutlassLibStatus_t cutlassLibGemmBatchedEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                           cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                           const void *alpha, const void *const Aarray[], cudaDataType_t Atype,
+                                           int64_t lda, const void *const Barray[], cudaDataType_t Btype,
+                                           int64_t ldb, const void *beta, void *const Carray[],
+                                           cudaDataType_t Ctype, int64_t ldc, int64_t batchCount,
+                                           cutlassLibComputeType_t computeType) {
+  // one group of batchCount problems
+  return cutlassLibGemmGroupedBatchedEx(handle, &transa, &transb, &m, &n, &k, alpha, Aarray, Atype, &lda, Barray,
+                                        Btype, &ldb, beta, Carray, Ctype, &ldc, 1, &batchCount, computeType);
 }
 
 cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode) {

@@ -84,13 +84,8 @@ bool gemm_reads_c(GemmCall const &c) {
   return c.pointer_mode == ScalarPointerMode::kDevice || !host_scalar_equals(c.element_scalar, c.beta, 0);
 }
 
-/// BLAS argument checks (reference BLAS xGEMM order, as DESIGN.md states them).
-GemmOutcome check_gemm_arguments(GemmCall const &c) {
-  using gemm::GemmUniversalMode;
-  // INVALID_VALUE first (every check up to the epilogue's), then NOT_SUPPORTED: the order
-  // handle.h and cutlass_lib.h document. Kinds of call no kernel offers (C and D differing in
-  // layout or type, complex transforms) are the kernels' answer, after the device
-  // (unoffered_call_kind, gemm_call).
+/// The argument checks that read no pointer: sizes, layouts, leading dimensions, batch strides.
+GemmOutcome check_gemm_shape(GemmCall const &c) {
   if (c.m < 0 || c.n < 0 || c.k < 0) return fail(GemmFailure::kInvalidValue, "M, N and K must be >= 0");
   if (c.batch_count < 1) return fail(GemmFailure::kInvalidValue, "batch_count must be >= 1");
   if (!is_matrix_layout(c.layout_A) || !is_matrix_layout(c.layout_B) || !is_matrix_layout(c.layout_C) ||
@@ -120,6 +115,18 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
     return fail(GemmFailure::kInvalidValue,
                 "an operand's leading dimension and batch stride span more than 2^63 bytes");
   }
+  return {};
+}
+
+/// BLAS argument checks (reference BLAS xGEMM order, as DESIGN.md states them).
+GemmOutcome check_gemm_arguments(GemmCall const &c) {
+  using gemm::GemmUniversalMode;
+  // INVALID_VALUE first (every check up to the epilogue's), then NOT_SUPPORTED: the order
+  // handle.h and cutlass_lib.h document. Kinds of call no kernel offers (C and D differing in
+  // layout or type, complex transforms) are the kernels' answer, after the device
+  // (unoffered_call_kind, gemm_call).
+  GemmOutcome const shape = check_gemm_shape(c);
+  if (shape.failure != GemmFailure::kNone) return shape;
   if (!c.alpha || !c.beta) return fail(GemmFailure::kInvalidValue, "alpha and beta must not be null");
   bool const device_scalars = c.pointer_mode == ScalarPointerMode::kDevice;
   bool const output_nonempty = c.m > 0 && c.n > 0;

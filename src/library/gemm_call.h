@@ -81,6 +81,11 @@ bool gemm_reads_c(GemmCall const &call);
 /// The BLAS argument checks alone (the first step of gemm_call), the epilogue's included.
 GemmOutcome check_gemm_arguments(GemmCall const &call);
 
+/// The first of those checks, the ones that read no pointer or scalar (all kInvalidValue): M, N,
+/// K >= 0, batch_count >= 1, layouts, leading dimensions, batch strides and the operands' spans.
+/// What a grouped call checks for a group that has no problems.
+GemmOutcome check_gemm_shape(GemmCall const &call);
+
 /// Why the fused-epilogue operands cannot run the pieces `e.kind` names (library.h,
 /// GemmEpilogueArguments, states the rules), or null when they can. `aux_extent` is the extent
 /// D's leading dimension must cover (ldaux >= it); missing pointers count only when

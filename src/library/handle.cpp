@@ -206,18 +206,29 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
   return to_status(outcome.failure);
 }
 
-GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
-  DeviceGuard guard(h.device_);
+GemmContext HandleAccess::context_of(Handle &h) {
   GemmContext context;
   context.compute_capability = h.compute_capability_;
-  context.sm_count = current_device_sm_count();   // the guard made the handle's device current
+  context.sm_count = current_device_sm_count();   // the caller's guard made the handle's device current
   context.has_code = current_device_has_library_code();
   context.stream = h.stream_;
   context.workspace = &h.workspace_;
   context.workspace_size = &h.workspace_size_;
   context.workspace_fixed = !h.workspace_owned_;
-  GemmOutcome outcome = gemm_call(call, context, execute);
+  return context;
+}
+
+GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
+  DeviceGuard guard(h.device_);
+  GemmOutcome outcome = gemm_call(call, context_of(h), execute);
   if (execute) h.last_operation_ = outcome.operation;
+  return outcome;
+}
+
+GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call) {
+  DeviceGuard guard(h.device_);
+  GemmGroupedOutcome outcome = gemm_grouped(call, context_of(h));
+  h.last_operation_ = outcome.operation;
   return outcome;
 }
 

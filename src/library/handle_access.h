@@ -1,10 +1,11 @@
 /// @file src/library/handle_access.h
-/// Runs a GemmCall on a Handle's device, stream and workspace (internal; shared by the C++
-/// Handle methods and the C API).
+/// Runs a GemmCall (or a grouped call) on a Handle's device, stream and workspace (internal;
+/// shared by the C++ Handle methods and the C API).
 #pragma once
 
 #include "cutlass/library/handle.h"
 #include "gemm_call.h"
+#include "gemm_grouped.h"
 
 namespace cutlass {
 namespace library {
@@ -12,6 +13,12 @@ namespace library {
 struct HandleAccess {
   /// gemm_call() with the handle's device made current; records the chosen kernel when executing.
   static GemmOutcome call(Handle &handle, GemmCall const &call, bool execute);
+  /// gemm_grouped() with the handle's device made current; records the last kernel that ran.
+  static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call);
+
+ private:
+  /// The handle's device facts, stream and workspace (its device must be current).
+  static GemmContext context_of(Handle &handle);
 };
 
 }  // namespace library

@@ -1,0 +1,173 @@
+/// @file src/library/gemm_grouped.cpp
+/// Grouped and pointer-array GEMMs, first version (gemm_grouped.h): check every problem, select
+/// every problem's kernel, then run each problem through the one-GEMM path. Read top to bottom:
+/// gemm_grouped() is the whole story.
+#include "gemm_grouped.h"
+
+#include <cstdio>
+#include <cuda_runtime_api.h>
+
+#include "gemm_selection.h"
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+/// Where a problem sits: its group, its index in the group, its entry in the pointer arrays.
+struct ProblemIndex {
+  int64_t group, problem, entry;
+};
+
+/// A problem as the one-GEMM call it is: its group's shape with its own pointers.
+GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
+  GemmCall c = call.groups[size_t(index.group)].shape;
+  c.A = call.A ? call.A[index.entry] : nullptr;
+  c.B = call.B ? call.B[index.entry] : nullptr;
+  c.C = call.C ? call.C[index.entry] : nullptr;
+  c.D = call.D ? call.D[index.entry] : nullptr;
+  return c;
+}
+
+/// Calls visit(index) for every problem, groups in order, until it returns false.
+template <typename Visit>
+void for_each_problem(GemmGroupedCall const &call, Visit &&visit) {
+  int64_t entry = 0;
+  for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
+    for (int64_t j = 0; j < call.groups[size_t(g)].size; ++j, ++entry) {
+      if (!visit(ProblemIndex{g, j, entry})) return;
+    }
+  }
+}
+
+/// A failure at (group, problem), -1 where it is the call's or the group's own.
+GemmGroupedOutcome at(GemmFailure failure, char const *detail, int64_t group = -1, int64_t problem = -1) {
+  GemmGroupedOutcome outcome;
+  outcome.failure = failure;
+  outcome.detail = detail;
+  outcome.group = group;
+  outcome.problem = problem;
+  return outcome;
+}
+
+/// `outcome`, printed with its group and problem index when CUTLASS_LIB_LOG is set.
+GemmGroupedOutcome logged(GemmGroupedOutcome const &outcome) {
+  if (selection_log_enabled()) {
+    if (outcome.group < 0) {
+      std::fprintf(stderr, "cutlass_lib: grouped GEMM: %s\n", outcome.detail);
+    } else if (outcome.problem < 0) {
+      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld: %s\n", (long long)outcome.group, outcome.detail);
+    } else {
+      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: %s\n", (long long)outcome.group,
+                   (long long)outcome.problem, outcome.detail);
+    }
+  }
+  return outcome;
+}
+
+/// True when CUDA knows `array` as device memory, which the host cannot read (a caller used to
+/// cuBLAS's device pointer arrays). Host memory, pinned or not, and managed memory are readable;
+/// without a device the query fails and every array counts as host memory.
+bool in_device_memory(void const *array) {
+  if (!array) return false;
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, array) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice;
+}
+
+}  // namespace
+
+GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
+  int64_t const group_count = int64_t(call.groups.size());
+  int64_t problems = 0;
+  for (int64_t g = 0; g < group_count; ++g) {
+    int64_t const size = call.groups[size_t(g)].size;
+    if (size < 0) return logged(at(GemmFailure::kInvalidValue, "group_size must be >= 0", g));
+    if (__builtin_add_overflow(problems, size, &problems)) {
+      return logged(at(GemmFailure::kInvalidValue, "the group sizes add up past 2^63 - 1 problems", g));
+    }
+  }
+  // NOTE: before any entry is read: reading a device array on the host would crash.
+  if (problems > 0 && (in_device_memory(call.A) || in_device_memory(call.B) || in_device_memory(call.C) ||
+                       in_device_memory(call.D))) {
+    return logged(at(GemmFailure::kInvalidValue,
+                     "the pointer arrays (Aarray, Barray, Carray) must be host arrays; these are in device memory"));
+  }
+  // Every argument error of every problem, in problem order, before anything unsupported.
+  GemmGroupedOutcome first_other;
+  int64_t entry = 0;
+  for (int64_t g = 0; g < group_count; ++g) {
+    GemmGroup const &group = call.groups[size_t(g)];
+    if (group.size == 0) {
+      GemmOutcome const shape = check_gemm_shape(group.shape);
+      if (shape.failure != GemmFailure::kNone) return logged(at(shape.failure, shape.detail, g));
+    }
+    for (int64_t j = 0; j < group.size; ++j, ++entry) {
+      GemmOutcome const checked = check_gemm_arguments(problem_call(call, ProblemIndex{g, j, entry}));
+      if (checked.failure == GemmFailure::kInvalidValue) return logged(at(checked.failure, checked.detail, g, j));
+      if (checked.failure != GemmFailure::kNone && first_other.failure == GemmFailure::kNone) {
+        first_other = at(checked.failure, checked.detail, g, j);
+      }
+    }
+  }
+  if (first_other.failure != GemmFailure::kNone) return logged(first_other);
+  return {};
+}
+
+GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context) {
+  // 1. Every problem's arguments, before anything else.
+  GemmGroupedOutcome const checked = check_grouped_arguments(call);
+  if (checked.failure != GemmFailure::kNone) return checked;
+
+  // 2. What this version does not offer: fused epilogues. The handle holds one bias, aux output,
+  //    alpha vector and amax, which problems of different shapes cannot share.
+  for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
+    if (call.groups[size_t(g)].shape.epilogue.kind.fused()) {
+      return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls take no fused epilogue yet", g));
+    }
+  }
+
+  // 3. Every problem's kernel, nothing launched: the device, the kernels for the types and
+  //    layouts, a kernel that takes the problem's alignment, and the workspace it needs.
+  GemmGroupedOutcome outcome;
+  bool const log = selection_log_enabled();
+  for_each_problem(call, [&](ProblemIndex const &i) {
+    if (log) {
+      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: select\n", (long long)i.group,
+                   (long long)i.problem);
+    }
+    GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
+    if (planned.failure != GemmFailure::kNone) {
+      outcome = logged(at(planned.failure, planned.detail, i.group, i.problem));
+    } else if (context.workspace_fixed && planned.workspace_bytes > *context.workspace_size) {
+      outcome = logged(at(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the problem needs",
+                          i.group, i.problem));
+    }
+    return outcome.failure == GemmFailure::kNone;
+  });
+  if (outcome.failure != GemmFailure::kNone) return outcome;
+
+  // 4. Each problem in order on the stream, through the same path (quick returns included).
+  for_each_problem(call, [&](ProblemIndex const &i) {
+    if (log) {
+      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: run\n", (long long)i.group,
+                   (long long)i.problem);
+    }
+    GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
+    if (ran.failure != GemmFailure::kNone) {
+      Operation const *last = outcome.operation;
+      outcome = logged(at(ran.failure, ran.detail, i.group, i.problem));
+      outcome.operation = last;
+      return false;
+    }
+    if (ran.operation) outcome.operation = ran.operation;
+    return true;
+  });
+  return outcome;
+}
+
+}  // namespace library
+}  // namespace cutlass

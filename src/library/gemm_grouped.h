@@ -1,0 +1,64 @@
+/// @file src/library/gemm_grouped.h
+/// Grouped and pointer-array GEMMs (the C API's cutlassLibGemmGroupedBatchedEx and
+/// cutlassLibGemmBatchedEx), first version: every problem is checked, then every problem's
+/// kernel is selected, and only then does each problem run, in order, through the one-GEMM path
+/// (gemm_call.h) on the handle's stream: one launch per problem, no single grouped kernel yet
+/// (internal).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gemm_call.h"
+
+namespace cutlass {
+namespace library {
+
+/// One group: `size` problems that share `shape` (M, N, K, types, layouts, leading dimensions,
+/// alpha and beta, pointer mode, epilogue). The shape's mode is kGemm with batch_count 1; its
+/// A, B, C and D are not used: each problem's come from GemmGroupedCall's pointer arrays.
+struct GemmGroup {
+  GemmCall shape;
+  int64_t size = 0;
+};
+
+/// A grouped GEMM: problem j of group g is entry (size of groups 0 .. g-1) + j of the pointer
+/// arrays, which are HOST arrays of device pointers; a null array counts as an array of null
+/// pointers (so it is an error exactly where a null pointer would be one).
+struct GemmGroupedCall {
+  std::vector<GemmGroup> groups;
+  void const *const *A = nullptr;
+  void const *const *B = nullptr;
+  void const *const *C = nullptr;
+  void *const *D = nullptr;
+};
+
+/// A grouped call's answer: the first failure and where it was, or success.
+struct GemmGroupedOutcome {
+  GemmFailure failure = GemmFailure::kNone;
+  char const *detail = "";
+  int64_t group = -1;     ///< group of the failing problem; -1 when the failure is the call's own
+  int64_t problem = -1;   ///< the problem's index in its group; -1 for the group as a whole
+  Operation const *operation = nullptr;   ///< the kernel of the last problem that ran (null if none)
+};
+
+/// The argument checks of every problem, before anything else: a pointer array in device memory,
+/// a negative group size or a problem count past 2^63 - 1 (kInvalidValue), then
+/// check_gemm_arguments for every problem (check_gemm_shape for a group without problems). The
+/// answer is the first kInvalidValue in problem order; only when there is none, the first other
+/// failure (the kNotSupported sizes), so every argument error comes before anything unsupported,
+/// as in a single call.
+GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
+
+/// Runs a grouped call: check_grouped_arguments; kNotSupported for a fused epilogue (this version
+/// takes none); then every problem through gemm_call without launching (the device, the kernels,
+/// the workspace each needs); kWorkspaceTooSmall when a caller's workspace is smaller than a
+/// problem needs; and only when all of that passed, each problem through gemm_call, in order on
+/// context.stream. So every failure but kAllocFailed (the handle's workspace cannot grow) and
+/// kLaunchFailed comes before anything is launched. A call without problems succeeds without
+/// looking at the device. With CUTLASS_LIB_LOG set, a failure is printed with its group and
+/// problem index.
+GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context);
+
+}  // namespace library
+}  // namespace cutlass
