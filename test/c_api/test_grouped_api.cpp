@@ -1,0 +1,317 @@
+/// The C API's pointer-array batched and grouped GEMMs (cutlassLibGemmBatchedEx,
+/// cutlassLibGemmGroupedBatchedEx), as far as they are decided without a device: every bad input
+/// gets its status, checked for every group before anything launches. Pointers are made-up
+/// addresses: a kernel launched on them would fault, which the tests look for where a GPU is
+/// present (expect_nothing_launched). The GPU side is test/gpu/test_grouped.cu.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "cutlass_lib.h"
+
+namespace {
+
+void const *address(uintptr_t a) { return reinterpret_cast<void const *>(a); }
+void *mutable_address(uintptr_t a) { return reinterpret_cast<void *>(a); }
+
+bool has_device() {
+  int count = 0;
+  bool const ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+/// Where a GPU is present: no kernel ran on the made-up addresses (it would have faulted, and the
+/// fault would be the device's error now). Without one there is nothing a launch could reach.
+void expect_nothing_launched() {
+  if (has_device()) {
+    EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize()) << "a kernel ran on the made-up addresses";
+  }
+}
+
+/// A valid bf16 grouped call on made-up addresses: three groups (TN 64x48x32 x 2 problems,
+/// NN 16x8x24 x 1, NT 32x32x16 x 2), five problems; group 2's problems are entries 3 and 4 of
+/// the pointer arrays. Each test breaks one argument through the pointers below, which start out
+/// at the member arrays (so the struct is not copyable).
+struct GroupedArgs {
+  static constexpr int64_t kGroups = 3, kProblems = 5;
+  cutlassLibOperation_t transa_values[kGroups] = {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N};
+  cutlassLibOperation_t transb_values[kGroups] = {CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_T};
+  int64_t m_values[kGroups] = {64, 16, 32}, n_values[kGroups] = {48, 8, 32}, k_values[kGroups] = {32, 24, 16};
+  // T: A stored k x m (lda >= k); N: m x k (lda >= m). B: N k x n (ldb >= k); T n x k (ldb >= n).
+  int64_t lda_values[kGroups] = {32, 16, 32}, ldb_values[kGroups] = {32, 24, 32}, ldc_values[kGroups] = {64, 16, 32};
+  int64_t size_values[kGroups] = {2, 1, 2};
+  float alpha_values[kGroups] = {1, 1, 1}, beta_values[kGroups] = {0, 0.5f, 1};
+  void const *A_values[kProblems], *B_values[kProblems];
+  void *C_values[kProblems];
+
+  cutlassLibOperation_t const *transa = transa_values, *transb = transb_values;
+  int64_t const *m = m_values, *n = n_values, *k = k_values;
+  int64_t const *lda = lda_values, *ldb = ldb_values, *ldc = ldc_values, *group_size = size_values;
+  void const *alpha = alpha_values, *beta = beta_values;
+  void const *const *A = A_values, *const *B = B_values;
+  void *const *C = C_values;
+  cudaDataType_t Atype = CUDA_R_16BF, Btype = CUDA_R_16BF, Ctype = CUDA_R_16BF;
+  cutlassLibComputeType_t compute = CUTLASS_LIB_COMPUTE_32F;
+  int64_t group_count = kGroups;
+
+  GroupedArgs() {
+    for (int64_t i = 0; i < kProblems; ++i) {
+      A_values[i] = address(0x1000000 + uintptr_t(i) * 0x10000);
+      B_values[i] = address(0x2000000 + uintptr_t(i) * 0x10000);
+      C_values[i] = mutable_address(0x3000000 + uintptr_t(i) * 0x10000);
+    }
+  }
+  GroupedArgs(GroupedArgs const &) = delete;
+  GroupedArgs &operator=(GroupedArgs const &) = delete;
+};
+
+cutlassLibStatus_t grouped(cutlassLibHandle_t handle, GroupedArgs const &a) {
+  return cutlassLibGemmGroupedBatchedEx(handle, a.transa, a.transb, a.m, a.n, a.k, a.alpha, a.A, a.Atype, a.lda, a.B,
+                                        a.Btype, a.ldb, a.beta, a.C, a.Ctype, a.ldc, a.group_count, a.group_size,
+                                        a.compute);
+}
+
+/// Group 0 of GroupedArgs as a pointer-array batched call of `batch` problems.
+cutlassLibStatus_t batched(cutlassLibHandle_t handle, GroupedArgs const &a, int64_t batch) {
+  return cutlassLibGemmBatchedEx(handle, a.transa[0], a.transb[0], a.m[0], a.n[0], a.k[0], a.alpha, a.A, a.Atype,
+                                 a.lda[0], a.B, a.Btype, a.ldb[0], a.beta, a.C, a.Ctype, a.ldc[0], batch, a.compute);
+}
+
+class CApiGrouped : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_)); }
+  void TearDown() override {
+    expect_nothing_launched();
+    cutlassLibDestroy(handle_);
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(CApiGrouped, NullHandleIsNotInitialized) {
+  GroupedArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, grouped(nullptr, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, batched(nullptr, a, 2));
+}
+
+TEST_F(CApiGrouped, NoGroupsIsSuccessTouchingNothing) {
+  // nothing is read: every array may be NULL, the types may be anything, no device is needed
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmGroupedBatchedEx(handle_, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                           CUDA_R_16BF, nullptr, nullptr, CUDA_R_16BF, nullptr, nullptr, nullptr,
+                                           CUDA_R_16BF, nullptr, 0, nullptr, CUTLASS_LIB_COMPUTE_32F));
+  GroupedArgs a;
+  a.group_count = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, batched(handle_, a, 0)) << "batchCount 0, as cuBLAS";
+}
+
+TEST_F(CApiGrouped, EmptyGroupsAreSuccessWithoutPointerArrays) {
+  GroupedArgs a;
+  a.size_values[0] = a.size_values[1] = a.size_values[2] = 0;
+  a.A = a.B = nullptr;
+  a.C = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle_, a)) << "no problem: no pointer read, no device needed";
+}
+
+TEST_F(CApiGrouped, NegativeGroupCountOrGroupSize) {
+  GroupedArgs a;
+  a.group_count = -1;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+  GroupedArgs b;
+  b.size_values[2] = -1;   // the last group: groups 0 and 1 are valid and must not run
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, b));
+  GroupedArgs c;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, c, -1));
+}
+
+TEST_F(CApiGrouped, GroupSizesAddingUpPast63BitsAreInvalid) {
+  GroupedArgs a;
+  a.size_values[1] = INT64_MAX;   // 2 + INT64_MAX problems: checked before any entry is read
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+}
+
+TEST_F(CApiGrouped, NullHostArraysAreInvalid) {
+  for (int which = 0; which < 11; ++which) {
+    GroupedArgs a;
+    switch (which) {
+      case 0: a.transa = nullptr; break;
+      case 1: a.transb = nullptr; break;
+      case 2: a.m = nullptr; break;
+      case 3: a.n = nullptr; break;
+      case 4: a.k = nullptr; break;
+      case 5: a.lda = nullptr; break;
+      case 6: a.ldb = nullptr; break;
+      case 7: a.ldc = nullptr; break;
+      case 8: a.alpha = nullptr; break;
+      case 9: a.beta = nullptr; break;
+      case 10: a.group_size = nullptr; break;
+    }
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << "array " << which;
+  }
+  GroupedArgs b;
+  b.alpha = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, b, 2)) << "null alpha";
+}
+
+TEST_F(CApiGrouped, NullPointerArraysAreInvalidWhereTheyWouldBeRead) {
+  // every problem reads A and B (k > 0, alpha 1) and writes C: a NULL array is NULL pointers
+  GroupedArgs a;
+  a.A = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << "Aarray";
+  GroupedArgs b;
+  b.B = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, b)) << "Barray";
+  GroupedArgs c;
+  c.C = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, c)) << "Carray";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, c, 2)) << "Carray";
+}
+
+TEST_F(CApiGrouped, BadArgumentsInTheLastGroupAreInvalidBeforeAnythingRuns) {
+  // groups 0 and 1 are valid; every error below is in group 2, so a call that ran the problems in
+  // order before checking them would have launched on the made-up addresses first
+  struct Case {
+    char const *what;
+    void (*breaks)(GroupedArgs &);
+  };
+  Case const cases[] = {
+      {"m < 0", [](GroupedArgs &a) { a.m_values[2] = -1; }},
+      {"n < 0", [](GroupedArgs &a) { a.n_values[2] = -1; }},
+      {"k < 0", [](GroupedArgs &a) { a.k_values[2] = -1; }},
+      {"lda < m (A not transposed)", [](GroupedArgs &a) { a.lda_values[2] = 31; }},
+      {"ldb < n (B transposed)", [](GroupedArgs &a) { a.ldb_values[2] = 31; }},
+      {"ldc < m", [](GroupedArgs &a) { a.ldc_values[2] = 31; }},
+      {"transa not N or T", [](GroupedArgs &a) { a.transa_values[2] = static_cast<cutlassLibOperation_t>(2); }},
+      {"transb not N or T", [](GroupedArgs &a) { a.transb_values[2] = static_cast<cutlassLibOperation_t>(-1); }},
+      {"null A in problem 4", [](GroupedArgs &a) { a.A_values[4] = nullptr; }},
+      {"null B in problem 3", [](GroupedArgs &a) { a.B_values[3] = nullptr; }},
+      {"null C in problem 4", [](GroupedArgs &a) { a.C_values[4] = nullptr; }},
+      {"an ld spanning 2^63 bytes", [](GroupedArgs &a) { a.ldc_values[2] = int64_t(1) << 58; }},
+  };
+  for (Case const &c : cases) {
+    GroupedArgs a;
+    c.breaks(a);
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << c.what;
+  }
+}
+
+TEST_F(CApiGrouped, AnEmptyGroupsShapeIsStillChecked) {
+  GroupedArgs a;
+  a.size_values[2] = 0;
+  a.lda_values[2] = 1;   // below m = 32
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+  GroupedArgs b;
+  b.size_values[1] = 0;
+  b.transa_values[1] = static_cast<cutlassLibOperation_t>(7);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, b));
+  GroupedArgs c;
+  c.lda_values[0] = 1;   // transa T: lda >= k = 32
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, c, 0)) << "batchCount 0 still checks lda";
+}
+
+TEST_F(CApiGrouped, BatchedChecksEveryProblemsPointers) {
+  GroupedArgs a;
+  a.B_values[1] = nullptr;   // the second (last) problem of a batch of 2
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, a, 2));
+  GroupedArgs b;
+  b.lda_values[0] = 31;   // transa T: lda >= k = 32
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, b, 2));
+}
+
+TEST_F(CApiGrouped, UnsupportedTypesAreNotSupportedAfterEveryArgumentCheck) {
+  GroupedArgs a;
+  a.Btype = CUDA_R_16F;   // bf16 x f16: no row of the type table
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
+  a.lda_values[2] = 1;   // an argument error in the last group comes first
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+  GroupedArgs b;
+  b.compute = static_cast<cutlassLibComputeType_t>(99);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, b));
+}
+
+TEST_F(CApiGrouped, InvalidValueInALaterGroupComesBeforeNotSupportedInAnEarlierOne) {
+  GroupedArgs a;
+  a.m_values[0] = int64_t(INT_MAX) + 1;   // group 0: beyond 32 bits (NOT_SUPPORTED)
+  a.lda_values[0] = 32;                   // transa T: lda >= k, still valid
+  a.ldc_values[0] = a.m_values[0];
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  a.ldb_values[2] = 1;   // group 2: an argument error
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+}
+
+TEST_F(CApiGrouped, FusedEpilogueIsNotSupported) {
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU));
+  GroupedArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
+  // a bias epilogue without its bias is an argument error, as in a single call
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+  // the alpha vector is a piece of its own
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  float const *vector = static_cast<float const *>(address(0x5000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAlphaVector(handle_, vector, CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+}
+
+TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
+  // as in a single call: set for bf16 operands, NOT_SUPPORTED before anything runs
+  float const *scale = static_cast<float const *>(address(0x5000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale, scale));
+  GroupedArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+}
+
+// The NoDevice tests run in the ctest entry c_api.no_device (CUDA_VISIBLE_DEVICES=-1).
+TEST(CApiGroupedNoDevice, ValidCallsAnswerNoDeviceAfterTheArgumentChecks) {
+  ASSERT_FALSE(has_device()) << "run with CUDA_VISIBLE_DEVICES=-1 (ctest entry c_api.no_device)";
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  GroupedArgs a;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, grouped(handle, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, batched(handle, a, 2));
+  // k == 0 with NULL A and B passes the argument checks (they are not read), as in a single call
+  GroupedArgs b;
+  b.k_values[1] = 0;
+  b.A_values[2] = b.B_values[2] = nullptr;   // group 1's one problem
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, grouped(handle, b));
+  // an empty output needs the device, as a single call's quick return does
+  GroupedArgs c;
+  c.m_values[0] = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, grouped(handle, c));
+  // no problem at all needs none
+  c.size_values[0] = c.size_values[1] = c.size_values[2] = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle, c));
+  cutlassLibDestroy(handle);
+}
+
+// Runs in the ctest entry c_api.grouped_log (CUTLASS_LIB_LOG=1, read once per process).
+TEST(CApiGroupedLog, FailuresNameTheirGroupAndProblem) {
+  char const *log = std::getenv("CUTLASS_LIB_LOG");
+  ASSERT_TRUE(log && log[0] && log[0] != '0') << "run with CUTLASS_LIB_LOG=1 (ctest entry c_api.grouped_log)";
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  GroupedArgs a;
+  a.A_values[4] = nullptr;   // group 2, problem 1
+  ::testing::internal::CaptureStderr();
+  cutlassLibStatus_t const status = grouped(handle, a);
+  std::string const printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, status);
+  EXPECT_NE(std::string::npos, printed.find("group 2, problem 1: A and B must not be null")) << printed;
+
+  GroupedArgs b;
+  b.size_values[1] = -1;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle, b));
+  std::string const group_level = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(std::string::npos, group_level.find("group 1: group_size must be >= 0")) << group_level;
+  expect_nothing_launched();
+  cutlassLibDestroy(handle);
+}
+
+}  // namespace

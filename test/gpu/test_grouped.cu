@@ -1,0 +1,371 @@
+/// GPU tests of the C API's grouped and pointer-array batched GEMMs (cutlassLibGemmGroupedBatchedEx,
+/// cutlassLibGemmBatchedEx): every problem against the device reference, every byte of the shared
+/// C buffer outside the problems' M x N regions unchanged, the BLAS quick returns per problem,
+/// device-side scalars, the handle's stream, and a bad last group launching nothing. The host
+/// side (statuses without a device) is test/c_api/test_grouped_api.cpp.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cutlass_lib.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+
+namespace {
+
+using namespace cutlass::library;
+using cutlass_lib_test::DeviceBuffer;
+namespace ref = cutlass::reference;
+
+constexpr int64_t kBf16Bytes = 2;
+
+/// One group of bf16 problems (bf16 C, f32 accumulate): its transposes, sizes and scalars.
+struct Group {
+  cutlassLibOperation_t transa, transb;
+  int64_t m, n, k;
+  float alpha, beta;
+  int64_t size;
+};
+
+LayoutTypeID layout_of(cutlassLibOperation_t op) {
+  return op == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
+}
+
+/// The groups' problems on the device: A and B of each in its own buffer (none when k == 0:
+/// the call gets NULL there, which it must not read), every C in one buffer with 8 padding rows
+/// (ldc = m + 8) and 64 elements between problems, laid out in reverse problem order so the
+/// pointer arrays are not sorted. Every leading dimension is its extent + 8 (16-byte multiples).
+/// C starts as NaN (the poison) with random values in the M x N regions of the problems that read
+/// C (beta != 0, or scalars on the device).
+class GroupedProblems {
+ public:
+  GroupedProblems(std::vector<Group> const &groups, bool device_scalars, uint64_t seed) : groups_(groups) {
+    int64_t c_elements = 0;
+    for (Group const &g : groups_) {
+      for (int64_t j = 0; j < g.size; ++j) {
+        Problem p;
+        p.group = &g;
+        p.lda = (g.transa == CUTLASS_LIB_OP_N ? g.m : g.k) + 8;
+        p.ldb = (g.transb == CUTLASS_LIB_OP_N ? g.k : g.n) + 8;
+        p.ldc = g.m + 8;
+        if (g.k > 0) {
+          int64_t const a_count = p.lda * (g.transa == CUTLASS_LIB_OP_N ? g.k : g.m);
+          int64_t const b_count = p.ldb * (g.transb == CUTLASS_LIB_OP_N ? g.n : g.k);
+          p.A = DeviceBuffer(size_t(a_count * kBf16Bytes));
+          p.B = DeviceBuffer(size_t(b_count * kBf16Bytes));
+          EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, p.A.get(), a_count, seed++));
+          EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, p.B.get(), b_count, seed++));
+        }
+        problems_.push_back(std::move(p));
+      }
+    }
+    for (size_t e = problems_.size(); e-- > 0;) {   // reverse order
+      problems_[e].c_offset = c_elements;
+      c_elements += problems_[e].ldc * problems_[e].group->n + 64;
+    }
+    c_bytes_ = size_t(c_elements * kBf16Bytes);
+    C_ = DeviceBuffer(c_bytes_);
+    C_before_ = DeviceBuffer(c_bytes_);
+    EXPECT_TRUE(ref::fill_poison(NumericTypeID::kBF16, C_.get(), c_elements));
+    for (Problem const &p : problems_) {
+      if (p.group->beta == 0 && !device_scalars) continue;   // beta == 0 must not read the NaN
+      for (int64_t column = 0; column < p.group->n; ++column) {
+        EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, c(p) + column * p.ldc * kBf16Bytes, p.group->m, seed++));
+      }
+    }
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(C_before_.get(), C_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
+    EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());   // the fills ran on the legacy stream
+  }
+
+  /// The arguments of cutlassLibGemmGroupedBatchedEx: per group, then per problem.
+  std::vector<cutlassLibOperation_t> transa() const { return per_group([](Group const &g) { return g.transa; }); }
+  std::vector<cutlassLibOperation_t> transb() const { return per_group([](Group const &g) { return g.transb; }); }
+  std::vector<int64_t> m() const { return per_group([](Group const &g) { return g.m; }); }
+  std::vector<int64_t> n() const { return per_group([](Group const &g) { return g.n; }); }
+  std::vector<int64_t> k() const { return per_group([](Group const &g) { return g.k; }); }
+  std::vector<int64_t> size() const { return per_group([](Group const &g) { return g.size; }); }
+  std::vector<float> alpha() const { return per_group([](Group const &g) { return g.alpha; }); }
+  std::vector<float> beta() const { return per_group([](Group const &g) { return g.beta; }); }
+  /// Leading dimensions per group: every problem of a group has the same ones.
+  std::vector<int64_t> lda() const { return per_group_problem([](Problem const &p) { return p.lda; }); }
+  std::vector<int64_t> ldb() const { return per_group_problem([](Problem const &p) { return p.ldb; }); }
+  std::vector<int64_t> ldc() const { return per_group_problem([](Problem const &p) { return p.ldc; }); }
+  std::vector<void const *> A() const {
+    std::vector<void const *> out;
+    for (Problem const &p : problems_) out.push_back(p.A.get());
+    return out;
+  }
+  std::vector<void const *> B() const {
+    std::vector<void const *> out;
+    for (Problem const &p : problems_) out.push_back(p.B.get());
+    return out;
+  }
+  std::vector<void *> C() const {
+    std::vector<void *> out;
+    for (Problem const &p : problems_) out.push_back(c(p));
+    return out;
+  }
+
+  /// Every problem against the device reference (on C as it was before the call), and every
+  /// byte of the C buffer outside the problems' M x N regions as it was.
+  void expect_results() const {
+    DeviceBuffer R(c_bytes_), expected(c_bytes_);
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(R.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(expected.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
+    for (size_t e = 0; e < problems_.size(); ++e) {
+      Problem const &p = problems_[e];
+      Group const &g = *p.group;
+      std::string const where = "problem " + std::to_string(e) + " (" + std::to_string(g.m) + "x" +
+                                std::to_string(g.n) + "x" + std::to_string(g.k) + ")";
+      if (g.m == 0 || g.n == 0) continue;   // nothing to compute: the whole-buffer check covers it
+      ref::GemmProblem r;
+      r.m = g.m, r.n = g.n, r.k = g.k;
+      r.element_A = r.element_B = r.element_C = NumericTypeID::kBF16;
+      r.layout_A = layout_of(g.transa), r.layout_B = layout_of(g.transb);
+      r.alpha = g.alpha, r.beta = g.beta;
+      r.A = p.A.get(), r.lda = p.lda, r.B = p.B.get(), r.ldb = p.ldb;
+      r.C = C_before_.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldc = p.ldc;
+      r.D = R.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldd = p.ldc;
+      ASSERT_TRUE(ref::reference_gemm(r)) << where;
+      ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
+      ASSERT_TRUE(cmp.ok) << where;
+      EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
+      EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, g.k)) << where;
+      ASSERT_EQ(cudaSuccess, cudaMemcpy2D(expected.bytes_ptr() + p.c_offset * kBf16Bytes, p.ldc * kBf16Bytes, c(p),
+                                          p.ldc * kBf16Bytes, g.m * kBf16Bytes, g.n, cudaMemcpyDeviceToDevice));
+    }
+    EXPECT_TRUE(ref::bytes_equal(expected.get(), C_.get(), c_bytes_)) << "a call wrote outside the problems' C";
+  }
+
+  /// Whether C is byte for byte as it was before the call.
+  bool c_untouched() const { return ref::bytes_equal(C_before_.get(), C_.get(), c_bytes_); }
+
+ private:
+  struct Problem {
+    Group const *group = nullptr;
+    int64_t lda = 0, ldb = 0, ldc = 0, c_offset = 0;
+    DeviceBuffer A, B;
+  };
+
+  char *c(Problem const &p) const { return C_.bytes_ptr() + p.c_offset * kBf16Bytes; }
+
+  template <typename F>
+  auto per_group(F f) const -> std::vector<decltype(f(std::declval<Group const &>()))> {
+    std::vector<decltype(f(std::declval<Group const &>()))> out;
+    for (Group const &g : groups_) out.push_back(f(g));
+    return out;
+  }
+  /// f of a group's first problem; f of a stand-in problem of the group's shape for an empty group.
+  template <typename F>
+  std::vector<int64_t> per_group_problem(F f) const {
+    std::vector<int64_t> out;
+    size_t e = 0;
+    for (Group const &g : groups_) {
+      if (g.size == 0) {
+        Problem stand_in;
+        stand_in.lda = (g.transa == CUTLASS_LIB_OP_N ? g.m : g.k) + 8;
+        stand_in.ldb = (g.transb == CUTLASS_LIB_OP_N ? g.k : g.n) + 8;
+        stand_in.ldc = g.m + 8;
+        out.push_back(f(stand_in));
+        continue;
+      }
+      out.push_back(f(problems_[e]));
+      e += size_t(g.size);
+    }
+    return out;
+  }
+
+  std::vector<Group> groups_;
+  std::vector<Problem> problems_;
+  DeviceBuffer C_, C_before_;
+  size_t c_bytes_ = 0;
+};
+
+/// cutlassLibGemmGroupedBatchedEx on `problems`, with alpha and beta at `alpha` / `beta` (host or
+/// device arrays, as the handle's pointer mode says).
+cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const &problems, void const *alpha,
+                               void const *beta) {
+  auto const transa = problems.transa(), transb = problems.transb();
+  auto const m = problems.m(), n = problems.n(), k = problems.k(), size = problems.size();
+  auto const lda = problems.lda(), ldb = problems.ldb(), ldc = problems.ldc();
+  auto const A = problems.A(), B = problems.B();
+  auto const C = problems.C();
+  return cutlassLibGemmGroupedBatchedEx(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
+                                        A.data(), CUDA_R_16BF, lda.data(), B.data(), CUDA_R_16BF, ldb.data(), beta,
+                                        C.data(), CUDA_R_16BF, ldc.data(), int64_t(size.size()), size.data(),
+                                        CUTLASS_LIB_COMPUTE_32F);
+}
+
+class CApiGroupedGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override {
+    if (handle_) cutlassLibDestroy(handle_);
+  }
+  /// Skips (kernel subsets) or fails (default set) unless the build has a plain bf16 kernel on
+  /// this device for every group's transposes: even empty and k == 0 problems need one (a single
+  /// call's quick returns do too).
+  bool has_kernels_for(std::vector<Group> const &groups) {
+    for (Group const &g : groups) {
+      if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, layout_of(g.transa), layout_of(g.transb),
+                                              NumericTypeID::kBF16)) {
+        missing_ = std::string("bf16 transa=") + (g.transa == CUTLASS_LIB_OP_T ? "T" : "N") +
+                   " transb=" + (g.transb == CUTLASS_LIB_OP_T ? "T" : "N");
+        return false;
+      }
+    }
+    return true;
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+  std::string missing_;
+};
+
+/// Five groups of different shapes and transposes: an empty output (m == 0), a k == 0 group
+/// (C = beta * C, NULL A and B), beta == 0 over NaN C, alpha and beta other than 1 and 0.
+std::vector<Group> const kMixedGroups = {
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 80, 72, 1.0f, 0.0f, 2},
+    {CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 0, 64, 32, 1.0f, 0.0f, 1},
+    {CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_T, 48, 40, 0, 1.0f, 0.5f, 2},
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_T, 72, 56, 40, 0.75f, -1.0f, 1},
+    {CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 40, 24, 136, 1.0f, 1.0f, 3},
+};
+
+TEST_F(CApiGroupedGpu, MixedGroupsMatchTheReference) {
+  if (!has_kernels_for(kMixedGroups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 100);
+  std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+TEST_F(CApiGroupedGpu, DeviceScalarsArePerGroup) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 48, 40, 0.5f, 2.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 32, 72, 56, -1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 24, 16, 0, 1.0f, -0.5f, 1},   // k == 0 reads beta on the device
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(groups, /*device_scalars=*/true, 200);
+  std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+  DeviceBuffer scalars(2 * groups.size() * sizeof(float));
+  float *const alpha_device = static_cast<float *>(scalars.get());
+  float *const beta_device = alpha_device + groups.size();
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(alpha_device, alpha.data(), alpha.size() * sizeof(float), cudaMemcpyHostToDevice));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(beta_device, beta.data(), beta.size() * sizeof(float), cudaMemcpyHostToDevice));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetPointerMode(handle_, CUTLASS_LIB_POINTER_MODE_DEVICE));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha_device, beta_device));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {
+  std::vector<Group> const groups = {{CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 72, 48, 1.0f, 0.5f, 4}};
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(groups, /*device_scalars=*/false, 300);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, stream));
+  Group const &g = groups[0];
+  float const alpha = g.alpha, beta = g.beta;
+  auto const A = problems.A(), B = problems.B();
+  auto const C = problems.C();
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmBatchedEx(handle_, g.transa, g.transb, g.m, g.n, g.k, &alpha, A.data(), CUDA_R_16BF,
+                                    problems.lda()[0], B.data(), CUDA_R_16BF, problems.ldb()[0], &beta, C.data(),
+                                    CUDA_R_16BF, problems.ldc()[0], g.size, CUTLASS_LIB_COMPUTE_32F));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  problems.expect_results();
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, nullptr));
+  cudaStreamDestroy(stream);
+}
+
+TEST_F(CApiGroupedGpu, ABadLastGroupLaunchesNothing) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 48, 40, 1.0f, 0.5f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 32, 32, 0, 1.0f, 2.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 32, 40, 24, 1.0f, 0.5f, 2},
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(groups, /*device_scalars=*/false, 400);
+  std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+  auto const transa = problems.transa(), transb = problems.transb();
+  auto const m = problems.m(), n = problems.n(), k = problems.k(), size = problems.size();
+  auto const ldb = problems.ldb(), ldc = problems.ldc();
+  auto lda = problems.lda();
+  lda[2] = groups[2].k - 1;   // transa T: lda >= k
+  auto const A = problems.A(), B = problems.B();
+  auto const C = problems.C();
+  auto const call = [&] {
+    return cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                          alpha.data(), A.data(), CUDA_R_16BF, lda.data(), B.data(), CUDA_R_16BF,
+                                          ldb.data(), beta.data(), C.data(), CUDA_R_16BF, ldc.data(),
+                                          int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F);
+  };
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(problems.c_untouched()) << "groups 0 and 1 ran before group 2 was checked";
+
+  // pointer arrays in device memory (as cuBLAS takes them) are refused, not read
+  lda = problems.lda();
+  DeviceBuffer device_array(A.size() * sizeof(void const *));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_array.get(), A.data(), A.size() * sizeof(void const *), cudaMemcpyHostToDevice));
+  void const *const *const A_device = static_cast<void const *const *>(device_array.get());
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                           alpha.data(), A_device, CUDA_R_16BF, lda.data(), B.data(), CUDA_R_16BF,
+                                           ldb.data(), beta.data(), C.data(), CUDA_R_16BF, ldc.data(),
+                                           int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F));
+
+  // a fused epilogue is refused before anything runs
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call());
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(problems.c_untouched());
+
+  // and the same call, valid again, runs every group
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+TEST_F(CApiGroupedGpu, CallerWorkspaceTooSmallLaunchesNothing) {
+  // a caller's workspace of 0 bytes: a problem that needs one (the bandwidth kernels' split-K
+  // partial sums, stream-K, staging copies) answers WORKSPACE_TOO_SMALL before any problem runs
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 48, 40, 1.0f, 0.5f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 8, 8, 65536, 1.0f, 0.5f, 1},
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(groups, /*device_scalars=*/false, 500);
+  size_t needed = 0;
+  {
+    Group const &g = groups[1];
+    float const alpha = g.alpha, beta = g.beta;
+    auto const A = problems.A(), B = problems.B();
+    auto const C = problems.C();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGetWorkspaceSize(handle_, g.transa, g.transb, g.m, g.n, g.k, &alpha, A[1], CUDA_R_16BF,
+                                         problems.lda()[1], 0, B[1], CUDA_R_16BF, problems.ldb()[1], 0, &beta, C[1],
+                                         CUDA_R_16BF, problems.ldc()[1], 0, 1, CUTLASS_LIB_COMPUTE_32F, &needed));
+  }
+  if (needed == 0) GTEST_SKIP() << "the kernel this build selects for 8x8x65536 needs no workspace";
+  DeviceBuffer workspace(256);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, workspace.get(), 0));
+  std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+  EXPECT_EQ(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL, run_grouped(handle_, problems, alpha.data(), beta.data()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(problems.c_untouched()) << "group 0 ran before group 1's workspace was checked";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, nullptr, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+}  // namespace
