@@ -42,6 +42,26 @@ int main(void) {
   CHECK(cutlassLibGemmExSelect(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, 4, 4, 4, &alpha, NULL, CUDA_R_32F, 4, NULL,
                                CUDA_R_32F, 4, &beta, NULL, CUDA_R_32F, 4, CUTLASS_LIB_COMPUTE_32F,
                                &name) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+  /* pointer-array batched and grouped GEMMs: C arrays convert to the const-qualified parameters */
+  {
+    const void *a_array[2] = {NULL, NULL}, *b_array[2] = {NULL, NULL};
+    void *c_array[2] = {NULL, NULL};
+    cutlassLibOperation_t trans[1] = {CUTLASS_LIB_OP_N};
+    int64_t sizes[1] = {4}, lds[1] = {4}, group_size[1] = {2};
+    float alphas[1] = {1.0f}, betas[1] = {0.0f};
+    /* m < 0: rejected before any pointer is read */
+    CHECK(cutlassLibGemmBatchedEx(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, -1, 4, 4, &alpha, a_array, CUDA_R_32F, 4,
+                                  b_array, CUDA_R_32F, 4, &beta, c_array, CUDA_R_32F, 4, 2,
+                                  CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    /* NULL C pointers in a non-empty problem */
+    CHECK(cutlassLibGemmGroupedBatchedEx(handle, trans, trans, sizes, sizes, sizes, alphas, a_array, CUDA_R_32F, lds,
+                                         b_array, CUDA_R_32F, lds, betas, c_array, CUDA_R_32F, lds, 1, group_size,
+                                         CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    /* no groups: nothing to do */
+    CHECK(cutlassLibGemmGroupedBatchedEx(handle, NULL, NULL, NULL, NULL, NULL, NULL, NULL, CUDA_R_32F, NULL, NULL,
+                                         CUDA_R_32F, NULL, NULL, NULL, CUDA_R_32F, NULL, 0, NULL,
+                                         CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS);
+  }
   /* fused epilogues: the enum, the setters and their validation compile and answer in C99 */
   {
     cutlassLibEpilogue_t epilogue = CUTLASS_LIB_EPILOGUE_DEFAULT;

@@ -1,0 +1,140 @@
+/// Host tests of src/library/gemm_grouped.cpp: where a grouped call's failure is (group and
+/// problem index), the order of its checks, and that the device is asked only after every
+/// argument passed. Made-up addresses; the contexts have no device (compute capability 0), so
+/// nothing can launch.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
+
+#include "gemm_grouped.h"
+
+namespace {
+
+using namespace cutlass::library;
+
+void const *address(uintptr_t a) { return reinterpret_cast<void const *>(a); }
+
+/// Three groups of bf16 TN problems (sizes 2, 1, 2: entries 0-1, 2, 3-4), 32x32x32, on made-up
+/// addresses.
+struct Grouped {
+  float alpha = 1, beta = 0;
+  void const *A[5], *B[5], *C[5];
+  void *D[5];
+  GemmGroupedCall call;
+
+  Grouped() {
+    for (int64_t size : {2, 1, 2}) {
+      GemmGroup group;
+      GemmCall &s = group.shape;
+      s.m = s.n = s.k = 32;
+      s.lda = s.ldb = s.ldc = s.ldd = 32;
+      s.element_A = s.element_B = s.element_C = s.element_D = NumericTypeID::kBF16;
+      s.element_compute = s.element_scalar = NumericTypeID::kF32;
+      s.layout_A = LayoutTypeID::kRowMajor;
+      s.layout_B = LayoutTypeID::kColumnMajor;
+      s.alpha = &alpha;
+      s.beta = &beta;
+      group.size = size;
+      call.groups.push_back(group);
+    }
+    for (int i = 0; i < 5; ++i) {
+      A[i] = address(0x1000000 + uintptr_t(i) * 0x10000);
+      B[i] = address(0x2000000 + uintptr_t(i) * 0x10000);
+      C[i] = address(0x3000000 + uintptr_t(i) * 0x10000);
+      D[i] = const_cast<void *>(C[i]);
+    }
+    call.A = A, call.B = B, call.C = C, call.D = D;
+  }
+  Grouped(Grouped const &) = delete;
+  Grouped &operator=(Grouped const &) = delete;
+};
+
+GemmContext no_device() { return GemmContext(); }   // compute capability 0
+
+TEST(GemmGrouped, AProblemsFailureNamesItsGroupAndIndex) {
+  Grouped g;
+  g.D[4] = nullptr;   // group 2, problem 1
+  GemmGroupedOutcome const o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(1, o.problem);
+  EXPECT_STREQ("D must not be null", o.detail);
+}
+
+TEST(GemmGrouped, AGroupsOwnFailureHasNoProblemIndex) {
+  Grouped g;
+  g.call.groups[1].size = -3;
+  GemmGroupedOutcome o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(1, o.group);
+  EXPECT_EQ(-1, o.problem);
+  Grouped h;
+  h.call.groups[2].size = 0;
+  h.call.groups[2].shape.ldc = 31;   // an empty group's shape is checked too
+  o = check_grouped_arguments(h.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(-1, o.problem);
+}
+
+TEST(GemmGrouped, ArgumentErrorsAnywhereComeBeforeNotSupported) {
+  Grouped g;
+  g.call.groups[0].shape.n = int64_t(INT_MAX) + 1;   // group 0: NOT_SUPPORTED (beyond 32 bits)
+  GemmGroupedOutcome o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kNotSupported, o.failure);
+  EXPECT_EQ(0, o.group);
+  EXPECT_EQ(0, o.problem);
+  g.A[3] = nullptr;   // group 2, problem 0: an argument error, reported first
+  o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(0, o.problem);
+}
+
+TEST(GemmGrouped, TheDeviceIsAskedOnlyAfterEveryArgumentPassed) {
+  Grouped g;
+  GemmGroupedOutcome o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kNoDevice, o.failure) << "the first problem's selection, after every check";
+  EXPECT_EQ(0, o.group);
+  EXPECT_EQ(0, o.problem);
+  EXPECT_EQ(nullptr, o.operation);
+  g.call.groups[2].shape.k = -1;
+  o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+}
+
+TEST(GemmGrouped, FusedEpiloguesAreNotSupported) {
+  Grouped g;
+  for (GemmGroup &group : g.call.groups) group.shape.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
+  GemmGroupedOutcome const o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kNotSupported, o.failure) << "answered before the device";
+  EXPECT_EQ(0, o.group);
+}
+
+TEST(GemmGrouped, NoProblemsSucceedWithoutTheDevice) {
+  Grouped g;
+  for (GemmGroup &group : g.call.groups) group.size = 0;
+  g.call.A = g.call.B = g.call.C = nullptr;
+  g.call.D = nullptr;
+  EXPECT_EQ(GemmFailure::kNone, gemm_grouped(g.call, no_device()).failure);
+  g.call.groups.clear();
+  EXPECT_EQ(GemmFailure::kNone, gemm_grouped(g.call, no_device()).failure);
+}
+
+TEST(GemmGrouped, NullPointerArraysAreNullPointers) {
+  Grouped g;
+  for (GemmGroup &group : g.call.groups) group.shape.k = 0;   // nothing reads A or B
+  g.call.A = g.call.B = nullptr;
+  EXPECT_EQ(GemmFailure::kNone, check_grouped_arguments(g.call).failure);
+  g.call.C = nullptr;   // beta == 0: C is not read either
+  EXPECT_EQ(GemmFailure::kNone, check_grouped_arguments(g.call).failure);
+  g.call.D = nullptr;   // but every output is written
+  GemmGroupedOutcome const o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(0, o.group);
+  EXPECT_EQ(0, o.problem);
+}
+
+}  // namespace
