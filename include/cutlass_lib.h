@@ -44,7 +44,8 @@
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
  *                     above 2^31-1; batchCount above 65535; operand scales
  *                     (cutlassLibSetOperandScales) set for operands that are not fp8; a
- *                     fused epilogue with the pointer-array and grouped calls
+ *                     fused epilogue or outer-vector operand scale with the pointer-array
+ *                     and grouped calls
  *    NO_DEVICE        no usable CUDA device
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
@@ -202,8 +203,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    cutlassLibGemmEx (one launch per problem, or none for the quick returns), not as one grouped
  *    kernel. Each problem selects its own kernel (cutlassLibGemmExSelect of its arguments names it).
  *  - The handle's fused epilogue does not apply: with any epilogue piece set (an epilogue other
- *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED. fp8 operand
- *    scales (cutlassLibSetOperandScales) apply to every problem.
+ *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED, and so they
+ *    do with an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand
+ *    scales (cutlassLibSetOperandScales, SCALAR_32F) apply to every problem.
  *  - Sizes, leading dimensions and counts are int64_t (cuBLAS's _64 variants).
  * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
  * would be one in cutlassLibGemmEx (e.g. Aarray may be NULL when every problem has k == 0).
@@ -251,7 +253,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
  *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory.
  *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
- *  fused epilogue on the handle. See the section's conventions for the order. */
+ *  fused epilogue or an outer-vector operand scale on the handle. See the section's conventions
+ *  for the order. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
     cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
     const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,

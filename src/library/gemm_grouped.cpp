@@ -122,11 +122,17 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return checked;
 
-  // 2. What this version does not offer: fused epilogues. The handle holds one bias, aux output,
-  //    alpha vector and amax, which problems of different shapes cannot share.
+  // 2. What this version does not offer: fused epilogues and outer-vector operand scales. The
+  //    handle holds one bias, aux output, alpha vector, amax and scale vector, which problems of
+  //    different shapes cannot share (per-tensor scalar scales apply to every problem).
   for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
-    if (call.groups[size_t(g)].shape.epilogue.kind.fused()) {
+    GemmEpilogueArguments const &e = call.groups[size_t(g)].shape.epilogue;
+    if (e.kind.fused()) {
       return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls take no fused epilogue yet", g));
+    }
+    if (e.scale_a_vector || e.scale_b_vector) {
+      return logged(at(GemmFailure::kNotSupported,
+                       "grouped and pointer-array calls take per-tensor operand scales only, no outer vectors", g));
     }
   }
 

@@ -50,8 +50,8 @@ struct GemmGroupedOutcome {
 /// as in a single call.
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
 
-/// Runs a grouped call: check_grouped_arguments; kNotSupported for a fused epilogue (this version
-/// takes none); then every problem through gemm_call without launching (the device, the kernels,
+/// Runs a grouped call: check_grouped_arguments; kNotSupported for a fused epilogue or an
+/// outer-vector operand scale (this version takes neither); then every problem through gemm_call without launching (the device, the kernels,
 /// the workspace each needs); kWorkspaceTooSmall when a caller's workspace is smaller than a
 /// problem needs; and only when all of that passed, each problem through gemm_call, in order on
 /// context.stream. So every failure but kAllocFailed (the handle's workspace cannot grow) and

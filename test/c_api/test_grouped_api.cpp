@@ -267,6 +267,22 @@ TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
 }
 
+TEST_F(CApiGrouped, OuterVectorScalesAreNotSupported) {
+  // fp8 e4m3 operands (TN, bf16 C): one vector of M (or N) scales cannot serve problems of
+  // different shapes; refused before anything runs, whatever the device
+  float const *vector = static_cast<float const *>(address(0x5000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, vector));
+  GroupedArgs a;
+  a.Atype = a.Btype = CUDA_R_8F_E4M3;
+  for (int64_t g = 0; g < GroupedArgs::kGroups; ++g) {
+    a.transa_values[g] = CUTLASS_LIB_OP_T, a.transb_values[g] = CUTLASS_LIB_OP_N;
+    a.lda_values[g] = a.k_values[g], a.ldb_values[g] = a.k_values[g], a.ldc_values[g] = a.m_values[g];
+  }
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
+}
+
 // The NoDevice tests run in the ctest entry c_api.no_device (CUDA_VISIBLE_DEVICES=-1).
 TEST(CApiGroupedNoDevice, ValidCallsAnswerNoDeviceAfterTheArgumentChecks) {
   ASSERT_FALSE(has_device()) << "run with CUDA_VISIBLE_DEVICES=-1 (ctest entry c_api.no_device)";
@@ -287,6 +303,16 @@ TEST(CApiGroupedNoDevice, ValidCallsAnswerNoDeviceAfterTheArgumentChecks) {
   // no problem at all needs none
   c.size_values[0] = c.size_values[1] = c.size_values[2] = 0;
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle, c));
+  // per-tensor fp8 scales pass the checks (they apply to every problem); e4m3 TN, bf16 C
+  float const *scale = static_cast<float const *>(address(0x5000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle, scale, scale));
+  GroupedArgs d;
+  d.Atype = d.Btype = CUDA_R_8F_E4M3;
+  for (int64_t g = 0; g < GroupedArgs::kGroups; ++g) {
+    d.transa_values[g] = CUTLASS_LIB_OP_T, d.transb_values[g] = CUTLASS_LIB_OP_N;
+    d.lda_values[g] = d.k_values[g], d.ldb_values[g] = d.k_values[g], d.ldc_values[g] = d.m_values[g];
+  }
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, grouped(handle, d));
   cutlassLibDestroy(handle);
 }
 

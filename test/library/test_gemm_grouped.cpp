@@ -113,6 +113,22 @@ TEST(GemmGrouped, FusedEpiloguesAreNotSupported) {
   EXPECT_EQ(0, o.group);
 }
 
+TEST(GemmGrouped, OuterVectorOperandScalesAreNotSupported) {
+  Grouped g;
+  float const *vector = static_cast<float const *>(address(0x5000000));
+  for (GemmGroup &group : g.call.groups) {
+    group.shape.element_A = group.shape.element_B = NumericTypeID::kFE4M3;
+    group.shape.epilogue.scale_a = vector;
+    group.shape.epilogue.scale_a_vector = true;
+  }
+  GemmGroupedOutcome o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kNotSupported, o.failure) << "answered before the device";
+  EXPECT_EQ(0, o.group);
+  for (GemmGroup &group : g.call.groups) group.shape.epilogue.scale_a_vector = false;   // per-tensor: every problem
+  o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kNoDevice, o.failure);
+}
+
 TEST(GemmGrouped, NoProblemsSucceedWithoutTheDevice) {
   Grouped g;
   for (GemmGroup &group : g.call.groups) group.size = 0;
