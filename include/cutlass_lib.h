@@ -212,9 +212,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *
  * Statuses: those of cutlassLibGemmEx, with these rules. Every problem's arguments are checked
  * before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
- * (then the type combination, then the fused epilogue); then every problem's kernel is selected
- * (NO_DEVICE, NO_KERNEL, ARCH_MISMATCH) and its workspace compared with a caller's workspace
- * (WORKSPACE_TOO_SMALL); only then does the first problem run. So a bad or unsupported problem
+ * (then the type combination, then the fused epilogue and outer-vector scales); then every
+ * problem's kernel is selected (NO_DEVICE, NO_KERNEL, ARCH_MISMATCH) and its workspace compared
+ * with a caller's workspace (WORKSPACE_TOO_SMALL); only then does the first problem run. So a bad or unsupported problem
  * anywhere in the call launches nothing; only ALLOC_FAILED (the handle's own workspace cannot
  * grow) and EXECUTION_FAILED can come after earlier problems ran. With CUTLASS_LIB_LOG=1 in the
  * environment a failure is printed with the index of its group and of the problem in the group.

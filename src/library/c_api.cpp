@@ -1,5 +1,6 @@
 /// @file src/library/c_api.cpp
-/// The C API (include/cutlass_lib.h) on top of the library's one GEMM path (gemm_call.h).
+/// The C API (include/cutlass_lib.h) on top of the library's one GEMM path (gemm_call.h) and its
+/// loop over grouped and pointer-array problems (gemm_grouped.h).
 #include "cutlass_lib.h"
 
 #include <exception>
