@@ -62,14 +62,14 @@ TILES = (
 )
 
 
-def tiles_for(element: DataType):
-    """TILES for operands of `element`: tile K is one 128-byte swizzle row, the instruction's K
-    32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8; s8: 128 and 32)."""
+def tiles_for(element: DataType, tiles=None):
+    """`tiles` (default TILES) for operands of `element`: tile K is one 128-byte swizzle row, the
+    instruction's K 32 bytes (16-bit: 64 and 16, the rows as written; tf32: 32 and 8; s8: 128 and 32)."""
     k, ik = 128 // element.size_bytes, 32 // element.size_bytes
     return tuple(dataclasses.replace(t, threadblock=Shape(t.threadblock.m, t.threadblock.n, k),
                                      warp=Shape(t.warp.m, t.warp.n, k),
                                      instruction=Shape(t.instruction.m, t.instruction.n, ik))
-                 for t in TILES)
+                 for t in (TILES if tiles is None else tiles))
 
 
 #: Cluster shapes GemmSm90 implements.
@@ -84,6 +84,14 @@ TN_ONLY = ((ROW_MAJOR, COLUMN_MAJOR),)
 
 #: fp8 outputs: one 128-row warpgroup tile (the epilogue's TMA box is 128 one-byte rows).
 TILES_FP8 = TILES[:1]
+
+#: Few tokens (a small N: y = x W^T called as GemmEx(T, N, m = out, n = tokens, k = in)): a 64x32
+#: ping-pong tile, 16 stages of 12 KB (16-bit; 8-bit with K doubled), so the weight side streams
+#: through many CTAs with deep pipelines; B (the activations) K-major only (an MN-major operand
+#: moves in 64-wide chunks). Opt-in until measured against the default set (docs/NOTES.md).
+TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), stages=16, schedule=PINGPONG,
+                       instruction=Shape(64, 32, 16))
+B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
@@ -112,6 +120,15 @@ ROWS = tuple(
     # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None,
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3))
+    for c in (BF16, F16, F32)
+) + tuple(
+    # few tokens (TILE_SMALL_N), opt-in: 16-bit with B K-major, e4m3 TN
+    MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
+            alignments=ALIGNMENTS, tiles=(TILE_SMALL_N,), in_default_set=False)
+    for a in (BF16, F16) for c in (a, F32)
+) + tuple(
+    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_SMALL_N,)), in_default_set=False)
     for c in (BF16, F16, F32)
 )
 
@@ -150,8 +167,11 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if warp.m % box_m:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
                         f"({box_m} rows of {cfg.c.element.name})")
-    if warp.n not in (64, 128, 256):
-        problems.append(f"consumer warpgroup N {warp.n} must be 64, 128 or 256")
+    if warp.n not in (32, 64, 128, 256):
+        problems.append(f"consumer warpgroup N {warp.n} must be 32, 64, 128 or 256")
+    if tb.n % 64 and cfg.b.layout != COLUMN_MAJOR:
+        problems.append(f"threadblock N {tb.n} (not a multiple of 64) needs B column-major (K-major): an "
+                        "MN-major operand moves in 64-wide chunks")
     if tb.m > 256 or tb.n > 256:
         problems.append("a TMA box dimension holds at most 256 rows")
     cl = cfg.tile.cluster
@@ -159,7 +179,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
         problems.append(f"stream-K runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
     if cl not in CLUSTERS:
         problems.append(f"cluster {cl.m}x{cl.n}x{cl.k} is not implemented (1x1x1, 2x1x1, 1x2x1)")
-    elif tb.m % (64 * cl.n) or tb.n % (64 * cl.m):
+    elif (cl.n > 1 and tb.m % (64 * cl.n)) or (cl.m > 1 and tb.n % (64 * cl.m)):
         problems.append(f"threadblock {tb.m}x{tb.n} does not split into whole 64-wide multicast slices "
                         f"for cluster {cl.m}x{cl.n}")
     if cfg.tile.schedule not in (COOPERATIVE, PINGPONG):

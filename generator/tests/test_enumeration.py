@@ -48,8 +48,9 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
     # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8;
     # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out) tn x 13 tiles x alignment 16;
-    # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13
+    # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16; the few-token 64x32 tile (opt-in):
+    # 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13 + 4 * 2 + 3
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile
@@ -65,8 +66,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 273 + 32 + 8 = 775; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (775 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 284 + 32 + 8 = 786; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (786 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):
@@ -153,8 +154,10 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
     for family in (sm50_simt.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
         for row in family.rows:
             fusions = row.epilogues
+            # the row's own kernels (two rows may share types: the few-token tile's rows)
             row_kernels = [k for k in by_family(kernels, family)
-                           if (k.a.element, k.c.element, k.accumulator) == (row.a, row.c, row.accumulator)]
+                           if (k.a.element, k.c.element, k.accumulator) == (row.a, row.c, row.accumulator)
+                           and k.tile in row.tiles and (k.a.layout, k.b.layout) in row.layouts]
             for k in row_kernels:
                 if not k.epilogue.fused:
                     continue

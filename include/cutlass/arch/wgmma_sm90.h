@@ -19,7 +19,7 @@
 /// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
 /// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The fifteen specializations
-/// (N = 64, 128, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
+/// (N = 32, 64, 128, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>
@@ -112,7 +112,7 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 
 template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
-  static_assert(N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 64, 128 or 256");
+  static_assert(N == 32 || N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 32, 64, 128 or 256");
   static_assert(sizeof(Element) == 0,
                 "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t, int8_t or "
                 "cutlass::float_e4m3_t");
@@ -125,10 +125,12 @@ struct WgmmaSS {
   C(d[i]), C(d[i + 1]), C(d[i + 2]), C(d[i + 3]), C(d[i + 4]), C(d[i + 5]), C(d[i + 6]), C(d[i + 7])
 #define CUTLASS_WGMMA_D32(C, i) \
   CUTLASS_WGMMA_D8(C, i), CUTLASS_WGMMA_D8(C, i + 8), CUTLASS_WGMMA_D8(C, i + 16), CUTLASS_WGMMA_D8(C, i + 24)
+#define CUTLASS_WGMMA_D_16(C) CUTLASS_WGMMA_D8(C, 0), CUTLASS_WGMMA_D8(C, 8)
 #define CUTLASS_WGMMA_D_32(C) CUTLASS_WGMMA_D32(C, 0)
 #define CUTLASS_WGMMA_D_64(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32)
 #define CUTLASS_WGMMA_D_128(C) \
   CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D32(C, 96)
+#define CUTLASS_WGMMA_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define CUTLASS_WGMMA_REGS_32 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
@@ -177,6 +179,11 @@ struct WgmmaSS {
 #define CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)
 #endif
 
+CUTLASS_WGMMA_SS(32, 16, float, "+f", half_t, ".f32.f16.f16", 16, 16, 17, 18, ", 1, 1, %19, %20")
+CUTLASS_WGMMA_SS(32, 16, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 16, 17, 18, ", 1, 1, %19, %20")
+CUTLASS_WGMMA_SS(32, 16, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 16, 17, 18, ", 1, 1")
+CUTLASS_WGMMA_SS(32, 16, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 16, 17, 18, "")
+CUTLASS_WGMMA_SS(32, 16, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 16, 17, 18, ", 1, 1")
 CUTLASS_WGMMA_SS(64, 32, float, "+f", half_t, ".f32.f16.f16", 16, 32, 33, 34, ", 1, 1, %35, %36")
 CUTLASS_WGMMA_SS(64, 32, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 32, 33, 34, ", 1, 1, %35, %36")
 CUTLASS_WGMMA_SS(64, 32, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 32, 33, 34, ", 1, 1")
@@ -195,11 +202,13 @@ CUTLASS_WGMMA_SS(256, 128, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 128,
 
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_ASM
+#undef CUTLASS_WGMMA_D_16
 #undef CUTLASS_WGMMA_D_32
 #undef CUTLASS_WGMMA_D_64
 #undef CUTLASS_WGMMA_D_128
 #undef CUTLASS_WGMMA_D32
 #undef CUTLASS_WGMMA_D8
+#undef CUTLASS_WGMMA_REGS_16
 #undef CUTLASS_WGMMA_REGS_32
 #undef CUTLASS_WGMMA_REGS_64
 #undef CUTLASS_WGMMA_REGS_128

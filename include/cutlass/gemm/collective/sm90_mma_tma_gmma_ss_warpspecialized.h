@@ -95,7 +95,10 @@ struct Sm90MmaTmaGmmaSS {
   /// Consumers reading each stage (their warps all arrive on the stage's empty barrier).
   static constexpr int kConsumersPerStage = Cooperative ? kConsumers : 1;
   static_assert(kWgM % 64 == 0, "sm90 mainloop: each consumer warpgroup needs a multiple of 64 rows");
-  static_assert(kWgN == 64 || kWgN == 128 || kWgN == 256, "sm90 mainloop: consumer N must be 64, 128 or 256");
+  static_assert(kWgN == 32 || kWgN == 64 || kWgN == 128 || kWgN == 256,
+                "sm90 mainloop: consumer N must be 32, 64, 128 or 256");
+  // an MN-major operand moves in 64-wide chunks (load_slice, slab_offset)
+  static_assert(kTileN % 64 == 0 || kKMajorB, "sm90 mainloop: a tile N under 64 needs B K-major");
   static_assert(kTileM <= 256 && kTileN <= 256, "sm90 mainloop: a TMA box dimension holds at most 256 rows");
   static constexpr int kAtomsM = kWgM / 64;
 
@@ -106,7 +109,7 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr int kSlicesA = ClusterN;
   static constexpr int kSlicesB = ClusterM;
   static_assert(kClusterSize <= 16, "sm90 mainloop: a multicast mask holds 16 CTAs");
-  static_assert(kTileM % (64 * kSlicesA) == 0 && kTileN % (64 * kSlicesB) == 0,
+  static_assert((kSlicesA == 1 || kTileM % (64 * kSlicesA) == 0) && (kSlicesB == 1 || kTileN % (64 * kSlicesB) == 0),
                 "sm90 mainloop: each multicast slice of a shared tile must be whole 64-wide MN chunks");
   static constexpr int kSliceRowsA = kTileM / kSlicesA;   ///< MN extent of one CTA's slice of A
   static constexpr int kSliceRowsB = kTileN / kSlicesB;
