@@ -88,7 +88,8 @@ TILES_FP8 = TILES[:1]
 #: Few tokens (a small N: y = x W^T called as GemmEx(T, N, m = out, n = tokens, k = in)): a 64x32
 #: ping-pong tile, 16 stages of 12 KB (16-bit; 8-bit with K doubled), so the weight side streams
 #: through many CTAs with deep pipelines; B (the activations) K-major only (an MN-major operand
-#: moves in 64-wide chunks). Opt-in until measured against the default set (docs/NOTES.md).
+#: moves in 64-wide chunks). Selection gives it only calls with N <= 32 (gemm_selection.cpp: it
+#: lost to the other tiles above that on the H200, docs/NOTES.md s10).
 TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), stages=16, schedule=PINGPONG,
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
@@ -122,13 +123,13 @@ ROWS = tuple(
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3))
     for c in (BF16, F16, F32)
 ) + tuple(
-    # few tokens (TILE_SMALL_N), opt-in: 16-bit with B K-major, e4m3 TN
+    # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=(TILE_SMALL_N,), in_default_set=False)
+            alignments=ALIGNMENTS, tiles=(TILE_SMALL_N,))
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_SMALL_N,)), in_default_set=False)
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_SMALL_N,)))
     for c in (BF16, F16, F32)
 )
 

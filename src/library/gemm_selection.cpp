@@ -67,6 +67,15 @@ bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char 
     *why = "small side (min(M, N) above the kernel's limit)";
     return false;
   }
+  // The sm90 few-token tile (tile N 32) serves calls whose N fits one tile: on the H200 it ran
+  // 22016 x 32 x 4096 at 0.99x cuBLAS (the sm80 64x64 tile: 0.86x) but lost where the model
+  // also ranked it first: N = 96 (0.61x against 0.74x), 64 x 8192 x 8192 (0.95x against 1.01x),
+  // 128 x 4096 x 14336 (0.59x against stream-K's 0.88x) (docs/NOTES.md, s10).
+  if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && tile.threadblock_shape.n() < 64 &&
+      c.n > tile.threadblock_shape.n()) {
+    *why = "N above the few-token tile's";
+    return false;
+  }
   int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
   int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);
   if (operand_alignment(c.element_A, c.A, c.lda, c.batch_stride_A, c.batch_count, extent_A) < d.A.alignment) {

@@ -268,6 +268,22 @@ GemmDescription tiled(int m, int n, TileSchedulerType scheduler = TileSchedulerT
   return d;
 }
 
+/// The sm90 few-token tile (tile N 32) takes calls with N up to its N only; other kernels of
+/// the same shape rules (sm80, or tile N >= 64) are not limited.
+TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
+  GemmDescription d = tiled(64, 32);
+  d.tile_description.minimum_compute_capability = d.tile_description.maximum_compute_capability = 90;
+  for (TensorDescription *t : {&d.A, &d.B, &d.C, &d.D}) t->alignment = 8;
+  char const *why = "";
+  EXPECT_TRUE(description_fits(d, bf16_tn_call(22016, 32, 4096), 90, &why)) << why;
+  EXPECT_FALSE(description_fits(d, bf16_tn_call(8192, 96, 8192), 90, &why));
+  EXPECT_STREQ("N above the few-token tile's", why);
+  EXPECT_FALSE(description_fits(d, bf16_tn_call(64, 8192, 8192), 90, &why)) << "M small, N large: not its shape";
+  GemmDescription wide = d;
+  wide.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
+  EXPECT_TRUE(description_fits(wide, bf16_tn_call(8192, 96, 8192), 90, &why)) << why;
+}
+
 TEST(Selection, WaveCostCountsWavesOfTiles) {
   GemmDescription const d = tiled(128, 128);
   GemmCall c = bf16_tn_call(1024, 1024, 1024);
@@ -392,6 +408,8 @@ TEST(Selection, SmallProblemsPickTheCheapestKernelOfTheGroup) {
     auto const &lead = desc_of(candidates->front());
     for (Operation const *other : *candidates) {
       auto const &d = desc_of(other);
+      char const *why = "";
+      if (!description_fits(d, c, device_for(c), &why)) continue;   // e.g. the few-token tile above its N
       bool const same_group = d.tile_description.minimum_compute_capability ==
                                   chosen.tile_description.minimum_compute_capability &&
                               max_alignment(d) == max_alignment(chosen);
