@@ -1,5 +1,5 @@
 """GEMV family: matrix-vector products (M == 1 or N == 1) on CUDA cores, every type the C API
-takes, every layout, any alignment (cutlass/gemm/kernel/gemv.h).
+takes (e4m3 opt-in), every layout, any alignment (cutlass/gemm/kernel/gemv.h).
 
 A GEMV reads its matrix once and does 2 flops per element, so it runs at memory bandwidth: one
 instance per (types, layouts), alignment 1 (16-byte loads where the matrix allows them, decided at
@@ -12,16 +12,17 @@ the problem needs). Selection sends it only M == 1 or N == 1 calls
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, F16, F32, F64, S8, S32, TF32, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, E4M3, F16, F32, F64, S8, S32, TF32, Shape
 from ..epilogues import DEFAULT_SET, STANDARD, EpilogueRow
 
 TILES = (TileRow(threadblock=Shape(256, 1, 1), warp=Shape(32, 1, 1), stages=1),)
 INSTRUCTION = Shape(1, 1, 1)
 
 
-def _row(a, c, accumulator, epilogues=EpilogueRow()):
+def _row(a, c, accumulator, epilogues=EpilogueRow(), in_default_set=True):
     return MathRow(a=a, b=a, c=c, accumulator=accumulator, compute=accumulator, instruction=INSTRUCTION,
-                   layouts=ALL_LAYOUTS, alignments=(1,), tiles=TILES, epilogues=epilogues)
+                   layouts=ALL_LAYOUTS, alignments=(1,), tiles=TILES, epilogues=epilogues,
+                   in_default_set=in_default_set)
 
 
 ROWS = tuple(
@@ -32,6 +33,10 @@ ROWS = tuple(
     _row(TF32, F32, F32),   # read as f32 and multiplied in f32: more precise than tf32 asks
     _row(F64, F64, F64),
     _row(S8, S32, S32),
+) + tuple(
+    # e4m3 x e4m3 -> bf16 / f16 / f32 (fp8 decode at 1 token; per-tensor and outer-vector operand
+    # scales through the epilogue's terms): opt-in until run on a GPU (docs/NOTES.md, s10)
+    _row(E4M3, c, F32, in_default_set=False) for c in (BF16, F16, F32)
 )
 
 

@@ -57,17 +57,17 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD
     assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17
-    # GEMV: plain 8 type rows x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
+    # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
-    assert len([k for k in gemvs if not k.epilogue.fused]) == 8 * 4
+    assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
     assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
     # skinny: plain 4 type rows x 2 widths (tn); fused: 4 rows x 17 on the first width, and the 2
     # 16-bit-output rows x the other width x (bias_relu, bias_gelu)
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 284 + 32 + 8 = 786; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (786 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 284 + 44 + 8 = 798; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (798 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):

@@ -14,8 +14,9 @@ from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 DEFAULT_SET_SIZE = 271
 #: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
 SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
-#: GEMV kernels (CUDA cores too, any arch): 8 type rows x 4 layouts, plus 5 rows x 4 layouts x 17 fused.
-GEMV_COUNT = 8 * 4 + 5 * 4 * len(STANDARD)
+#: GEMV kernels (CUDA cores too, any arch): 8 type rows and 3 opt-in e4m3 rows x 4 layouts, plus 5
+#: rows x 4 layouts x 17 fused.
+GEMV_COUNT = (8 + 3) * 4 + 5 * 4 * len(STANDARD)
 
 
 @pytest.fixture(scope="module")
