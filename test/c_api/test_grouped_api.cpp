@@ -267,6 +267,15 @@ TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
 }
 
+/// Makes the problems e4m3 TN calls (the layouts the fp8 kernels take), bf16 C.
+void make_e4m3_tn(GroupedArgs &a) {
+  a.Atype = a.Btype = CUDA_R_8F_E4M3;
+  for (int64_t g = 0; g < GroupedArgs::kGroups; ++g) {
+    a.transa_values[g] = CUTLASS_LIB_OP_T, a.transb_values[g] = CUTLASS_LIB_OP_N;
+    a.lda_values[g] = a.k_values[g], a.ldb_values[g] = a.k_values[g], a.ldc_values[g] = a.m_values[g];
+  }
+}
+
 TEST_F(CApiGrouped, OuterVectorScalesAreNotSupported) {
   // fp8 e4m3 operands (TN, bf16 C): one vector of M (or N) scales cannot serve problems of
   // different shapes; refused before anything runs, whatever the device
@@ -274,11 +283,7 @@ TEST_F(CApiGrouped, OuterVectorScalesAreNotSupported) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, vector));
   GroupedArgs a;
-  a.Atype = a.Btype = CUDA_R_8F_E4M3;
-  for (int64_t g = 0; g < GroupedArgs::kGroups; ++g) {
-    a.transa_values[g] = CUTLASS_LIB_OP_T, a.transb_values[g] = CUTLASS_LIB_OP_N;
-    a.lda_values[g] = a.k_values[g], a.ldb_values[g] = a.k_values[g], a.ldc_values[g] = a.m_values[g];
-  }
+  make_e4m3_tn(a);
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
 }
@@ -307,11 +312,7 @@ TEST(CApiGroupedNoDevice, ValidCallsAnswerNoDeviceAfterTheArgumentChecks) {
   float const *scale = static_cast<float const *>(address(0x5000000));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle, scale, scale));
   GroupedArgs d;
-  d.Atype = d.Btype = CUDA_R_8F_E4M3;
-  for (int64_t g = 0; g < GroupedArgs::kGroups; ++g) {
-    d.transa_values[g] = CUTLASS_LIB_OP_T, d.transb_values[g] = CUTLASS_LIB_OP_N;
-    d.lda_values[g] = d.k_values[g], d.ldb_values[g] = d.k_values[g], d.ldc_values[g] = d.m_values[g];
-  }
+  make_e4m3_tn(d);
   EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, grouped(handle, d));
   cutlassLibDestroy(handle);
 }
