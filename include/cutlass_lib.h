@@ -54,6 +54,8 @@
  *                     90a on 9.0 only); the k == 0 / alpha == 0 quick returns answer it too
  *    ALLOC_FAILED     host or device memory could not be allocated
  *    EXECUTION_FAILED the kernel launch failed
+ *    WORKSPACE_TOO_SMALL  the caller's workspace (cutlassLibSetWorkspace) is smaller than the
+ *                     call needs (cutlassLibGetWorkspaceSize says how much); nothing runs
  * A GEMM call answers with the first check that fails, in this order: the handle
  * (NOT_INITIALIZED); the transpose flags and the values above (INVALID_VALUE; the epilogue's
  * operands included, e.g. ldaux >= max(1, m) is checked here, at the call); sizes and batchCount
@@ -143,8 +145,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t hand
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
 
 /** The scalar pointer mode of later calls. INVALID_VALUE for a mode outside the enum (or a null
- *  mode pointer); NOT_INITIALIZED if handle is null. With DEVICE, alpha == 0 and k == 0 are not
- *  seen on the host: the GEMM runs (and reads A and B, which must then be valid) and C is read. */
+ *  mode pointer); NOT_INITIALIZED if handle is null. With DEVICE, alpha == 0 is not seen on the
+ *  host: the GEMM runs (and reads A and B, which must then be valid) and C is read; k == 0 still
+ *  takes the quick return C = beta * C (beta read on the device), without reading A or B. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode);
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t *mode);
 
@@ -180,7 +183,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmEx(cutlassLibHandle_t handle,
 
 /** batchCount independent GEMMs: matrix i of A starts at A + i*strideA elements (likewise B, C).
  *  Strides must be >= 0 (0 reuses one A or B for every batch); the alignment rules above apply to
- *  the strides too. batchCount in [1, 65535]. */
+ *  the strides too. batchCount in [1, 65535]. Outputs must not overlap: with batchCount > 1, a
+ *  strideC smaller than one C matrix (ldc * n) makes batches write the same elements at once,
+ *  and the result is undefined (as in cuBLAS; not checked). */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
     int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
@@ -239,7 +244,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  that share transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g], lda_array[g],
  *  ldb_array[g], ldc_array[g], and the scalars alpha_array[g] and beta_array[g] (arrays of
  *  group_count values of the compute type's scalar type: float for COMPUTE_32F, double for
- *  COMPUTE_64F, int32_t for COMPUTE_32I; host memory, or device memory in DEVICE pointer mode).
+ *  COMPUTE_64F, int32_t for COMPUTE_32I; host memory, or device memory in DEVICE pointer mode;
+ *  arrays in the other memory than the mode names are not detected and fault, as in cuBLAS).
  *  The pointer arrays hold one entry per problem, sum(group_size) in all, groups in order: group
  *  g's problem j is entry group_size[0] + ... + group_size[g-1] + j. Atype, Btype, Ctype and
  *  computeType are the whole call's (one row of the type table).
@@ -247,8 +253,11 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  Per problem, as in cutlassLibGemmEx: m or n == 0 does nothing; k == 0 (or alpha == 0 with host
  *  scalars) gives C = beta * C without reading A or B (so their entries may be NULL); beta == 0
  *  never reads C. A group may be empty (group_size[g] == 0); its transposes, sizes and leading
- *  dimensions are still checked. group_count == 0 (or every group empty) returns SUCCESS after the
- *  argument checks, touching nothing (also without a device).
+ *  dimensions, and m, n, k against 2^31 - 1, are still checked. group_count == 0 returns SUCCESS
+ *  before any other check (the arrays are not read); a call whose groups are all empty returns
+ *  SUCCESS after the checks (so a type, epilogue or scale the call cannot take still answers
+ *  NOT_SUPPORTED), touching nothing, also without a device. Problems with m or n == 0 cost
+ *  nothing whatever their number (one stands for the group).
  *  INVALID_VALUE, besides a single call's reasons in any group: group_count < 0; a NULL size,
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
  *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory.

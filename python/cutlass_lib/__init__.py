@@ -124,6 +124,10 @@ def _epilogue(activation: Optional[str], has_bias: bool) -> int:
 
 
 def _check_ranks(a, b):
+    for name, x in (("a", a), ("b", b)):
+        if not hasattr(x, "ndim") or not hasattr(x, "__dlpack__"):
+            raise TypeError(f"cutlass_lib: {name} must be a PyTorch tensor or another DLPack array on a CUDA device, "
+                            f"got {type(x).__name__}")
     if a.ndim not in (2, 3) or b.ndim not in (2, 3):
         raise ValueError(f"cutlass_lib: a and b must be 2-D or 3-D (batched), got {a.ndim}-D and {b.ndim}-D")
 
@@ -319,6 +323,9 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
     y = x @ weight.T + bias for x of shape (*, in_features), weight (out_features, in_features),
     bias (out_features,). Leading dimensions of x are flattened into the token dimension (a view
     when x allows it)."""
+    if not (_is_torch(x) and _is_torch(weight) and (bias is None or _is_torch(bias))):
+        raise TypeError("cutlass_lib.linear takes PyTorch tensors (cutlass_lib.gemm with out= takes other DLPack "
+                        "arrays)")
     if x.ndim < 1 or weight.ndim != 2:
         raise ValueError(f"cutlass_lib: linear takes x of shape (*, in_features) and a 2-D weight, got "
                          f"{tuple(x.shape)} and {tuple(weight.shape)}")
@@ -361,10 +368,14 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
         raise TypeError("cutlass_lib.scaled_mm takes PyTorch tensors")
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError(f"cutlass_lib: scaled_mm takes 2-D a and b, got {a.ndim}-D and {b.ndim}-D")
+    if out is not None and out_dtype is not None and out.dtype != out_dtype:
+        raise ValueError(f"cutlass_lib: out is {out.dtype} but out_dtype is {out_dtype}")
     _device_of(a)
     with _stream_context(a, stream):
         if out is None:
             out = _new_out(a, b, out_dtype)
+        if out.numel() == 0:
+            return out   # M or N == 0: nothing to compute (the scales of an empty operand have no address)
         key = _signature("scaled_mm", a, b, out, 1.0, 0.0, bias, None) + (
             scale_a.shape, scale_a.stride(), scale_a.dtype, scale_a.device,
             scale_b.shape, scale_b.stride(), scale_b.dtype, scale_b.device)
@@ -422,6 +433,8 @@ class Gemm:
             raise ValueError("cutlass_lib: beta != 0 needs c or out (the values beta scales)")
         if c is not None and beta == 0:
             raise ValueError("cutlass_lib: c is given but beta is 0")
+        if out is not None and out_dtype is not None and out.dtype != out_dtype:
+            raise ValueError(f"cutlass_lib: out is {out.dtype} but out_dtype is {out_dtype}")
         self._handle = _handle(_device_of(a))
         self.a, self.b, self.c, self.bias = a, b, c, bias
         self.out = out if out is not None else _new_out(a, b, out_dtype)

@@ -63,8 +63,8 @@ cudaDataType_t cuda_type(nb::dlpack::dtype t, char const *name) {
     if (t.code == uint8_t(code::Int) && t.bits == 32) return CUDA_R_32I;
   }
   fail_type(std::string("cutlass_lib: '") + name +
-            "' has a dtype cutlass_lib does not take (float16, bfloat16, float32, float64, int8, float8_e4m3fn; "
-            "int32 outputs)");
+            "' has a dtype cutlass_lib does not take (float16, bfloat16, float32, float64, int8, float8_e4m3fn, "
+            "float8_e5m2; int32 outputs)");
 }
 
 /// The operand view of `array` (2-D or 3-D, on a CUDA device).

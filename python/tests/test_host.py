@@ -96,3 +96,13 @@ def test_scaled_mm_takes_pytorch_tensors_only():
     a = np.zeros((4, 4), dtype=np.float32)
     with pytest.raises(TypeError, match="PyTorch"):
         cutlass_lib.scaled_mm(a, a, a, a)
+
+
+def test_non_arrays_and_non_torch_linear_are_type_errors():
+    with pytest.raises(TypeError, match="DLPack"):
+        cutlass_lib.gemm([[1.0]], [[1.0]])
+    with pytest.raises(TypeError, match="DLPack"):
+        cutlass_lib.gemm(None, np.ones((2, 2), dtype=np.float32))
+    a = np.ones((4, 8), dtype=np.float32)
+    with pytest.raises(TypeError, match="PyTorch"):
+        cutlass_lib.linear(a, a)

@@ -4,6 +4,8 @@
 /// gemm_grouped() is the whole story.
 #include "gemm_grouped.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cuda_runtime_api.h>
 
@@ -29,14 +31,22 @@ GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
   return c;
 }
 
-/// Calls visit(index) for every problem, groups in order, until it returns false.
+/// True when a group's problems have an empty output (M == 0 or N == 0): they read and write
+/// nothing, so their pointers do not matter and one problem stands for all of them.
+bool empty_output(GemmGroup const &group) { return group.shape.m == 0 || group.shape.n == 0; }
+
+/// Calls visit(index) for every problem, groups in order, until it returns false; a group with an
+/// empty output is visited once (its first problem), so a huge count of such problems costs nothing.
 template <typename Visit>
 void for_each_problem(GemmGroupedCall const &call, Visit &&visit) {
   int64_t entry = 0;
   for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
-    for (int64_t j = 0; j < call.groups[size_t(g)].size; ++j, ++entry) {
-      if (!visit(ProblemIndex{g, j, entry})) return;
+    GemmGroup const &group = call.groups[size_t(g)];
+    int64_t const visited = empty_output(group) ? std::min<int64_t>(group.size, 1) : group.size;
+    for (int64_t j = 0; j < visited; ++j) {
+      if (!visit(ProblemIndex{g, j, entry + j})) return;
     }
+    entry += group.size;
   }
 }
 
@@ -96,24 +106,41 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
     return logged(at(GemmFailure::kInvalidValue,
                      "the pointer arrays (Aarray, Barray, Carray) must be host arrays; these are in device memory"));
   }
-  // Every argument error of every problem, in problem order, before anything unsupported.
+  // Every argument error of every problem, in problem order, before anything unsupported. A
+  // group without problems gets its shape checked as a problem with null pointers would be
+  // (the shape alone: sizes, leading dimensions, transposes, types).
   GemmGroupedOutcome first_other;
-  int64_t entry = 0;
+  auto const note = [&](GemmOutcome const &checked, int64_t g, int64_t j) {
+    if (checked.failure != GemmFailure::kNone && checked.failure != GemmFailure::kInvalidValue &&
+        first_other.failure == GemmFailure::kNone) {
+      first_other = at(checked.failure, checked.detail, g, j);
+    }
+  };
   for (int64_t g = 0; g < group_count; ++g) {
     GemmGroup const &group = call.groups[size_t(g)];
     if (group.size == 0) {
       GemmOutcome const shape = check_gemm_shape(group.shape);
       if (shape.failure != GemmFailure::kNone) return logged(at(shape.failure, shape.detail, g));
-    }
-    for (int64_t j = 0; j < group.size; ++j, ++entry) {
-      GemmOutcome const checked = check_gemm_arguments(problem_call(call, ProblemIndex{g, j, entry}));
-      if (checked.failure == GemmFailure::kInvalidValue) return logged(at(checked.failure, checked.detail, g, j));
-      if (checked.failure != GemmFailure::kNone && first_other.failure == GemmFailure::kNone) {
-        first_other = at(checked.failure, checked.detail, g, j);
+      GemmCall empty = group.shape;
+      empty.m = 0;   // a problem with nothing to read: only what is not supported remains
+      note(check_gemm_arguments(empty), g, -1);
+      if (group.shape.m > INT_MAX || group.shape.n > INT_MAX || group.shape.k > INT_MAX) {
+        note(GemmOutcome{GemmFailure::kNotSupported, nullptr, 0, "M, N and K must each fit in 32 bits"}, g, -1);
       }
     }
   }
-  if (first_other.failure != GemmFailure::kNone) return logged(first_other);
+  bool stop = false;
+  for_each_problem(call, [&](ProblemIndex const &i) {
+    GemmOutcome const checked = check_gemm_arguments(problem_call(call, i));
+    if (checked.failure == GemmFailure::kInvalidValue) {
+      first_other = at(checked.failure, checked.detail, i.group, i.problem);
+      stop = true;
+      return false;
+    }
+    note(checked, i.group, i.problem);
+    return true;
+  });
+  if (stop || first_other.failure != GemmFailure::kNone) return logged(first_other);
   return {};
 }
 

@@ -117,6 +117,32 @@ TEST_F(CApiGrouped, EmptyGroupsAreSuccessWithoutPointerArrays) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle_, a)) << "no problem: no pointer read, no device needed";
 }
 
+TEST_F(CApiGrouped, HugeCountsOfEmptyOutputsCostNothing) {
+  // 2^63 - 1 problems with M == 0 (NULL pointer arrays): one stands for all; the call returns at
+  // once (SUCCESS on a GPU, NO_DEVICE without one, as a single call's quick return)
+  GroupedArgs a;
+  a.m_values[0] = 0;
+  a.A = a.B = nullptr;
+  a.C = nullptr;
+  a.group_count = 1;
+  a.size_values[0] = INT64_MAX;
+  cutlassLibStatus_t const status = grouped(handle_, a);
+  EXPECT_TRUE(status == CUTLASS_LIB_STATUS_SUCCESS || status == CUTLASS_LIB_STATUS_NO_DEVICE)
+      << cutlassLibGetStatusName(status);
+  EXPECT_EQ(status, batched(handle_, a, INT64_MAX));
+}
+
+TEST_F(CApiGrouped, AnEmptyGroupsSizesAreStillLimitedTo32Bits) {
+  GroupedArgs a;
+  a.size_values[1] = 0;
+  a.m_values[1] = int64_t(1) << 40;
+  a.lda_values[1] = int64_t(1) << 40;   // group 1 is NN: lda >= m
+  a.ldc_values[1] = int64_t(1) << 40;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  a.size_values[0] = a.size_values[2] = 0;   // every group empty: the same answer
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+}
+
 TEST_F(CApiGrouped, NegativeGroupCountOrGroupSize) {
   GroupedArgs a;
   a.group_count = -1;
