@@ -422,9 +422,10 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmOutcome outcome;
   outcome.operation = chosen;
   size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? round_up_256(split.workspace_bytes) : 0;
-  GemmCall const &nominal = staged ? plan.staged : split_k ? split.sliced : call;
-  GemmUniversalConfiguration const configuration = configuration_of(nominal);
-  size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(nominal));
+  // the call the kernel runs: the route's plan (re-planned on the real workspace below) or the call
+  GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
+  GemmUniversalConfiguration const configuration = configuration_of(kernel_call);
+  size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(kernel_call));
   outcome.workspace_bytes = route_bytes + kernel_workspace_bytes;
   if (!execute) return outcome;
   if (context.workspace_fixed && outcome.workspace_bytes > *context.workspace_size) {
@@ -443,7 +444,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (split_k && !plan_split_k(call, split.splits, *context.workspace, &split)) {
     return fail(GemmFailure::kLaunchFailed, "the split-K plan changed between sizing and launch");
   }
-  GemmUniversalArguments const arguments = arguments_of(staged ? plan.staged : split_k ? split.sliced : call);
+  GemmUniversalArguments const arguments = arguments_of(kernel_call);
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = fused && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;

@@ -309,7 +309,7 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
     bool any = false;
     Operation const *op = select_kernel(candidates, candidate.sliced, cc, sm_count, ask_kernel, &any);
     if (!op) continue;
-    double const output_bytes = double(call.m) * call.n * (sizeof_bits(call.element_D) / 8) * (reads_c ? 2 : 1);
+    double const output_bytes = double(call.m) * call.n * double(bytes_of(call.element_D)) * (reads_c ? 2 : 1);
     double const reduction = 2.0 + (double(candidate.workspace_bytes) + output_bytes) / kHbmBytesPerUs;
     double const time = estimated_time(gemm_description(op), candidate.sliced, sm_count) + reduction;
     if (selection_log_enabled()) {
