@@ -263,20 +263,23 @@ def _bias_signature(bias):
     return None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.device)
 
 
-def _planned(key, a, b, out, alpha, beta, bias, activation):
-    planned = _plans.get(key)
-    if planned is None:
+def _cached(key, make):
+    """_plans[key], made by make() on a miss (errors raised before anything is cached)."""
+    entry = _plans.get(key)
+    if entry is None:
+        entry = make()
         if len(_plans) >= _MAX_PLANS:
             _plans.clear()
-        planned = _plans[key] = _Planned(_handle(_device_of(a)), a, b, out, float(alpha), float(beta), bias,
-                                         activation)
-    return planned
+        _plans[key] = entry
+    return entry
 
 
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
     if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
         key = _signature("gemm", a, b, out, alpha, beta, bias, activation)
-        _planned(key, a, b, out, alpha, beta, bias, activation).run(a, b, out, bias, stream)
+        planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, float(alpha), float(beta), bias,
+                                                activation))
+        planned.run(a, b, out, bias, stream)
         return out
     # other DLPack arrays: describe and launch in one call (no fallback for a missing fused kernel)
     handle = _handle(_device_of(a))
@@ -333,25 +336,23 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
         leading = x.shape[:-1]
         y = linear(x.reshape(-1, x.shape[-1]), weight, bias, activation, stream=stream)
         return y.reshape(*leading, weight.shape[0])
-    if stream is not None or not (_is_torch(x) and _is_torch(weight) and (bias is None or _is_torch(bias))):
+    if stream is not None:
         return gemm(x, weight.t(), bias=bias, activation=activation, stream=stream)
-    # PyTorch tensors on the current stream: the plan of this signature, launched on the addresses
+    # the current stream: the plan of this signature (with out's dtype), launched on the addresses
     # (weight.t() is a view of weight: the same address)
+    import torch
+    shape = (x.shape[0], weight.shape[0])
     key = ("linear", x.shape, x.stride(), x.dtype, x.device, weight.shape, weight.stride(), weight.dtype,
            weight.device, _bias_signature(bias), activation)
-    entry = _plans.get(key)
-    if entry is None:
-        import torch
-        out = torch.empty((x.shape[0], weight.shape[0]), dtype=_default_out_dtype(x), device=x.device)
-        planned = _Planned(_handle(_device_of(x)), x, weight.t(), out, 1.0, 0.0, bias, activation)
-        if len(_plans) >= _MAX_PLANS:
-            _plans.clear()
-        entry = _plans[key] = (planned, out.shape, out.dtype)
-    else:
-        import torch
-        planned, shape, dtype = entry
-        out = torch.empty(shape, dtype=dtype, device=x.device)
-    entry[0].run(x, weight, out, bias, _current_stream(x.device.index))
+
+    def make():
+        dtype = _default_out_dtype(x)
+        described = torch.empty(shape, dtype=dtype, device=x.device)
+        return _Planned(_handle(_device_of(x)), x, weight.t(), described, 1.0, 0.0, bias, activation), dtype
+
+    planned, dtype = _cached(key, make)
+    out = torch.empty(shape, dtype=dtype, device=x.device)
+    planned.run(x, weight, out, bias, _current_stream(x.device.index))
     return out
 
 
@@ -379,11 +380,8 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
         key = _signature("scaled_mm", a, b, out, 1.0, 0.0, bias, None) + (
             scale_a.shape, scale_a.stride(), scale_a.dtype, scale_a.device,
             scale_b.shape, scale_b.stride(), scale_b.dtype, scale_b.device)
-        planned = _plans.get(key)
-        if planned is None:
-            if len(_plans) >= _MAX_PLANS:
-                _plans.clear()
-            planned = _plans[key] = _Planned(_handle(_device_of(a)), a, b, out, 1.0, 0.0, bias, None, scale_a, scale_b)
+        planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, 1.0, 0.0, bias, None, scale_a,
+                                                scale_b))
         planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
     return out
 
