@@ -72,6 +72,10 @@ def tiles_for(element: DataType, tiles=None):
                  for t in (TILES if tiles is None else tiles))
 
 
+#: Consumer warpgroup N extents with a wgmma in cutlass/arch/wgmma_sm90.h (the instruction takes
+#: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 32).
+WARPGROUP_N = (32, 64, 96, 128, 192, 256)
+
 #: Cluster shapes GemmSm90 implements.
 CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
 
@@ -93,6 +97,29 @@ TILES_FP8 = TILES[:1]
 TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), stages=16, schedule=PINGPONG,
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
+
+#: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
+#: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
+#: 64 x 8192 x 8192 at 1.02x cuBLAS and 128 x 4096 x 14336 at 1.00x (the default set's best
+#: before: 1.01x, 0.88x), the 64x96 tile 8192 x 96 x 8192 at 0.95-1.00x (0.74x), so both join the
+#: default set; the cooperative 128-row and stream-K variants stay opt-in (each won at most one
+#: shape, and the cost model cannot yet place them: 128x192 cooperative lost 13% at 8192 x 8192 x
+#: 1024 where it ranked first). Stages fill the shared memory (fused and fp8 kernels stage their
+#: vector terms too).
+TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
+    TileRow(threadblock=Shape(m, n, 64), warp=Shape(64 if schedule == COOPERATIVE else m, n, 64), stages=stages,
+            schedule=schedule, instruction=Shape(64, n, 16), scheduler=scheduler, in_default_set=default)
+    for m, n, stages, schedule, scheduler, default in (
+        (64, 64, 12, PINGPONG, "", True),
+        (64, 96, 10, PINGPONG, "", True),
+        (64, 96, 10, PINGPONG, "stream_k", False),
+        (128, 96, 7, PINGPONG, "", False),
+        (128, 96, 7, COOPERATIVE, "", False),
+        (128, 96, 7, COOPERATIVE, "stream_k", False),
+        (64, 192, 6, PINGPONG, "", False),
+        (128, 192, 5, COOPERATIVE, "", False),
+        (128, 192, 5, COOPERATIVE, "stream_k", False),
+    ))
 
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
@@ -125,11 +152,11 @@ ROWS = tuple(
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=(TILE_SMALL_N,))
+            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS)
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_SMALL_N,)))
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FEW_TOKENS))
     for c in (BF16, F16, F32)
 )
 
@@ -168,8 +195,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if warp.m % box_m:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
                         f"({box_m} rows of {cfg.c.element.name})")
-    if warp.n not in (32, 64, 128, 256):
-        problems.append(f"consumer warpgroup N {warp.n} must be 32, 64, 128 or 256")
+    if warp.n not in WARPGROUP_N:
+        problems.append(f"consumer warpgroup N {warp.n} must be one of {WARPGROUP_N}")
     if tb.n % 64 and cfg.b.layout != COLUMN_MAJOR:
         problems.append(f"threadblock N {tb.n} (not a multiple of 64) needs B column-major (K-major): an "
                         "MN-major operand moves in 64-wide chunks")

@@ -48,9 +48,9 @@ def test_counts_per_family(kernels):
     assert len([k for k in sm80 if k.epilogue.fused]) == 4 * 4 * N_STANDARD + 4 * N_FP8 == 272 + 16
     # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8;
     # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out) tn x 13 tiles x alignment 16;
-    # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16; the few-token 64x32 tile:
-    # 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13 + 4 * 2 + 3
+    # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16; the 10 token-count tiles (64x32 and
+    # TILES_FEW_TOKENS): 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn
+    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 10
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile
@@ -66,8 +66,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 284 + 44 + 8 = 798; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (798 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 383 + 44 + 8 = 897; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (897 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):
@@ -79,15 +79,15 @@ def test_default_set_counts(kernels):
     # fused: the 2 16-bit-output rows x 4 layouts x (bias_relu, bias_gelu) on the first tile at align8 = 16
     assert len(by_family(default, sm80_tensorop.FAMILY)) == 42 + 16 + 2 * 4 * N_DEFAULT_VARIANTS == 74
     # plain: 4 rows x 4 layouts x 3 default-set tiles (align8 only) = 48, tf32 tn x 3 tiles (align4) = 3,
-    # s8 tn x 3 tiles = 3, e4m3 -> (bf16, f16, f32) tn x 3 tiles = 9, the few-token 64x32 tile
-    # (16-bit 4 rows x (tn, nn) + e4m3 3 outputs x tn) = 11;
+    # s8 tn x 3 tiles = 3, e4m3 -> (bf16, f16, f32) tn x 3 tiles = 9, the token-count tiles 64x32,
+    # 64x64 and 64x96 (16-bit 4 rows x (tn, nn) + e4m3 3 outputs x tn) = 3 x 11;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 74 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 122
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 96 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 144
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 101 + 83 + 48 + 16 + 23 == 271
+    assert len(default) == 11 + 74 + 144 + 48 + 16 == 293
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):

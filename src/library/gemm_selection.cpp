@@ -192,12 +192,13 @@ namespace {
 constexpr int kDefaultSmCount = 132;
 /// HBM bandwidth a device-to-device copy reaches, bytes per microsecond (4.3 TB/s).
 constexpr double kHbmBytesPerUs = 4.3e6;
-/// What one CTA of a tiled kernel streams (bytes / us), counting the rows of its tiles that lie
-/// past the problem (TMA zero-fills them, but the copy engine and L2 spend the time as if they were
-/// loaded): the sm90 kernels moved 3.5-4.2 TB/s of whole tiles at small M or N on the H200 (13824 x 8
-/// x 5120 on 108 CTAs, 22016 x 32 x 4096 on 132, 16 x 8192 x 8192 on 64; docs/NOTES.md), so about
-/// 60 GB/s per CTA up to the HBM bandwidth.
-constexpr double kTiledCtaBytesPerUs = 60e3;
+/// What one CTA of a TMA kernel (sm90 family) streams into shared memory (bytes / us): each of its
+/// tiles' A rows and B columns over the whole K, re-reads included (a tile re-reads what its
+/// neighbours along M or N read; rows past the problem count too, TMA spends the time zero-filling
+/// them). Fitted on the H200 (s11, docs/NOTES.md: every sm90 bf16 TN tile on the 33 TN shapes of
+/// the suite): 85-99 GB/s per CTA; at 4096 x 200 x 11008 the 64x64 tile (two tiles per CTA) and
+/// the 64x128 tile (one) both drew ~70 GB/s per CTA, 3-4x the HBM time of the weights.
+constexpr double kTiledCtaBytesPerUs = 100e3;
 /// The same for the cp.async kernels (sm80 family), which run about two CTAs per SM: the 64x64
 /// tile drew 2.9-3.2 TB/s from 216-344 tiles and 2.2 TB/s from 128 (2026-12-01 selection check).
 constexpr double kCpAsyncCtaBytesPerUs = 12.5e3;
@@ -256,20 +257,26 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     if (vector_bytes < 16) compute /= 0.1 + 0.9 * vector_bytes / 16;
   }
   double const m_tiles = std::ceil(double(call.m) / tile.m()), n_tiles = std::ceil(double(call.n) / tile.n());
-  bool const tma = desc.tile_description.minimum_compute_capability >= 90;
-  double busy = std::min(m_tiles * n_tiles * call.batch_count, double(tma ? sms : kCpAsyncCtasPerSm * sms));
-  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && busy < sms &&
-      m_tiles * n_tiles * call.batch_count < double(1 << 30)) {
-    busy = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles), int(call.batch_count),
-                                                              int(std::ceil(double(call.k) / tile.k())), sms)
-               .grid;
+  double const tiles = m_tiles * n_tiles * double(call.batch_count);
+  if (desc.tile_description.minimum_compute_capability < 90) {
+    // cp.async (sm80): predicated loads skip the rows past M or N; about two CTAs per SM
+    double const busy = std::min(tiles, double(kCpAsyncCtasPerSm * sms));
+    return std::max(compute, bytes / std::min(kHbmBytesPerUs, busy * kCpAsyncCtaBytesPerUs));
   }
-  // the fraction of a tile's rows (of A's M and B's N extent) inside the problem; TMA boxes (sm90)
-  // spend copy-engine time on the rows past M or N, predicated cp.async loads (sm80) skip them
-  double const useful =
-      tma ? (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n()) : 1.0;
-  double const memory =
-      bytes / useful / std::min(kHbmBytesPerUs, busy * (tma ? kTiledCtaBytesPerUs : kCpAsyncCtaBytesPerUs));
+  // TMA (sm90): the unique bytes at HBM bandwidth, over the fraction of a tile's rows (of A's M and
+  // B's N extent) inside the problem; and the busiest CTA's tile bytes at one CTA's streaming rate
+  double const useful = (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n());
+  double const k_blocks = std::ceil(double(call.k) / tile.k());
+  double blocks_per_cta = std::ceil(tiles / sms) * k_blocks;   // persistent: whole tiles
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && tiles < double(1 << 30)) {
+    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles),
+                                                                          int(call.batch_count), int(k_blocks), sms);
+    if (split.sk_tiles > 0) {
+      blocks_per_cta = std::ceil(double(split.dp_tiles()) / split.grid) * k_blocks + split.run_blocks + 1;
+    }
+  }
+  double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));
+  double const memory = std::max(bytes / useful / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs);
   return std::max(compute, memory);
 }
 

@@ -112,13 +112,14 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 
 template <int N, typename Element, bool TransA, bool TransB>
 struct WgmmaSS {
-  static_assert(N == 32 || N == 64 || N == 128 || N == 256, "WgmmaSS: N must be 32, 64, 128 or 256");
+  static_assert(N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256,
+                "WgmmaSS: N must be 32, 64, 96, 128, 192 or 256");
   static_assert(sizeof(Element) == 0,
                 "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t, int8_t or "
                 "cutlass::float_e4m3_t");
 };
 
-// The accumulator operands of one wgmma: C(d[i]) for 8, 32, 64 or 128 consecutive registers, C
+// The accumulator operands of one wgmma: C(d[i]) for 16, 32, 48, 64, 96 or 128 consecutive registers, C
 // being "+f" (f32) or "+r" (s32) (inline asm needs one constraint per register), and their
 // "%0, %1, ..." lists.
 #define CUTLASS_WGMMA_D8(C, i) \
@@ -127,18 +128,31 @@ struct WgmmaSS {
   CUTLASS_WGMMA_D8(C, i), CUTLASS_WGMMA_D8(C, i + 8), CUTLASS_WGMMA_D8(C, i + 16), CUTLASS_WGMMA_D8(C, i + 24)
 #define CUTLASS_WGMMA_D_16(C) CUTLASS_WGMMA_D8(C, 0), CUTLASS_WGMMA_D8(C, 8)
 #define CUTLASS_WGMMA_D_32(C) CUTLASS_WGMMA_D32(C, 0)
+#define CUTLASS_WGMMA_D_48(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D8(C, 32), CUTLASS_WGMMA_D8(C, 40)
 #define CUTLASS_WGMMA_D_64(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32)
+#define CUTLASS_WGMMA_D_96(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64)
 #define CUTLASS_WGMMA_D_128(C) \
   CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D32(C, 96)
 #define CUTLASS_WGMMA_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define CUTLASS_WGMMA_REGS_32 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define CUTLASS_WGMMA_REGS_48 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
 #define CUTLASS_WGMMA_REGS_64 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define CUTLASS_WGMMA_REGS_96 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define CUTLASS_WGMMA_REGS_128 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -200,17 +214,32 @@ CUTLASS_WGMMA_SS(256, 128, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 128, 12
 CUTLASS_WGMMA_SS(256, 128, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 128, 129, 130, "")
 CUTLASS_WGMMA_SS(256, 128, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 128, 129, 130, ", 1, 1")
 
+CUTLASS_WGMMA_SS(96, 48, float, "+f", half_t, ".f32.f16.f16", 16, 48, 49, 50, ", 1, 1, %51, %52")
+CUTLASS_WGMMA_SS(96, 48, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 48, 49, 50, ", 1, 1, %51, %52")
+CUTLASS_WGMMA_SS(96, 48, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 48, 49, 50, ", 1, 1")
+CUTLASS_WGMMA_SS(96, 48, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 48, 49, 50, "")
+CUTLASS_WGMMA_SS(96, 48, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 48, 49, 50, ", 1, 1")
+CUTLASS_WGMMA_SS(192, 96, float, "+f", half_t, ".f32.f16.f16", 16, 96, 97, 98, ", 1, 1, %99, %100")
+CUTLASS_WGMMA_SS(192, 96, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 96, 97, 98, ", 1, 1, %99, %100")
+CUTLASS_WGMMA_SS(192, 96, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 96, 97, 98, ", 1, 1")
+CUTLASS_WGMMA_SS(192, 96, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 96, 97, 98, "")
+CUTLASS_WGMMA_SS(192, 96, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 96, 97, 98, ", 1, 1")
+
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_ASM
 #undef CUTLASS_WGMMA_D_16
 #undef CUTLASS_WGMMA_D_32
+#undef CUTLASS_WGMMA_D_48
 #undef CUTLASS_WGMMA_D_64
+#undef CUTLASS_WGMMA_D_96
 #undef CUTLASS_WGMMA_D_128
 #undef CUTLASS_WGMMA_D32
 #undef CUTLASS_WGMMA_D8
 #undef CUTLASS_WGMMA_REGS_16
 #undef CUTLASS_WGMMA_REGS_32
+#undef CUTLASS_WGMMA_REGS_48
 #undef CUTLASS_WGMMA_REGS_64
+#undef CUTLASS_WGMMA_REGS_96
 #undef CUTLASS_WGMMA_REGS_128
 
 }  // namespace arch

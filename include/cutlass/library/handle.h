@@ -38,8 +38,11 @@
 ///     compute = waves x 2 x tile M x tile N x K / (the family's flop rate per SM), waves =
 ///               ceil(tiles / SMs), with 0.8 efficiency for tiles under 128x128 and stream-K's split
 ///               waves at their measured cost; 2-8x slower loads below 16-byte alignment
-///     memory  = (A, B and D bytes once, C when read) / min(HBM bandwidth, busy CTAs x per-CTA
-///               bandwidth); a TMA kernel (sm90) pays for the rows of its tiles past M or N
+///     memory  = TMA kernels (sm90): the larger of (A, B and D bytes once, C when read) / HBM
+///               bandwidth, paying for the rows of its tiles past M or N, and the busiest CTA's
+///               tile bytes (its tiles' A rows and B columns over K, re-reads included) / one
+///               CTA's streaming rate (100 GB/s); cp.async kernels (sm80): the bytes /
+///               min(HBM bandwidth, busy CTAs x per-CTA bandwidth)
 ///     GEMV / skinny: the bytes over 90% / 85% of the HBM bandwidth (or their compute, if larger).
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
 /// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
