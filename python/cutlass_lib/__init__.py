@@ -275,6 +275,8 @@ def _cached(key, make):
 
 
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
+    if 0 in tuple(out.shape):
+        return out   # an empty output (M, N or the batch 0): nothing to compute, as torch.matmul
     if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
         key = _signature("gemm", a, b, out, alpha, beta, bias, activation)
         planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, float(alpha), float(beta), bias,

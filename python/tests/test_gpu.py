@@ -51,6 +51,16 @@ def test_gemm_strided_leading_dimension_and_batch(torch_cuda):
     assert relative_error(out, a.double() @ b.double()) < 1e-2
 
 
+@pytest.mark.parametrize("a_shape, b_shape", [((0, 8, 16), (0, 16, 4)), ((3, 0, 16), (16, 4)),
+                                              ((8, 16), (16, 0)), ((2, 8, 16), (1, 16, 0))])
+def test_gemm_empty_output_matches_matmul(torch_cuda, a_shape, b_shape):
+    torch = torch_cuda
+    a = torch.rand(a_shape, device="cuda", dtype=torch.float16)
+    b = torch.rand(b_shape, device="cuda", dtype=torch.float16)
+    out = cutlass_lib.gemm(a, b)
+    assert out.shape == torch.matmul(a, b).shape and out.numel() == 0
+
+
 def test_gemm_alpha_beta_and_c(torch_cuda):
     torch = torch_cuda
     a = torch.rand(64, 32, device="cuda") * 2 - 1
