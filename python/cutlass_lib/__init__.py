@@ -3,6 +3,7 @@
     import torch, cutlass_lib
     y = cutlass_lib.linear(x, weight, bias)            # F.linear: y = x @ weight.T + bias
     d = cutlass_lib.gemm(a, b, activation="gelu")      # torch.matmul semantics, fused epilogue
+    y = cutlass_lib.grouped_mm(tokens, w.transpose(-2, -1), offs)   # torch._grouped_mm (MoE experts)
 
 Tensors are 2-D (rows x columns) or 3-D (batch x rows x columns) on a CUDA device, row- or
 column-major in their last two dimensions (any leading dimension): they map onto the library's
@@ -25,7 +26,7 @@ from typing import List, Optional
 
 from . import _C
 
-__all__ = ["CutlassLibError", "Gemm", "gemm", "linear", "scaled_mm", "select", "kernels", "version"]
+__all__ = ["CutlassLibError", "Gemm", "gemm", "grouped_mm", "linear", "scaled_mm", "select", "kernels", "version"]
 
 #: activation name -> (epilogue without bias, epilogue with bias) of the C API
 _EPILOGUES = {
@@ -385,6 +386,145 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
         planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, 1.0, 0.0, bias, None, scale_a,
                                                 scale_b))
         planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
+    return out
+
+
+def _group_ends(offs, experts: int, total_rows: int) -> List[int]:
+    """The row ends of grouped_mm's offs as host integers, checked: `experts` of them, each >= the
+    one before (>= 0 for the first) and <= total_rows. A CUDA offs is copied to the host (that
+    waits for the current stream's work)."""
+    import torch
+    if not isinstance(offs, torch.Tensor):
+        raise TypeError(f"cutlass_lib: offs must be a torch.Tensor of int32, got {type(offs).__name__}")
+    if offs.dtype != torch.int32:
+        raise ValueError(f"cutlass_lib: offs must be int32 (as torch._grouped_mm's), got {offs.dtype}")
+    if offs.ndim != 1:
+        raise ValueError(f"cutlass_lib: offs must be 1-D (one row end per expert), got shape {tuple(offs.shape)}")
+    if offs.shape[0] != experts:
+        raise ValueError(f"cutlass_lib: offs has {offs.shape[0]} entries but mat_b has {experts} experts "
+                         "(one cumulative row end per expert)")
+    ends = offs.tolist()   # a CUDA tensor: device-to-host copy and synchronization
+    previous = 0
+    for expert, end in enumerate(ends):
+        if end < previous:
+            raise ValueError(f"cutlass_lib: offs must be non-decreasing cumulative row ends starting at >= 0; "
+                             f"offs[{expert}] = {end} follows {previous}")
+        previous = end
+    if ends and ends[-1] > total_rows:
+        raise ValueError(f"cutlass_lib: offs[-1] = {ends[-1]} is past mat_a's {total_rows} rows")
+    return ends
+
+
+def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=None):
+    """Grouped GEMM for mixture-of-experts layers, shaped like ``torch._grouped_mm``: one matrix
+    product per expert, all in one call of the library's grouped API
+    (cutlassLibGemmGroupedBatchedEx, one group per expert).
+
+    Shapes (E experts):
+
+    - ``mat_a`` 2-D ``(total_tokens, K)`` with every expert's tokens packed in expert order,
+      ``mat_b`` 3-D ``(E, K, N)``, ``offs`` int32 1-D ``(E,)``: the cumulative end row of each
+      expert's tokens (expert g takes rows ``offs[g-1]:offs[g]``, ``offs[-1]`` read as 0; an expert
+      may have none). Returns ``(total_tokens, N)``: rows of expert g are ``mat_a[rows] @ mat_b[g]``;
+      rows past ``offs[E-1]`` are zeros.
+    - ``mat_a`` 3-D ``(E, M, K)``, ``mat_b`` 3-D ``(E, K, N)``, ``offs`` None: returns ``(E, M, N)``,
+      ``out[g] = mat_a[g] @ mat_b[g]`` (``cutlass_lib.gemm`` does this case as one strided-batched
+      launch; here each expert is its own launch).
+
+    Layouts: row- or column-major in the last two dimensions, any leading dimension, without
+    copies. The usual ``mat_b`` is ``w.transpose(-2, -1)`` of a contiguous ``(E, N, K)`` expert
+    weight (column-major ``(K, N)`` per expert: the TN kernels the default build has). The output
+    is row-major and computed per expert as ``out_g^T = mat_b[g]^T @ a_g^T`` in the column-major
+    BLAS call.
+
+    dtypes: mat_a and mat_b of one dtype (bfloat16 and float16 for MoE; any the library takes);
+    ``out_dtype`` None gives mat_a's (int8: int32, float8: bfloat16), torch.float32 for 16-bit
+    inputs where the build has those kernels. ``bias`` (optional): ``(E, N)`` of the output's dtype,
+    expert g's row added to its rows; it is not fused (the grouped API takes no epilogue yet): one
+    PyTorch add after the GEMMs.
+
+    ``offs`` is read on the host: a CUDA ``offs`` costs a device-to-host copy and a
+    synchronization with the current stream per call (so such calls cannot be captured in a CUDA
+    graph); an ``offs`` already on the CPU costs neither. (The C API has no call that takes the
+    group sizes in device memory yet.) Runs on PyTorch's current stream (or ``stream``, a
+    torch.cuda.Stream: the output is allocated and offs read on it); the experts run one after
+    another on it, each its own kernel launch.
+
+    Raises TypeError for arguments that are not PyTorch tensors (or an offs that is not one) and
+    for a dtype the library does not take; ValueError for mismatched shapes (K, the expert
+    counts), mat_a and mat_b of different dtypes, offs not int32 / not 1-D / not one entry per
+    expert / decreasing / past total_tokens, offs given with a 3-D mat_a or missing with a 2-D one,
+    a bias of the wrong shape or dtype, tensors not on one CUDA device, and strides no BLAS call
+    can express; CutlassLibError for a status of the library (e.g. NO_KERNEL where the build has no
+    kernel for the dtypes and layouts), raised before any expert's GEMM runs."""
+    import torch
+    for name, x in (("mat_a", mat_a), ("mat_b", mat_b), ("offs", offs), ("bias", bias)):
+        if (x is not None or name.startswith("mat")) and not isinstance(x, torch.Tensor):
+            raise TypeError(f"cutlass_lib.grouped_mm takes PyTorch tensors; {name} is {type(x).__name__}")
+    if mat_b.ndim != 3:
+        raise ValueError(f"cutlass_lib: grouped_mm takes a 3-D mat_b (experts, K, N), got shape {tuple(mat_b.shape)}")
+    if mat_a.ndim not in (2, 3):
+        raise ValueError(f"cutlass_lib: grouped_mm takes mat_a 2-D (total_tokens, K) with offs or 3-D "
+                         f"(experts, M, K) without, got shape {tuple(mat_a.shape)}")
+    if mat_a.dtype != mat_b.dtype:
+        raise ValueError(f"cutlass_lib: mat_a is {mat_a.dtype} but mat_b is {mat_b.dtype}; they must have one dtype")
+    experts, k, n = mat_b.shape
+    if mat_a.shape[-1] != k:
+        raise ValueError(f"cutlass_lib: mat_a has K = {mat_a.shape[-1]} (shape {tuple(mat_a.shape)}) but mat_b has "
+                         f"K = {k} (shape {tuple(mat_b.shape)})")
+    if mat_a.ndim == 2 and offs is None:
+        raise ValueError("cutlass_lib: a 2-D mat_a (total_tokens, K) needs offs, the cumulative row end of each "
+                         "expert's tokens")
+    if mat_a.ndim == 3:
+        if offs is not None:
+            raise ValueError("cutlass_lib: offs is for a 2-D mat_a; a 3-D mat_a (experts, M, K) has M rows per expert")
+        if mat_a.shape[0] != experts:
+            raise ValueError(f"cutlass_lib: mat_a has {mat_a.shape[0]} experts and mat_b {experts}")
+    dtype = out_dtype if out_dtype is not None else _default_out_dtype(mat_a)
+    if not isinstance(dtype, torch.dtype):
+        raise TypeError(f"cutlass_lib: out_dtype must be a torch.dtype, got {type(out_dtype).__name__}")
+    if bias is not None:
+        if tuple(bias.shape) != (experts, n):
+            raise ValueError(f"cutlass_lib: bias must be (experts, N) = {(experts, n)}, got {tuple(bias.shape)}")
+        if bias.dtype != dtype:
+            raise ValueError(f"cutlass_lib: bias is {bias.dtype}; it must have the output's dtype {dtype}")
+    if offs is not None and offs.device.type != "cpu" and offs.device != mat_a.device:
+        raise ValueError(f"cutlass_lib: offs is on {offs.device} and mat_a on {mat_a.device}; offs must be on mat_a's "
+                         "device or on the CPU")
+    with _stream_context(mat_a, stream):
+        ends = _group_ends(offs, experts, mat_a.shape[0]) if offs is not None else []
+        device = _device_of(mat_a)
+        for name, x in (("mat_b", mat_b), ("bias", bias)):
+            if x is not None and x.device != mat_a.device:
+                raise ValueError(f"cutlass_lib: {name} is on {x.device} and mat_a on {mat_a.device}; they must be on "
+                                 "one CUDA device")
+        shape = (mat_a.shape[0], n) if mat_a.ndim == 2 else (experts, mat_a.shape[1], n)
+        out = torch.empty(shape, dtype=dtype, device=mat_a.device)
+        if out.numel() == 0:
+            return out
+        # rows of out the experts write: all of a 3-D out, rows up to offs[E-1] of a 2-D one
+        covered = out.shape[0] if mat_a.ndim == 3 else (ends[-1] if ends else 0)
+        if k == 0:
+            out.zero_()               # empty products: zeros, as torch.matmul's
+        elif covered < out.shape[0]:
+            out[covered:].zero_()     # rows no expert owns
+        if k > 0 and covered > 0:
+            handle = _handle(device)
+            stream_handle = _stream_handle(mat_a, stream)
+            ws, ws_bytes = _workspace(out, device, stream_handle)
+            result = handle.grouped_mm(mat_a, mat_b, out, ends, stream_handle, ws, ws_bytes)
+            if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
+                ws, ws_bytes = _workspace(out, device, stream_handle, result.workspace_needed)
+                result = handle.grouped_mm(mat_a, mat_b, out, ends, stream_handle, ws, ws_bytes)
+            if result.status != 0:
+                raise CutlassLibError(result.status, f"grouped_mm of {tuple(mat_a.shape)} and {tuple(mat_b.shape)} "
+                                                     f"over {experts} experts")
+        if bias is not None:
+            if mat_a.ndim == 3:
+                out.add_(bias.unsqueeze(1))
+            elif covered > 0:
+                sizes = torch.tensor([end - begin for begin, end in zip([0] + ends[:-1], ends)], device=out.device)
+                out[:covered].add_(bias.repeat_interleave(sizes, dim=0, output_size=covered))
     return out
 
 

@@ -12,6 +12,8 @@
 /// the bytes it needs.
 /// Handle.describe does the checks and the mapping (a Call), Handle.launch runs a Call on
 /// operand addresses; Handle.gemm is both, a Plan keeps one Call for many launches.
+/// Handle.grouped_mm is the mixture-of-experts call (cutlassLibGemmGroupedBatchedEx, one group
+/// per expert; the row ends of the packed 2-D operand come as host integers).
 /// Argument errors raise TypeError / ValueError before anything runs; the C API's statuses come
 /// back as integers, which the Python layer turns into CutlassLibError with the status's name.
 #include <nanobind/nanobind.h>
@@ -23,6 +25,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -266,11 +269,7 @@ class Handle {
   Result launch(Call const &call, Pointers const &p, uintptr_t stream, uintptr_t workspace, size_t workspace_bytes,
                 bool select_only) {
     if (!handle_) return {int(status_), "", 0};
-    cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
-    if (status == CUTLASS_LIB_STATUS_SUCCESS && (workspace != workspace_ || workspace_bytes != workspace_bytes_)) {
-      status = cutlassLibSetWorkspace(handle_, reinterpret_cast<void *>(workspace), workspace_bytes);
-      if (status == CUTLASS_LIB_STATUS_SUCCESS) workspace_ = workspace, workspace_bytes_ = workspace_bytes;
-    }
+    cutlassLibStatus_t status = set_stream_and_workspace(stream, workspace, workspace_bytes);
     if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, cutlassLibEpilogue_t(call.epilogue));
     // a's scale follows out's rows: D's rows, or D's columns (the C API's B) when out is row-major;
     // set (or cleared) on every launch, since the handle serves every call on its device
@@ -311,6 +310,122 @@ class Handle {
     return {int(status), "", needed};
   }
 
+  /// Grouped GEMM, one problem per expert g (mixture of experts): out_g = a_g @ b[g], b 3-D
+  /// (E, K, N), and either
+  ///  - a 2-D (T, K) with every expert's rows packed, out 2-D (T, N), `ends` E row ends (the
+  ///    cumulative sizes: a_g = a[ends[g-1]:ends[g]], ends[-1] read as 0; a group may be empty; rows past
+  ///    ends[E-1] are not written), or
+  ///  - a 3-D (E, M, K), out 3-D (E, M, N), `ends` empty (a_g = a[g]).
+  /// Each operand row- or column-major in its last two dimensions, as operand_of takes them; out
+  /// row-major is computed as out_g^T = b[g]^T a_g^T, like describe's mapping. One call of
+  /// cutlassLibGemmGroupedBatchedEx with E groups of one problem each and host pointer arrays
+  /// (data + offsets from the strides), alpha 1, beta 0, no epilogue: the library checks every
+  /// problem and selects its kernel before the first one runs, then runs them one after another
+  /// on `stream`. Argument errors raise ValueError / TypeError before anything runs;
+  /// WORKSPACE_TOO_SMALL answers the most bytes any one problem needs.
+  Result grouped_mm(Array a, Array b, Array out, std::vector<int64_t> const &ends, uintptr_t stream,
+                    uintptr_t workspace, size_t workspace_bytes) {
+    if (!handle_) return {int(status_), "", 0};
+    Operand const A = operand_of(a, "mat_a"), B = operand_of(b, "mat_b"), D = operand_of(out, "out");
+    for (auto const *array : {&a, &b, &out}) {
+      if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
+    }
+    if (b.ndim() != 3) fail_value("cutlass_lib: grouped_mm takes a 3-D mat_b (experts, K, N)");
+    bool const packed = a.ndim() == 2;
+    if (out.ndim() != a.ndim()) fail_value("cutlass_lib: grouped_mm's out must have mat_a's rank");
+    int64_t const experts = B.batch;
+    if (packed) {
+      if (int64_t(ends.size()) != experts) {
+        fail_value("cutlass_lib: grouped_mm has " + std::to_string(ends.size()) + " row ends for " +
+                   std::to_string(experts) + " experts");
+      }
+    } else {
+      if (!ends.empty()) fail_value("cutlass_lib: grouped_mm takes row ends only for a 2-D mat_a");
+      if (A.batch != experts || D.batch != experts) {
+        fail_value("cutlass_lib: grouped_mm's mat_a, mat_b and out have different expert counts");
+      }
+    }
+    if (A.columns != B.rows) {
+      fail_value("cutlass_lib: mat_a has K = " + std::to_string(A.columns) + " and mat_b K = " +
+                 std::to_string(B.rows) + ": the inner dimensions differ");
+    }
+    if (D.rows != A.rows || D.columns != B.columns) {
+      fail_value("cutlass_lib: out is " + std::to_string(D.rows) + " x " + std::to_string(D.columns) + ", should be " +
+                 std::to_string(A.rows) + " x " + std::to_string(B.columns));
+    }
+    if (A.type != B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
+    for (size_t g = 0; g < ends.size(); ++g) {
+      int64_t const begin = g == 0 ? 0 : ends[g - 1];
+      if (ends[g] < begin) {
+        fail_value("cutlass_lib: the row ends must not decrease: expert " + std::to_string(g) + "'s is " +
+                   std::to_string(ends[g]) + ", after " + std::to_string(begin));
+      }
+      if (ends[g] > A.rows) {
+        fail_value("cutlass_lib: expert " + std::to_string(g) + "'s row end " + std::to_string(ends[g]) +
+                   " is past mat_a's " + std::to_string(A.rows) + " rows");
+      }
+    }
+
+    // D = out_g column-major: D = op(a_g) op(b_g); out row-major: D = out_g^T = op(b_g^T) op(a_g^T)
+    bool const swapped = !D.column_major;
+    Operand const &first = swapped ? B : A;
+    Operand const &second = swapped ? A : B;
+    auto const op_of = [&](Operand const &o) { return (o.column_major != swapped) ? CUTLASS_LIB_OP_N : CUTLASS_LIB_OP_T; };
+    // an element offset from an array's start, as an address (uintptr_t: no arithmetic on a null
+    // pointer, which an empty tensor may have)
+    auto const address = [](Array const &x, int64_t elements) {
+      return reinterpret_cast<uintptr_t>(x.data()) + uintptr_t(elements * int64_t(x.dtype().bits / 8));
+    };
+    size_t const count = size_t(experts);
+    std::vector<cutlassLibOperation_t> transa(count, op_of(first)), transb(count, op_of(second));
+    std::vector<int64_t> m(count), n(count), k(count, A.columns), lda(count, first.ld), ldb(count, second.ld),
+        ldc(count, D.ld), sizes(count, 1);
+    std::vector<void const *> a_array(count), b_array(count);
+    std::vector<void *> c_array(count);
+    for (size_t g = 0; g < count; ++g) {
+      // a_g and out_g: rows [begin, end) of the packed operands, or batch entry g of the 3-D ones
+      int64_t const begin = packed ? (g == 0 ? 0 : ends[g - 1]) : 0;
+      int64_t const rows = packed ? ends[g] - begin : A.rows;
+      uintptr_t const a_g = packed ? address(a, begin * a.stride(0)) : address(a, int64_t(g) * a.stride(0));
+      uintptr_t const d_g = packed ? address(out, begin * out.stride(0)) : address(out, int64_t(g) * out.stride(0));
+      uintptr_t const b_g = address(b, int64_t(g) * b.stride(0));
+      m[g] = swapped ? D.columns : rows;
+      n[g] = swapped ? rows : D.columns;
+      a_array[g] = reinterpret_cast<void const *>(swapped ? b_g : a_g);
+      b_array[g] = reinterpret_cast<void const *>(swapped ? a_g : b_g);
+      c_array[g] = reinterpret_cast<void *>(d_g);
+    }
+    cutlassLibComputeType_t const compute = compute_of(A.type);
+    std::vector<float> alpha_f(count, 1.0f), beta_f(count, 0.0f);
+    std::vector<double> alpha_d(count, 1.0), beta_d(count, 0.0);
+    std::vector<int32_t> alpha_i(count, 1), beta_i(count, 0);
+    void const *alpha = compute == CUTLASS_LIB_COMPUTE_64F   ? static_cast<void const *>(alpha_d.data())
+                        : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(alpha_i.data())
+                                                             : static_cast<void const *>(alpha_f.data());
+    void const *beta = compute == CUTLASS_LIB_COMPUTE_64F   ? static_cast<void const *>(beta_d.data())
+                       : compute == CUTLASS_LIB_COMPUTE_32I ? static_cast<void const *>(beta_i.data())
+                                                            : static_cast<void const *>(beta_f.data());
+
+    cutlassLibStatus_t status = prepare_plain(stream, workspace, workspace_bytes);
+    if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
+    status = cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
+                                            a_array.data(), A.type, lda.data(), b_array.data(), B.type, ldb.data(),
+                                            beta, c_array.data(), D.type, ldc.data(), experts, sizes.data(), compute);
+    size_t needed = 0;
+    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
+      // the problems run one after another on the one workspace: the most any of them needs
+      for (size_t g = 0; g < count; ++g) {
+        size_t bytes = 0;
+        if (cutlassLibGetWorkspaceSize(handle_, transa[g], transb[g], m[g], n[g], k[g], alpha, a_array[g], A.type,
+                                       lda[g], 0, b_array[g], B.type, ldb[g], 0, beta, c_array[g], D.type, ldc[g], 0,
+                                       1, compute, &bytes) == CUTLASS_LIB_STATUS_SUCCESS) {
+          needed = std::max(needed, bytes);
+        }
+      }
+    }
+    return {int(status), "", needed};
+  }
+
   /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream` (describe, then launch).
   Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
               uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only,
@@ -322,6 +437,30 @@ class Handle {
   }
 
  private:
+  /// The stream of the next calls and the caller's workspace (set only when it changed).
+  cutlassLibStatus_t set_stream_and_workspace(uintptr_t stream, uintptr_t workspace, size_t workspace_bytes) {
+    cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && (workspace != workspace_ || workspace_bytes != workspace_bytes_)) {
+      status = cutlassLibSetWorkspace(handle_, reinterpret_cast<void *>(workspace), workspace_bytes);
+      if (status == CUTLASS_LIB_STATUS_SUCCESS) workspace_ = workspace, workspace_bytes_ = workspace_bytes;
+    }
+    return status;
+  }
+
+  /// The handle's state for a call without a fused epilogue (the grouped call takes none): the
+  /// stream, the caller's workspace, the DEFAULT epilogue (dropping a bias an earlier call set) and
+  /// no operand scales (an earlier scaled_mm's outer vectors would answer NOT_SUPPORTED).
+  cutlassLibStatus_t prepare_plain(uintptr_t stream, uintptr_t workspace, size_t workspace_bytes) {
+    cutlassLibStatus_t status = set_stream_and_workspace(stream, workspace, workspace_bytes);
+    if (status == CUTLASS_LIB_STATUS_SUCCESS) status = cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT);
+    for (cutlassLibMatrix_t matrix : {CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_B}) {
+      if (status == CUTLASS_LIB_STATUS_SUCCESS) {
+        status = cutlassLibSetMatrixScale(handle_, matrix, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, nullptr);
+      }
+    }
+    return status;
+  }
+
   /// The layout of a float8 operand's scale (torch._scaled_mm's rules): one f32 element (per
   /// tensor), or `extent` contiguous f32 elements along out's rows (axis 0: shape (M, 1) or (M,))
   /// or columns (axis 1: shape (1, N) or (N,)).
@@ -412,7 +551,9 @@ NB_MODULE(_C, m) {
       .def("gemm", &Handle::gemm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("alpha"), nb::arg("beta"),
            nb::arg("bias").none(), nb::arg("epilogue"), nb::arg("stream"), nb::arg("workspace"),
            nb::arg("workspace_bytes"), nb::arg("select_only"), nb::arg("scale_a").none() = nb::none(),
-           nb::arg("scale_b").none() = nb::none());
+           nb::arg("scale_b").none() = nb::none())
+      .def("grouped_mm", &Handle::grouped_mm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("ends"),
+           nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"));
   // a Plan keeps its Handle alive (keep_alive<1, 2>: the plan holds argument 2, the handle)
   nb::class_<Plan>(m, "Plan")
       .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int, std::optional<Array>,
