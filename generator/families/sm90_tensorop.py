@@ -163,7 +163,7 @@ ROWS = tuple(
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
 #: plus barriers and the 1 KB alignment slack the kernel requests.
 EPILOGUE_BYTES = 2 * 2 * 4096
-KERNEL_OVERHEAD_BYTES = 1024 + 256
+KERNEL_OVERHEAD_BYTES = 1024 + 256 + 2048   # + the 1 KB alignment padding after the epilogue storage (measured: kSharedBytes)
 
 SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
 
@@ -197,6 +197,9 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
                         f"({box_m} rows of {cfg.c.element.name})")
     if warp.n not in WARPGROUP_N:
         problems.append(f"consumer warpgroup N {warp.n} must be one of {WARPGROUP_N}")
+    if warp.n % 64 and cfg.b.layout != COLUMN_MAJOR:
+        problems.append(f"consumer warpgroup N {warp.n} (not a multiple of 64) needs B column-major (K-major): "
+                        "an MN-major operand moves in 64-wide chunks")
     if tb.n % 64 and cfg.b.layout != COLUMN_MAJOR:
         problems.append(f"threadblock N {tb.n} (not a multiple of 64) needs B column-major (K-major): an "
                         "MN-major operand moves in 64-wide chunks")

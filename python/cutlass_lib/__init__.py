@@ -275,8 +275,23 @@ def _cached(key, make):
     return entry
 
 
+def _check_empty_call(a, b, out, bias, activation):
+    """The checks an empty output's call still gets (the C API's describe is not reached): what
+    torch.matmul raises for, and the library's own arguments."""
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"cutlass_lib: a is {tuple(a.shape)} and b {tuple(b.shape)}: their K differ")
+    if tuple(out.shape) != tuple(_out_shape(a, b)):
+        raise ValueError(f"cutlass_lib: out is {tuple(out.shape)}, the product is {tuple(_out_shape(a, b))}")
+    if a.dtype != b.dtype:
+        raise ValueError(f"cutlass_lib: a is {a.dtype} and b {b.dtype}")
+    _epilogue(activation, bias is not None)
+    if bias is not None and tuple(bias.shape) != (out.shape[-1],):
+        raise ValueError(f"cutlass_lib: bias is {tuple(bias.shape)}, out has {out.shape[-1]} columns")
+
+
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
     if 0 in tuple(out.shape):
+        _check_empty_call(a, b, out, bias, activation)
         return out   # an empty output (M, N or the batch 0): nothing to compute, as torch.matmul
     if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
         key = _signature("gemm", a, b, out, alpha, beta, bias, activation)

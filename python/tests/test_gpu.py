@@ -61,6 +61,20 @@ def test_gemm_empty_output_matches_matmul(torch_cuda, a_shape, b_shape):
     assert out.shape == torch.matmul(a, b).shape and out.numel() == 0
 
 
+def test_gemm_empty_output_still_checks_its_arguments(torch_cuda):
+    torch = torch_cuda
+    a = torch.rand(0, 8, 16, device="cuda", dtype=torch.float16)
+    b = torch.rand(0, 16, 4, device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="K differ"):
+        cutlass_lib.gemm(a, torch.rand(0, 12, 4, device="cuda", dtype=torch.float16))
+    with pytest.raises(ValueError, match="out is"):
+        cutlass_lib.gemm(a, b, out=torch.empty(0, 8, 5, device="cuda", dtype=torch.float16))
+    with pytest.raises(ValueError):
+        cutlass_lib.gemm(a, b.to(torch.bfloat16))
+    with pytest.raises(ValueError):
+        cutlass_lib.gemm(a, b, activation="tanh")
+
+
 def test_gemm_alpha_beta_and_c(torch_cuda):
     torch = torch_cuda
     a = torch.rand(64, 32, device="cuda") * 2 - 1

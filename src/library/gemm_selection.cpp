@@ -197,7 +197,10 @@ constexpr double kHbmBytesPerUs = 4.3e6;
 /// neighbours along M or N read; rows past the problem count too, TMA spends the time zero-filling
 /// them). Fitted on the H200 (s11, docs/NOTES.md: every sm90 bf16 TN tile on the 33 TN shapes of
 /// the suite): 85-99 GB/s per CTA; at 4096 x 200 x 11008 the 64x64 tile (two tiles per CTA) and
-/// the 64x128 tile (one) both drew ~70 GB/s per CTA, 3-4x the HBM time of the weights.
+/// the 64x128 tile (one) both drew ~70 GB/s per CTA, 3-4x the HBM time of the weights. 100, not
+/// the fit's middle: a 128x128 tile at the wgmma rate streams 94 GB/s, so at 90 this term
+/// outweighed the compute of large problems and ranked the stream-K twin first there (measured
+/// 1-6% slower); at 95-100 the persistent 128x128 tile keeps every large shape.
 constexpr double kTiledCtaBytesPerUs = 100e3;
 /// The same for the cp.async kernels (sm80 family), which run about two CTAs per SM: the 64x64
 /// tile drew 2.9-3.2 TB/s from 216-344 tiles and 2.2 TB/s from 128 (2026-12-01 selection check).
@@ -272,7 +275,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles),
                                                                           int(call.batch_count), int(k_blocks), sms);
     if (split.sk_tiles > 0) {
-      blocks_per_cta = std::ceil(double(split.dp_tiles()) / split.grid) * k_blocks + split.run_blocks + 1;
+      blocks_per_cta = std::ceil(double(split.dp_tiles()) / split.grid) * k_blocks + split.run_blocks +
+                       (split.run_extra > 0 ? 1 : 0);
     }
   }
   double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));

@@ -7,14 +7,15 @@
 ///   time = max(compute, memory)
 ///   compute = waves x the time of one tile: 2 x tile M x tile N x K flops at the family's rate per
 ///             SM (wave_cost counts the waves, with the measured stream-K and small-tile factors)
-///   memory  = the larger of: the bytes the call must move (A, B and D once, C when read), over the
-///             fraction of its tiles' rows inside the problem (rows past M or N cost copy-engine
-///             time as if loaded), at the device's HBM bandwidth; and, for the TMA (sm90) kernels,
-///             the bytes the busiest CTA streams into shared memory (its tiles' A rows and B
-///             columns over K, re-reads included) at one CTA's measured rate (100 GB/s on the
-///             H200), so a tile that re-reads a large operand many times (a 64-wide tile over a
-///             big weight) costs what it streams; the cp.async (sm80) kernels: the bytes at the
-///             HBM bandwidth or two CTAs per SM's worth, whichever is less
+///   memory  = TMA kernels (sm90): the larger of the bytes the call must move (A, B and D once, C
+///             when read) over the fraction of its tiles' rows inside the problem (rows past M or
+///             N cost copy-engine time as if loaded) at the device's HBM bandwidth, and the bytes
+///             the busiest CTA streams into shared memory (its whole tiles' A rows and B columns
+///             over K, re-reads included; stream-K: its whole tiles plus its run of split
+///             k-blocks) at one CTA's measured rate (100 GB/s on the H200), so a tile that
+///             re-reads a large operand many times (a 64-wide tile over a big weight) costs what
+///             it streams. Other tiled kernels (sm80 cp.async, SIMT): the bytes over
+///             min(HBM bandwidth, min(tiles, 2 x SMs) x 12.5 GB/s)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
 /// min(M, N) <= 8 / 16 / 32) are bandwidth kernels: their time is the bytes over the fraction of
 /// HBM bandwidth they reach, or their tensor-core work when it is larger. Selection ranks every

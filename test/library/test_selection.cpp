@@ -284,6 +284,50 @@ TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
   EXPECT_TRUE(description_fits(wide, bf16_tn_call(8192, 96, 8192), 90, &why)) << why;
 }
 
+/// An sm90 bf16 tensor-op description as estimated_time reads it: tile, scheduler, compute
+/// capability, opcode class, element and alignment.
+GemmDescription sm90_bf16(int m, int n, TileSchedulerType scheduler = TileSchedulerType::kPersistent) {
+  GemmDescription d = tiled(m, n, scheduler);
+  d.tile_description.minimum_compute_capability = d.tile_description.maximum_compute_capability = 90;
+  d.tile_description.math_instruction.opcode_class = OpcodeClassID::kTensorOp;
+  for (TensorDescription *t : {&d.A, &d.B, &d.C, &d.D}) {
+    t->element = NumericTypeID::kBF16;
+    t->alignment = 8;
+  }
+  return d;
+}
+
+/// The cost model ranks the default set's sm90 tiles as the H200 did (docs/NOTES.md, s11): the
+/// persistent 128x128 tile on large problems (not its stream-K twin, not the token-count tiles),
+/// 64x96 for 96 tokens, 64x64 for a 128-row problem with a long K.
+TEST(Selection, CostModelRanksTheSm90TilesAsMeasured) {
+  struct Candidate {
+    char const *name;
+    GemmDescription desc;
+  };
+  std::vector<Candidate> const candidates = {
+      {"128x128", sm90_bf16(128, 128)},
+      {"128x128 stream-K", sm90_bf16(128, 128, TileSchedulerType::kStreamK)},
+      {"64x128", sm90_bf16(64, 128)},
+      {"64x96", sm90_bf16(64, 96)},
+      {"64x64", sm90_bf16(64, 64)}};
+  auto best = [&](GemmCall const &c) {   // select_kernel's order: estimated time, then wave cost
+    std::string name;
+    double least = 1e300, least_waves = 1e300;
+    for (Candidate const &k : candidates) {
+      double const t = estimated_time(k.desc, c, 132), waves = wave_cost(k.desc, c, 132);
+      if (t < least || (t == least && waves < least_waves)) least = t, least_waves = waves, name = k.name;
+    }
+    return name;
+  };
+  EXPECT_EQ("128x128", best(bf16_tn_call(8192, 8192, 8192)));
+  EXPECT_EQ("128x128", best(bf16_tn_call(4096, 14336, 4096)));
+  EXPECT_EQ("128x128", best(bf16_tn_call(16384, 16384, 16384)));
+  EXPECT_EQ("64x96", best(bf16_tn_call(8192, 96, 8192)));
+  EXPECT_EQ("64x64", best(bf16_tn_call(128, 4096, 14336)));
+  EXPECT_EQ("64x64", best(bf16_tn_call(64, 8192, 8192))) << "a tie at the HBM time with 64x128, fewer waves";
+}
+
 TEST(Selection, WaveCostCountsWavesOfTiles) {
   GemmDescription const d = tiled(128, 128);
   GemmCall c = bf16_tn_call(1024, 1024, 1024);

@@ -18,8 +18,8 @@
 /// accuracy unless the kernel promotes partial sums itself.
 /// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
-/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The fifteen specializations
-/// (N = 32, 64, 128, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
+/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The thirty specializations
+/// (N = 32, 64, 96, 128, 192, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>

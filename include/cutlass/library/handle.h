@@ -41,7 +41,7 @@
 ///     memory  = TMA kernels (sm90): the larger of (A, B and D bytes once, C when read) / HBM
 ///               bandwidth, paying for the rows of its tiles past M or N, and the busiest CTA's
 ///               tile bytes (its tiles' A rows and B columns over K, re-reads included) / one
-///               CTA's streaming rate (100 GB/s); cp.async kernels (sm80): the bytes /
+///               CTA's streaming rate (100 GB/s); other tiled kernels (sm80, SIMT): the bytes /
 ///               min(HBM bandwidth, busy CTAs x per-CTA bandwidth)
 ///     GEMV / skinny: the bytes over 90% / 85% of the HBM bandwidth (or their compute, if larger).
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.

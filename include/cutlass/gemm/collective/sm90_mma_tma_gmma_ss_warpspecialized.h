@@ -99,6 +99,8 @@ struct Sm90MmaTmaGmmaSS {
                 "sm90 mainloop: consumer N must be 32, 64, 96, 128, 192 or 256");
   // an MN-major operand moves in 64-wide chunks (load_slice, slab_offset)
   static_assert(kTileN % 64 == 0 || kKMajorB, "sm90 mainloop: a tile N under 64 needs B K-major");
+  // a cooperative consumer's B starts kWgN columns in: whole 64-wide chunks when B is MN-major
+  static_assert(kWgN % 64 == 0 || kKMajorB, "sm90 mainloop: a consumer N not a multiple of 64 needs B K-major");
   static_assert(kTileM <= 256 && kTileN <= 256, "sm90 mainloop: a TMA box dimension holds at most 256 rows");
   static constexpr int kAtomsM = kWgM / 64;
 
