@@ -62,9 +62,12 @@ enum class KernelsFor { kThisDevice, kAnyDevice };
 
 /// Whether this build registered a plain (unfused) GEMM kernel for the current device (or, with
 /// KernelsFor::kAnyDevice, for any device) with these A/B element type, A and B layouts and C
-/// element type (C column-major), of alignment `alignment_A` for A (0: any). Read from the
-/// manifest, not through selection, so a selection bug still fails the tests that use it; without
-/// one they answer NO_KERNEL_FOR.
+/// element type (C column-major), of alignment `alignment_A` for A (0: any), that takes any
+/// problem shape: the bandwidth kernels (GEMV, skinny: max_small_extent > 0) take only M or N == 1
+/// or a small side, so a build whose only kernels for a key are those (the opt-in e4m3 GEMV's
+/// MN-major layouts) has none for the tests' square calls. Read from the manifest, not through
+/// selection, so a selection bug still fails the tests that use it; without one they answer
+/// NO_KERNEL_FOR.
 inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
                              cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C,
                              int alignment_A = 0, KernelsFor where = KernelsFor::kThisDevice) {
@@ -75,6 +78,7 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
     auto const &tile = d.tile_description;
     if (d.A.element == element_AB && d.B.element == element_AB && d.A.layout == layout_A && d.B.layout == layout_B &&
         d.C.element == element_C && d.C.layout == LayoutTypeID::kColumnMajor && !d.epilogue.fused() &&
+        d.max_small_extent == 0 &&
         (alignment_A == 0 || d.A.alignment == alignment_A) &&
         (cc < 0 || (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability))) {
       return true;
