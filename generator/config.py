@@ -138,15 +138,16 @@ class KernelConfig:
     @property
     def tile_scheduler(self) -> str:
         """manifest.json's tile scheduler (library TileSchedulerType): "default" for the 2.x
-        kernels (one CTA per tile), "persistent" or "stream_k" for the 3.x ones."""
+        kernels (one CTA per tile), "persistent", "stream_k" or "grouped" for the 3.x ones."""
         if self.family.api != "3x":
             return "default"
-        return "stream_k" if self.tile.scheduler == "stream_k" else "persistent"
+        return self.tile.scheduler or "persistent"
 
     @property
     def tile_scheduler_cpp(self) -> str:
         """The dispatch_policy.h tag of tile_scheduler (3.x kernels)."""
-        return "StreamKScheduler" if self.tile_scheduler == "stream_k" else "PersistentScheduler"
+        return {"stream_k": "StreamKScheduler", "grouped": "GroupedScheduler"}.get(self.tile_scheduler,
+                                                                                  "PersistentScheduler")
 
     @property
     def d(self) -> Operand:

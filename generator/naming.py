@@ -60,8 +60,8 @@ SCHEDULE_SUFFIXES = {
 }
 EPILOGUE_SUFFIX = "_epi_tma"
 
-#: Name suffixes of the tile schedulers (CUTLASS TileSchedulerSuffixes): only stream-K adds one.
-SCHEDULER_SUFFIXES = {"persistent": "", "stream_k": "_stream_k"}
+#: Name suffixes of the tile schedulers (CUTLASS TileSchedulerSuffixes for stream-K; ours for grouped).
+SCHEDULER_SUFFIXES = {"persistent": "", "stream_k": "_stream_k", "grouped": "_grouped"}
 
 
 def kernel_name_3x(cfg: "KernelConfig") -> str:

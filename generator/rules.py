@@ -65,8 +65,8 @@ def violations(cfg: KernelConfig) -> List[str]:
                 f"alignment{operand_name.upper()} {alignment} x {operand.element.size_bytes} bytes exceeds the "
                 f"{MAX_VECTOR_BYTES}-byte vector access"
             )
-    if cfg.tile.scheduler not in ("", "stream_k"):
-        problems.append(f"tile scheduler {cfg.tile.scheduler!r} is not implemented (\"\" or \"stream_k\")")
+    if cfg.tile.scheduler not in ("", "stream_k", "grouped"):
+        problems.append(f"tile scheduler {cfg.tile.scheduler!r} is not implemented (\"\", \"stream_k\" or \"grouped\")")
     elif cfg.tile.scheduler and cfg.family.api != "3x":
         problems.append(f"tile scheduler {cfg.tile.scheduler} needs a 3.x (persistent) kernel")
     if not problems:

@@ -121,6 +121,11 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (128, 192, 5, COOPERATIVE, "stream_k", False),
     ))
 
+#: Grouped GEMM (one persistent launch over many problems: the C API's grouped and pointer-array
+#: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue. Opt-in: it compiled (168
+#: registers, no spills) but has not run on a GPU yet (test/sm90/test_sm90_grouped.cu is its test).
+TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
+
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
 #: scale and amax, TN.
@@ -158,6 +163,11 @@ ROWS = tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
             alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FEW_TOKENS))
     for c in (BF16, F16, F32)
+) + tuple(
+    # grouped (TILE_GROUPED), opt-in: 16-bit in, 16-bit out, every layout
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED,), in_default_set=False)
+    for a in (BF16, F16)
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
@@ -206,8 +216,10 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if tb.m > 256 or tb.n > 256:
         problems.append("a TMA box dimension holds at most 256 rows")
     cl = cfg.tile.cluster
-    if cfg.tile.scheduler == "stream_k" and cl != Shape(1, 1, 1):
-        problems.append(f"stream-K runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
+    if cfg.tile.scheduler in ("stream_k", "grouped") and cl != Shape(1, 1, 1):
+        problems.append(f"{cfg.tile.scheduler} runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
+    if cfg.tile.scheduler == "grouped" and cfg.epilogue.fused:
+        problems.append("the grouped kernels have the plain epilogue only (the grouped C API takes no fusion)")
     if cl not in CLUSTERS:
         problems.append(f"cluster {cl.m}x{cl.n}x{cl.k} is not implemented (1x1x1, 2x1x1, 1x2x1)")
     elif (cl.n > 1 and tb.m % (64 * cl.n)) or (cl.m > 1 and tb.n % (64 * cl.m)):

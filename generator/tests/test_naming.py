@@ -84,7 +84,7 @@ def test_examples_from_the_tables_are_enumerated():
 
 
 NAME_TAIL_3X = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)x(\d+)_(\d+)_([nt])([nt])([nt])_align(\d+)"
-                          r"(_stream_k)?_warpspecialized_(cooperative|pingpong)_epi_tma(?:_(\w+))?$")
+                          r"(_stream_k|_grouped)?_warpspecialized_(cooperative|pingpong)_epi_tma(?:_(\w+))?$")
 
 
 def test_sm90_example():
@@ -109,7 +109,7 @@ def test_sm90_names_parse_back_to_the_configuration():
         assert tuple(int(v) for v in values[:7]) == (tb.m, tb.n, tb.k, cl.m, cl.n, cl.k, k.tile.stages)
         assert values[7:10] == (k.a.layout.letter, k.b.layout.letter, k.c.layout.letter)
         assert int(values[10]) == max(k.a.alignment, k.b.alignment)
-        assert (values[11] is not None) == (k.tile.scheduler == "stream_k")
+        assert (values[11] or "") == {"": "", "stream_k": "_stream_k", "grouped": "_grouped"}[k.tile.scheduler]
         assert values[12] == {"KernelTmaWarpSpecializedCooperative": "cooperative",
                               "KernelTmaWarpSpecializedPingpong": "pingpong"}[k.tile.schedule]
         assert parse_variant(values[13]) == k.epilogue, k.name

@@ -306,6 +306,8 @@ void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
 
 size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
+}  // namespace
+
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
   if (bytes <= *context.workspace_size) return true;
   if (*context.workspace) {
@@ -322,8 +324,6 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
   *context.workspace_size = bytes;
   return true;
 }
-
-}  // namespace
 
 Status to_status(GemmFailure failure) {
   switch (failure) {

@@ -100,6 +100,10 @@ GemmOutcome check_epilogue_arguments(GemmCall const &call);
 /// outcome names the kernel that would run.
 GemmOutcome gemm_call(GemmCall const &call, GemmContext const &context, bool execute);
 
+/// Makes the handle's workspace (context.workspace) at least `bytes`: a larger one is allocated
+/// after the stream's work that may use the old one; false when the allocation fails.
+bool ensure_workspace(GemmContext const &context, size_t bytes);
+
 /// cutlass::Status for a failure, as the C++ API reports it (handle.h documents the mapping).
 Status to_status(GemmFailure failure);
 

@@ -1,6 +1,7 @@
 /// @file src/library/gemm_grouped.cpp
-/// Grouped and pointer-array GEMMs, first version (gemm_grouped.h): check every problem, select
-/// every problem's kernel, then run each problem through the one-GEMM path. Read top to bottom:
+/// Grouped and pointer-array GEMMs (gemm_grouped.h): check every problem; run them in one launch
+/// of a grouped kernel when the build has one that takes them all; otherwise select every
+/// problem's kernel, then run each problem through the one-GEMM path. Read top to bottom:
 /// gemm_grouped() is the whole story.
 #include "gemm_grouped.h"
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cuda_runtime_api.h>
 
+#include "cutlass/library/singleton.h"
 #include "gemm_selection.h"
 
 namespace cutlass {
@@ -88,6 +90,57 @@ bool in_device_memory(void const *array) {
   return attributes.type == cudaMemoryTypeDevice;
 }
 
+/// Most problems one grouped launch takes (its group table is built on the host per call).
+constexpr size_t kMaxGroupedProblems = size_t(1) << 20;
+
+/// The grouped kernel that runs the call's problems with M, N, K > 0 in one launch, with those
+/// problems' arguments in `problems` and the K == 0 problems (beta * C, for the one-GEMM path)
+/// in `k_zero`; null when the call goes problem by problem: no device, a stream being captured
+/// (the launch copies its group table from pageable memory), problems of different types,
+/// layouts or K, row-major C / D, more than kMaxGroupedProblems, or no grouped kernel in the
+/// build that takes them all (can_implement_grouped).
+Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &context,
+                                std::vector<GemmUniversalArguments> &problems, std::vector<ProblemIndex> &k_zero) {
+  if (context.compute_capability == 0 || !context.has_code) return nullptr;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  if (capture != cudaStreamCaptureStatusNone) return nullptr;
+  GemmFunctionalKey key;
+  int64_t k = -1;
+  bool takes_all = true;
+  for_each_problem(call, [&](ProblemIndex const &i) {
+    GemmCall const c = problem_call(call, i);
+    if (c.m == 0 || c.n == 0) return true;   // reads and writes nothing
+    if (c.k == 0) {
+      k_zero.push_back(i);
+      return true;
+    }
+    bool const column_major = c.layout_C == LayoutTypeID::kColumnMajor && c.layout_D == LayoutTypeID::kColumnMajor;
+    if (!column_major || c.batch_count != 1 || problems.size() >= kMaxGroupedProblems ||
+        (k >= 0 && (c.k != k || functional_key(c) != key))) {
+      takes_all = false;
+      return false;
+    }
+    if (k < 0) {
+      k = c.k;
+      key = functional_key(c);
+    }
+    problems.push_back(arguments_of(c));
+    return true;
+  });
+  if (!takes_all || problems.empty()) return nullptr;
+  key.gemm_kind = GemmKind::kGrouped;
+  GemmOperationVector const *kernels = Singleton::get().operation_table.find_gemm(key);
+  if (!kernels) return nullptr;
+  for (Operation const *op : *kernels) {
+    if (op->can_implement_grouped(problems.data(), int(problems.size())) == Status::kSuccess) return op;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
@@ -163,10 +216,45 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
     }
   }
 
-  // 3. Every problem's kernel, nothing launched: the device, the kernels for the types and
-  //    layouts, a kernel that takes the problem's alignment, and the workspace it needs.
   GemmGroupedOutcome outcome;
   bool const log = selection_log_enabled();
+
+  // 3. One launch for every problem with M, N, K > 0, when a grouped kernel takes them all; the
+  //    K == 0 problems (beta * C) through the one-GEMM path, planned before anything launches.
+  std::vector<GemmUniversalArguments> problems;
+  std::vector<ProblemIndex> k_zero;
+  if (Operation const *grouped = grouped_kernel(call, context, problems, k_zero)) {
+    size_t const bytes = size_t(grouped->get_grouped_workspace_size(int(problems.size())));
+    bool const aligned = *context.workspace == nullptr || reinterpret_cast<uintptr_t>(*context.workspace) % 256 == 0;
+    if (aligned && !(context.workspace_fixed && bytes > *context.workspace_size)) {
+      if (log) {
+        std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
+                     grouped->description().name);
+      }
+      for (ProblemIndex const &i : k_zero) {
+        GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
+        if (planned.failure != GemmFailure::kNone) return logged(at(planned.failure, planned.detail, i.group, i.problem));
+      }
+      if (!ensure_workspace(context, bytes)) return logged(at(GemmFailure::kAllocFailed, "workspace allocation failed"));
+      if (grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream) !=
+          Status::kSuccess) {
+        return logged(at(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed"));
+      }
+      outcome.operation = grouped;
+      for (ProblemIndex const &i : k_zero) {
+        GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
+        if (ran.failure != GemmFailure::kNone) {
+          GemmGroupedOutcome failed = logged(at(ran.failure, ran.detail, i.group, i.problem));
+          failed.operation = grouped;
+          return failed;
+        }
+      }
+      return outcome;
+    }
+  }
+
+  // 4. Otherwise every problem's kernel, nothing launched: the device, the kernels for the types
+  //    and layouts, a kernel that takes the problem's alignment, and the workspace it needs.
   for_each_problem(call, [&](ProblemIndex const &i) {
     if (log) {
       std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: select\n", (long long)i.group,
@@ -183,7 +271,7 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   });
   if (outcome.failure != GemmFailure::kNone) return outcome;
 
-  // 4. Each problem in order on the stream, through the same path (quick returns included).
+  // 5. Each problem in order on the stream, through the same path (quick returns included).
   for_each_problem(call, [&](ProblemIndex const &i) {
     if (log) {
       std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: run\n", (long long)i.group,

@@ -1,9 +1,10 @@
 /// @file src/library/gemm_grouped.h
 /// Grouped and pointer-array GEMMs (the C API's cutlassLibGemmGroupedBatchedEx and
-/// cutlassLibGemmBatchedEx), first version: every problem is checked, then every problem's
-/// kernel is selected, and only then does each problem run, in order, through the one-GEMM path
-/// (gemm_call.h) on the handle's stream: one launch per problem, no single grouped kernel yet
-/// (internal).
+/// cutlassLibGemmBatchedEx): every problem is checked; then, when the build has a grouped kernel
+/// (opt-in, names "_grouped") that takes every problem with M, N, K > 0 (the same types, layouts
+/// and K, column-major D, a stream not being captured), they run in one launch of it; otherwise
+/// every problem's kernel is selected, and only then does each problem run, in order, through
+/// the one-GEMM path (gemm_call.h) on the handle's stream (internal).
 #pragma once
 
 #include <cstdint>
@@ -51,7 +52,9 @@ struct GemmGroupedOutcome {
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
 
 /// Runs a grouped call: check_grouped_arguments; kNotSupported for a fused epilogue or an
-/// outer-vector operand scale (this version takes neither); then every problem through gemm_call without launching (the device, the kernels,
+/// outer-vector operand scale (this version takes neither); then, when a grouped kernel takes the
+/// problems, one launch of it (the K == 0 problems through gemm_call, planned before it);
+/// otherwise every problem through gemm_call without launching (the device, the kernels,
 /// the workspace each needs); kWorkspaceTooSmall when a caller's workspace is smaller than a
 /// problem needs; and only when all of that passed, each problem through gemm_call, in order on
 /// context.stream. So every failure but kAllocFailed (the handle's workspace cannot grow) and

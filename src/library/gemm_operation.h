@@ -7,6 +7,7 @@
 #pragma once
 
 #include <type_traits>
+#include <vector>
 
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/library/library.h"
@@ -55,6 +56,16 @@ struct KernelTileScheduler<Kernel, std::void_t<decltype(Kernel::kStreamK)>> {
       Kernel::kStreamK ? TileSchedulerType::kStreamK : TileSchedulerType::kPersistent;
 };
 
+/// True for kernels that run many problems in one launch (Kernel::kGrouped: run_grouped).
+template <typename Kernel, typename = void>
+struct KernelIsGrouped {
+  static constexpr bool value = false;
+};
+template <typename Kernel>
+struct KernelIsGrouped<Kernel, std::void_t<decltype(Kernel::kGrouped)>> {
+  static constexpr bool value = Kernel::kGrouped;
+};
+
 /// The largest min(M, N) a kernel takes (Kernel::kMaxSmallExtent; 0 = any problem), and whether it
 /// splits K over CTAs itself (Kernel::kSerialSplitK).
 template <typename Kernel, typename = void>
@@ -101,7 +112,7 @@ class GemmUniversalOperation : public Operation {
     desc_.name = name;
     desc_.provider = Provider::kCUTLASS;
     desc_.kind = OperationKind::kGemm;
-    desc_.gemm_kind = GemmKind::kUniversal;
+    desc_.gemm_kind = KernelIsGrouped<Kernel>::value ? GemmKind::kGrouped : GemmKind::kUniversal;
     auto &tile = desc_.tile_description;
     tile.threadblock_shape = gemm::GemmCoord(TB::kM, TB::kN, TB::kK);
     tile.threadblock_stages = Kernel::kStages;
@@ -120,7 +131,8 @@ class GemmUniversalOperation : public Operation {
     if (kBuiltMaximum < tile.maximum_compute_capability) tile.maximum_compute_capability = kBuiltMaximum;
 #endif
     tile.cluster_shape = KernelClusterShape<Kernel>::value();
-    tile.tile_scheduler = KernelTileScheduler<Kernel>::value;
+    tile.tile_scheduler =
+        KernelIsGrouped<Kernel>::value ? TileSchedulerType::kGrouped : KernelTileScheduler<Kernel>::value;
     desc_.A = {NumericTypeMap<typename Kernel::ElementA>::kId, LayoutMap<typename Kernel::LayoutA>::kId,
                Kernel::kAlignmentA};
     desc_.B = {NumericTypeMap<typename Kernel::ElementB>::kId, LayoutMap<typename Kernel::LayoutB>::kId,
@@ -177,7 +189,59 @@ class GemmUniversalOperation : public Operation {
     return Kernel::run(to_kernel_arguments(arguments), device_workspace, stream);
   }
 
+  Status can_implement_grouped(GemmUniversalArguments const *problems, int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_problems;
+      Status const status = grouped_arguments(problems, count, kernel_problems);
+      return status != Status::kSuccess ? status : Kernel::can_implement_grouped(kernel_problems.data(), count);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
+  uint64_t get_grouped_workspace_size(int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      return Kernel::get_grouped_workspace_size(count);
+    } else {
+      return 0;
+    }
+  }
+
+  Status run_grouped(GemmUniversalArguments const *problems, int count, void *device_workspace,
+                     cudaStream_t stream) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_problems;
+      Status const status = grouped_arguments(problems, count, kernel_problems);
+      return status != Status::kSuccess ? status
+                                        : Kernel::run_grouped(kernel_problems.data(), count, device_workspace, stream);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
  private:
+  /// The kernel's arguments of `count` grouped problems, after the checks can_implement makes of
+  /// one (device, scalars, epilogue operands).
+  Status grouped_arguments(GemmUniversalArguments const *problems, int count,
+                           std::vector<KernelArguments> &kernel_problems) const {
+    if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
+    int const cc = current_device_compute_capability();
+    if (cc < Kernel::kMinComputeCapability || cc > Kernel::kMaxComputeCapability) return Status::kErrorArchMismatch;
+#if defined(CUTLASS_LIB_SASS_ARCHS)
+    if (!any_sass_runs_on(kSassArchs, kSassArchCount, cc)) return Status::kErrorArchMismatch;
+#endif
+    kernel_problems.reserve(size_t(count));
+    for (int g = 0; g < count; ++g) {
+      GemmUniversalArguments const &a = problems[g];
+      if (a.alpha == nullptr || a.beta == nullptr) return Status::kErrorInvalidProblem;
+      int const rows = a.epilogue.rows > 0 ? a.epilogue.rows : a.problem_size.m();
+      Status const fusion = check_epilogue_operands(desc_.epilogue, a.epilogue, rows);
+      if (fusion != Status::kSuccess) return fusion;
+      kernel_problems.push_back(to_kernel_arguments(a));
+    }
+    return Status::kSuccess;
+  }
+
   KernelArguments to_kernel_arguments(GemmUniversalArguments const &a) const {
     KernelArguments k;
     k.problem_size = a.problem_size;

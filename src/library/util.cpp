@@ -91,6 +91,7 @@ char const *to_string(TileSchedulerType scheduler) {
     case TileSchedulerType::kDefault: return "default";
     case TileSchedulerType::kPersistent: return "persistent";
     case TileSchedulerType::kStreamK: return "stream_k";
+    case TileSchedulerType::kGrouped: return "grouped";
     case TileSchedulerType::kInvalid: break;
   }
   return "invalid";

@@ -21,6 +21,8 @@ std::vector<library::Operation const *> filter_kernels(library::Manifest const &
   for (auto const &operation : manifest) {
     library::OperationDescription const &desc = operation->description();
     if (desc.kind != library::OperationKind::kGemm) continue;
+    // the grouped kernels run many problems per launch (the C API's grouped calls), not one
+    if (static_cast<library::GemmDescription const &>(desc).gemm_kind == library::GemmKind::kGrouped) continue;
     std::string const name = desc.name;
     if (!select_all && !kernel_name_matches(name, kernels)) continue;
     if (kernel_name_matches(name, ignore_kernels)) continue;

@@ -359,11 +359,12 @@ std::vector<size_t> bandwidth_kernels(std::vector<size_t> const &indices) {
 }
 
 /// The plain kernels; those with a fused epilogue need its operands and are covered by
-/// FusedKernelTest (test_epilogues.cu).
+/// FusedKernelTest (test_epilogues.cu); the grouped kernels take groups (run_grouped: the C
+/// API's grouped tests, test_grouped.cu, and test/sm90/test_sm90_grouped.cu).
 std::vector<size_t> plain_kernels() {
   std::vector<size_t> out;
   for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
-    if (!description(i).epilogue.fused()) out.push_back(i);
+    if (!description(i).epilogue.fused() && description(i).gemm_kind != GemmKind::kGrouped) out.push_back(i);
   }
   return out;
 }

@@ -427,6 +427,48 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
   }
 }
 
+/// The grouped scheduler walks every tile of every group once, group after group, each group's
+/// tiles in its own raster order; empty groups own none.
+TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
+  using cutlass::gemm::kernel::Sm90GroupedTileScheduler;
+  using cutlass::gemm::kernel::Sm90GroupTiles;
+  using cutlass::gemm::kernel::Sm90WorkUnit;
+  struct Shape {
+    int m_tiles, n_tiles;
+  };
+  std::vector<Shape> const shapes = {{3, 1}, {0, 0}, {12, 5}, {1, 1}, {2, 0}, {9, 17}};
+  std::vector<Sm90GroupTiles> groups;
+  int end = 0;
+  for (Shape const &s : shapes) {
+    end += s.m_tiles * s.n_tiles;
+    groups.push_back({end, s.m_tiles});
+  }
+  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), groups.data(), int(groups.size()), 7);
+  ASSERT_EQ(end, s.unit_count());
+  for (int walkers : {1, 5, 132}) {
+    s.walkers = walkers;
+    std::vector<std::vector<int>> seen(shapes.size());
+    for (size_t g = 0; g < shapes.size(); ++g) seen[g].assign(size_t(shapes[g].m_tiles * shapes[g].n_tiles), 0);
+    for (int w = 0; w < walkers; ++w) {
+      Sm90WorkUnit work;
+      for (int j = 0; s.unit(w, j, work); ++j) {
+        EXPECT_EQ(0, work.k_begin);
+        EXPECT_EQ(7, work.k_end);
+        s.locate(work, 0, 0);
+        ASSERT_GE(work.l, 0);
+        ASSERT_LT(work.l, int(shapes.size()));
+        Shape const &shape = shapes[size_t(work.l)];
+        ASSERT_LT(work.m_block, shape.m_tiles) << "group " << work.l;
+        ASSERT_LT(work.n_block, shape.n_tiles) << "group " << work.l;
+        ++seen[size_t(work.l)][size_t(work.n_block * shape.m_tiles + work.m_block)];
+      }
+    }
+    for (size_t g = 0; g < shapes.size(); ++g) {
+      for (int count : seen[g]) EXPECT_EQ(1, count) << "group " << g << ", " << walkers << " walkers";
+    }
+  }
+}
+
 TEST(Selection, StreamKKeepsWholeTilesPastThe32BitRunArithmetic) {
   using cutlass::gemm::kernel::Sm90StreamKScheduler;
   // 133 tiles on 132 SMs would all be split; with 2^31 / 133 + 1 k-blocks each (K ~ 1 G elements)

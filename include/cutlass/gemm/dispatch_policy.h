@@ -25,5 +25,10 @@ struct PersistentScheduler {};
 /// workspace. Needs a workspace (get_workspace_size) and every CTA of the grid resident at once.
 struct StreamKScheduler {};
 
+/// Grouped: one persistent launch over many problems (a grouped GEMM's groups), each with its
+/// own operands, M and N and a common K; tiles are walked group after group
+/// (Sm90GroupedTileScheduler). Run with the kernel's run_grouped, not run.
+struct GroupedScheduler {};
+
 }  // namespace gemm
 }  // namespace cutlass

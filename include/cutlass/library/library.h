@@ -191,6 +191,34 @@ class CUTLASS_LIB_API Operation {
   /// Launches the kernel on `stream`. Asynchronous; returns kErrorInternal if the launch failed.
   virtual Status run(GemmUniversalArguments const &arguments, void *host_workspace, void *device_workspace,
                      cudaStream_t stream) const = 0;
+
+  /// Grouped kernels (description().gemm_kind == GemmKind::kGrouped) run `count` problems in one
+  /// launch: each problem a one-batch GEMM with column-major C / D and the kernel's types and
+  /// layouts, all with the same K >= 1 (a problem with M or N == 0 takes no part). Other kernels
+  /// answer kErrorNotSupported and 0 bytes.
+  /// can_implement_grouped: kSuccess when the problems can run (alignment, shapes, the device),
+  /// launching nothing; kErrorNotSupported for different K, kErrorInvalidProblem for a batched one.
+  virtual Status can_implement_grouped(GemmUniversalArguments const *problems, int count) const {
+    (void)problems;
+    (void)count;
+    return Status::kErrorNotSupported;
+  }
+  /// Bytes of device workspace (256-byte aligned) a grouped launch of `count` problems needs.
+  virtual uint64_t get_grouped_workspace_size(int count) const {
+    (void)count;
+    return 0;
+  }
+  /// The launch on `stream`: the problems' tensor maps are built on the host and copied into the
+  /// workspace with a cudaMemcpyAsync from pageable memory, which waits for the stream's earlier
+  /// work (so a stream being captured into a CUDA graph cannot take it).
+  virtual Status run_grouped(GemmUniversalArguments const *problems, int count, void *device_workspace,
+                             cudaStream_t stream) const {
+    (void)problems;
+    (void)count;
+    (void)device_workspace;
+    (void)stream;
+    return Status::kErrorNotSupported;
+  }
 };
 
 }  // namespace library

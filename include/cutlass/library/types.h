@@ -57,8 +57,10 @@ enum class MathOperationID {
   kInvalid
 };
 
-/// GEMM kinds. Every kernel of this library registers as kUniversal; Handle::gemm and
-/// Handle::gemm_universal both look kernels up under kUniversal.
+/// GEMM kinds. Every kernel of this library registers as kUniversal, except the grouped kernels
+/// (one launch over many problems: Operation::run_grouped), which register as kGrouped;
+/// Handle::gemm and Handle::gemm_universal look kernels up under kUniversal, the grouped C API
+/// under kGrouped first.
 enum class GemmKind { kGemm, kSparse, kUniversal, kPlanarComplex, kPlanarComplexArray, kGrouped, kInvalid };
 
 /// Split-K mode of a kernel.
@@ -66,8 +68,9 @@ enum class SplitKMode { kNone, kSerial, kParallel, kInvalid };
 
 /// How a kernel hands out output tiles: kDefault (one CTA per tile, the 2.x kernels), kPersistent
 /// (a grid of one CTA per SM walking the tiles), kStreamK (persistent, the last waves' k-blocks
-/// split evenly over the CTAs; kernel names end their alignment with "_stream_k").
-enum class TileSchedulerType { kDefault, kPersistent, kStreamK, kInvalid };
+/// split evenly over the CTAs; kernel names end their alignment with "_stream_k"), kGrouped
+/// (persistent over the tiles of many problems, group after group; names "_grouped").
+enum class TileSchedulerType { kDefault, kPersistent, kStreamK, kGrouped, kInvalid };
 
 /// Where alpha and beta live: host memory (read before the launch) or device memory.
 enum class ScalarPointerMode { kHost, kDevice, kInvalid };

@@ -17,7 +17,7 @@ CUTLASS_LIB_API char const *to_string(NumericTypeID type);
 CUTLASS_LIB_API char const *to_string(LayoutTypeID layout);
 CUTLASS_LIB_API char const *to_string(OpcodeClassID opcode_class);
 CUTLASS_LIB_API char const *to_string(MathOperationID math_operation);
-CUTLASS_LIB_API char const *to_string(TileSchedulerType scheduler);   ///< "default", "persistent", "stream_k"
+CUTLASS_LIB_API char const *to_string(TileSchedulerType scheduler);   ///< "default", "persistent", "stream_k", "grouped"
 CUTLASS_LIB_API char const *to_string(Provider provider);
 CUTLASS_LIB_API char const *to_string(Status status);
 /// "identity", "relu", "gelu", "gelu_erf", "silu", "sigmoid", "clamp" (the generator's names:

@@ -34,6 +34,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <type_traits>
+#include <vector>
 
 #include <cuda/atomic>
 
@@ -71,8 +72,9 @@ struct GemmSm90 {
                     (std::is_same<ElementAccumulator_, int32_t>::value && std::is_same<ElementA_, int8_t>::value),
                 "GemmSm90: f32 accumulators (s32 for s8 operands)");
   static constexpr bool kStreamK = std::is_same<TileSchedulerTag, StreamKScheduler>::value;
-  static_assert(kStreamK || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
-                "GemmSm90: the tile scheduler must be PersistentScheduler or StreamKScheduler");
+  static constexpr bool kGrouped = std::is_same<TileSchedulerTag, GroupedScheduler>::value;
+  static_assert(kStreamK || kGrouped || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
+                "GemmSm90: the tile scheduler must be PersistentScheduler, StreamKScheduler or GroupedScheduler");
 
   using ElementA = ElementA_;
   using LayoutA = LayoutA_;
@@ -90,11 +92,13 @@ struct GemmSm90 {
   static constexpr int kClusterN = ClusterShape_::kN;
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
+  static_assert(!kGrouped || kClusterSize == 1, "GemmSm90: grouped launches run 1x1x1 clusters");
 
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
-  using TileScheduler =
-      typename std::conditional<kStreamK, Sm90StreamKScheduler, Sm90TileScheduler<kClusterM, kClusterN>>::type;
+  using TileScheduler = typename std::conditional<
+      kStreamK, Sm90StreamKScheduler,
+      typename std::conditional<kGrouped, Sm90GroupedTileScheduler, Sm90TileScheduler<kClusterM, kClusterN>>::type>::type;
   using Accumulator = typename Mainloop::Accumulator;
   static_assert(std::is_same<Accumulator, ElementAccumulator_>::value, "GemmSm90: the wgmma accumulates in ElementAccumulator");
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
@@ -129,12 +133,20 @@ struct GemmSm90 {
   };
   static constexpr int kSharedBytes = int(sizeof(SharedStorage)) + 1024;   // + alignment slack
 
+  /// One group's operands and epilogue (grouped launches): tensor maps and output operator of a
+  /// one-batch problem, read from device memory (TMA takes a tensor map in global memory).
+  struct GroupParams {
+    typename Mainloop::Params mainloop;
+    typename Epilogue::Params epilogue;
+  };
+
   struct Params {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
     TileScheduler scheduler;
     int *flags = nullptr;               ///< stream-K: one per (CTA, consumer part)
     PartialVector *partials = nullptr;  ///< stream-K: one CTA tile of accumulators per CTA
+    GroupParams const *groups = nullptr;   ///< grouped: one per group (the scheduler's l)
   };
 
   /// Partial sums: accumulators (f32 or s32, 4 bytes) of one CTA tile, in accumulator-fragment order.
@@ -181,6 +193,7 @@ struct GemmSm90 {
   static int device_shared_memory_limit() { return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin); }
 
   static Status can_implement(Arguments const &args) {
+    if constexpr (kGrouped) return Status::kErrorNotSupported;   // a grouped kernel takes groups (run_grouped)
     Status status = can_implement_common<GemmSm90>(args);
     if (status != Status::kSuccess) return status;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
@@ -222,6 +235,7 @@ struct GemmSm90 {
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
+    if constexpr (kGrouped) return Status::kErrorNotSupported;   // run_grouped
     int const sm_count = device_sm_count();
     Params params;
     Status status = make_params(args, params, sm_count);
@@ -267,6 +281,103 @@ struct GemmSm90 {
       return Status::kErrorInternal;
     }
     return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+  }
+
+  // ---- grouped launches (TileSchedulerTag = GroupedScheduler) ---------------------------------
+
+  /// Byte offset of the Sm90GroupTiles array in a grouped launch's workspace (after the
+  /// GroupParams, 64-byte aligned as tensor maps must be).
+  static size_t grouped_tiles_offset(int count) { return (size_t(count) * sizeof(GroupParams) + 255) / 256 * 256; }
+
+  /// Bytes of device workspace a grouped launch of `count` groups needs (its group table).
+  static size_t get_grouped_workspace_size(int count) {
+    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);
+  }
+
+  /// Whether `count` problems can run as one grouped launch: each one batch, with the TMA
+  /// alignment (can_implement_common), the same K >= 1 (the stage ring advances k_tiles per tile),
+  /// and units that fit an int. A problem with M or N == 0 takes no part (it owns no tiles).
+  static Status can_implement_grouped(Arguments const *problems, int count) {
+    if constexpr (!kGrouped) {
+      return Status::kErrorNotSupported;
+    } else {
+      if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
+      if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
+      int64_t units = 0, k = -1;
+      for (int g = 0; g < count; ++g) {
+        Arguments const &p = problems[g];
+        if (p.batch_count != 1) return Status::kErrorInvalidProblem;
+        if (p.problem_size.m() == 0 || p.problem_size.n() == 0) continue;
+        if (k < 0) k = p.problem_size.k();
+        if (p.problem_size.k() != k || k <= 0) return Status::kErrorNotSupported;
+        Status const status = can_implement_common<GemmSm90>(p);
+        if (status != Status::kSuccess) return status;
+        units += ((int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM) *
+                 ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
+        if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
+      }
+      return Status::kSuccess;
+    }
+  }
+
+  /// Runs `count` problems (can_implement_grouped) as one persistent launch on `stream`: each
+  /// group's tensor maps and output operator are built here and copied with its tile counts into
+  /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by a cudaMemcpyAsync
+  /// from pageable memory, which waits for `stream`'s earlier work (and is not capturable in a
+  /// CUDA graph); the kernel then walks all groups' tiles (Sm90GroupedTileScheduler).
+  static Status run_grouped(Arguments const *problems, int count, void *workspace, cudaStream_t stream) {
+    if constexpr (!kGrouped) {
+      return Status::kErrorNotSupported;
+    } else {
+      Status status = can_implement_grouped(problems, count);
+      if (status != Status::kSuccess) return status;
+      std::vector<GroupParams> groups(static_cast<size_t>(count));
+      std::vector<Sm90GroupTiles> tiles(static_cast<size_t>(count));
+      int units = 0, k_tiles = 0;
+      for (int g = 0; g < count; ++g) {
+        Arguments const &p = problems[g];
+        GroupParams *group = groups.data() + g;
+        Sm90GroupTiles *tile = tiles.data() + g;
+        if (p.problem_size.m() > 0 && p.problem_size.n() > 0) {
+          if (!Mainloop::make_params(p, group->mainloop) || !Epilogue::make_params(p, group->epilogue)) {
+            return Status::kErrorMisalignedOperand;
+          }
+          int const m_tiles = int((int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM);
+          int const n_tiles = int((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
+          tile->m_tiles = m_tiles;
+          units += m_tiles * n_tiles;
+          k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
+        }
+        tile->end = units;
+      }
+      if (units == 0) return Status::kSuccess;
+      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      auto *device_groups = static_cast<GroupParams *>(workspace);
+      auto *device_tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+      if (cudaMemcpyAsync(device_groups, groups.data(), sizeof(GroupParams) * size_t(count), cudaMemcpyHostToDevice,
+                          stream) != cudaSuccess ||
+          cudaMemcpyAsync(device_tiles, tiles.data(), sizeof(Sm90GroupTiles) * size_t(count), cudaMemcpyHostToDevice,
+                          stream) != cudaSuccess) {
+        cudaGetLastError();
+        return Status::kErrorInternal;
+      }
+      Params params;
+      params.groups = device_groups;
+      params.scheduler = Sm90GroupedTileScheduler::make(tiles.data(), device_tiles, count, k_tiles);
+      int device = 0;
+      cudaGetDevice(&device);
+      cudaError_t const smem_limit_set = once_per_device(device, [] {
+        return cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    kSharedBytes);
+      });
+      if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
+      int const sm_count = device_sm_count();
+      int const grid = units < sm_count ? units : sm_count;
+      params.scheduler.walkers = grid;
+      gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
+      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+    }
   }
 
   /// The launch of `clusters` clusters of this kernel on `stream`; the configuration points at
@@ -318,9 +429,11 @@ struct GemmSm90 {
     int const warpgroup = __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0);
     int const thread_in_wg = threadIdx.x % 128;
     if (threadIdx.x == 0) {
-      arch::prefetch_tensor_map(&params.mainloop.tma_A);
-      arch::prefetch_tensor_map(&params.mainloop.tma_B);
-      arch::prefetch_tensor_map(&params.epilogue.tma_D);
+      if constexpr (!kGrouped) {   // a grouped launch's maps are per group, in global memory
+        arch::prefetch_tensor_map(&params.mainloop.tma_A);
+        arch::prefetch_tensor_map(&params.mainloop.tma_B);
+        arch::prefetch_tensor_map(&params.epilogue.tma_D);
+      }
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < Stages; ++s) {
         arch::mbarrier_init(&smem.full[s], 1);                          // the producer's arrive + tx bytes
@@ -357,6 +470,24 @@ struct GemmSm90 {
 #endif
   }
 
+  /// The operands of unit batch `l`: the launch's, or (grouped) group l's one-batch problem.
+  CUTLASS_DEVICE static typename Mainloop::Params const &mainloop_params(Params const &params, int l) {
+    if constexpr (kGrouped) {
+      return params.groups[l].mainloop;
+    } else {
+      return params.mainloop;
+    }
+  }
+  CUTLASS_DEVICE static typename Epilogue::Params const &epilogue_params(Params const &params, int l) {
+    if constexpr (kGrouped) {
+      return params.groups[l].epilogue;
+    } else {
+      return params.epilogue;
+    }
+  }
+  /// The batch coordinate of unit batch `l` in its operands' tensor maps (a group has one batch).
+  CUTLASS_DEVICE static int operand_batch(int l) { return kGrouped ? 0 : l; }
+
   /// This CTA's cluster (the scheduler's walker).
   CUTLASS_DEVICE static int cluster_index() { return kClusterSize == 1 ? int(blockIdx.x) : int(blockIdx.x) / kClusterSize; }
 
@@ -391,8 +522,8 @@ struct GemmSm90 {
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
         arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
-        Mainloop::load(smem.mainloop, params.mainloop, stage, &smem.full[stage], work.m_block, work.n_block, k_block,
-                       work.l, rank_m, rank_n);
+        Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
+                       work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
         if (++stage == Stages) {
           stage = 0;
           phase ^= 1;
@@ -451,8 +582,8 @@ struct GemmSm90 {
       }
       int const row0 = work.m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = work.n_block * TileShape::kN + Mainloop::consumer_column(consumer);
-      Epilogue::store(smem.epilogue, params.epilogue, consumer, thread_in_wg, acc, row0, col0, work.l,
-                      epilogue_state);
+      Epilogue::store(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc, row0, col0,
+                      operand_batch(work.l), epilogue_state);
     };
 
     if constexpr (kStreamK) {

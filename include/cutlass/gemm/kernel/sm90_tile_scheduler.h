@@ -111,6 +111,68 @@ struct Sm90TileScheduler {
   }
 };
 
+/// One group of a grouped launch as its scheduler reads it: the units (CTA tiles) of the groups
+/// before it and of it (`end`, a running sum) and its tile rows; its tile columns are
+/// (end - previous end) / m_tiles. A group with M or N == 0 owns no units (m_tiles may be 0).
+struct Sm90GroupTiles {
+  int end = 0;
+  int m_tiles = 0;
+};
+
+/// Grouped GEMM (1x1 clusters): G problems, each with its own M and N and a common K, walked as
+/// one persistent order. Units are numbered group-major: group g owns units
+/// [groups[g - 1].end, groups[g].end), in Sm90TileScheduler's grouped raster order inside the
+/// group, and locate() gives a unit's group as its l (the kernel then reads that group's
+/// operands; each group's own tensors have one batch). CTA c walks units c, c + walkers, ... as
+/// the plain scheduler does (it is one: m_tiles holds the unit count, n_tiles and batch 1).
+/// `groups` is an array of group_count Sm90GroupTiles the walker reads (device memory in a launch,
+/// host memory in host code); a unit's group is found by binary search over the ends.
+struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
+  Sm90GroupTiles const *groups = nullptr;
+  int group_count = 0;
+
+  /// The schedule of `count` groups of tiles given by `groups` (host memory: it reads them) and
+  /// k_tiles k-blocks each; the walker reads `device_groups` (the same values) in a launch.
+  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, Sm90GroupTiles const *device_groups, int count,
+                                       int k_tiles) {
+    Sm90GroupedTileScheduler s;
+    s.m_tiles = count > 0 ? groups[count - 1].end : 0;
+    s.n_tiles = 1;
+    s.batch = 1;
+    s.k_tiles = k_tiles;
+    s.groups = device_groups;
+    s.group_count = count;
+    return s;
+  }
+
+  /// The group owning unit `u` (0 <= u < unit_count()): the first whose end is past u.
+  CUTLASS_HOST_DEVICE int group_of(int u) const {
+    int lo = 0, hi = group_count - 1;
+    while (lo < hi) {
+      int const mid = (lo + hi) / 2;
+      if (groups[mid].end > u) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  /// The output tile of `work` in its group, and the group as work.l.
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int rank_n) const {
+    int const g = group_of(work.unit);
+    int const begin = g > 0 ? groups[g - 1].end : 0;
+    Sm90TileScheduler<1, 1> group;
+    group.m_tiles = groups[g].m_tiles;
+    group.n_tiles = (groups[g].end - begin) / groups[g].m_tiles;
+    group.batch = 1;
+    int l = 0;
+    group.coordinates(work.unit - begin, rank_m, rank_n, work.m_block, work.n_block, l);
+    work.l = g;
+  }
+};
+
 /// Stream-K, data-parallel + stream-K hybrid (1x1 clusters). With T tiles on S SMs:
 ///  - T a multiple of S, or fewer than 2 * kMinKBlocks k-blocks per tile: every tile whole
 ///    (as Sm90TileScheduler), on min(T, S) CTAs;
