@@ -204,9 +204,15 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    The library reads them during the call, like the size arrays, so they may be reused as soon
  *    as the call returns. An array in device memory answers INVALID_VALUE (cudaPointerGetAttributes
  *    tells; host, pinned and managed memory are accepted).
- *  - The problems run one after another on the handle's stream, each through the same path as
- *    cutlassLibGemmEx (one launch per problem, or none for the quick returns), not as one grouped
- *    kernel. Each problem selects its own kernel (cutlassLibGemmExSelect of its arguments names it).
+ *  - When the build has a grouped kernel for the call's types and layouts (opt-in, names
+ *    "..._grouped_...": bf16 / f16 in and out, sm_90; not in the default set) and every problem
+ *    with m, n, k > 0 has the same types, layouts and k, the TMA alignment and no row-major C, and
+ *    the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
+ *    (its group table is copied from pageable host memory, which waits for the stream's earlier
+ *    work); the k == 0 problems (beta * C) run as in cutlassLibGemmEx. Otherwise the problems
+ *    run one after another on the handle's stream, each through the same path as
+ *    cutlassLibGemmEx (one launch per problem, or none for the quick returns), each selecting its
+ *    own kernel (cutlassLibGemmExSelect of its arguments names it).
  *  - The handle's fused epilogue does not apply: with any epilogue piece set (an epilogue other
  *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED, and so they
  *    do with an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand
