@@ -250,11 +250,7 @@ struct GemmSm90 {
     }
     int device = 0;
     cudaGetDevice(&device);
-    cudaError_t const smem_limit_set = once_per_device(device, [] {
-      return cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kSharedBytes);
-    });
-    if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
+    if (!allow_shared_memory(device)) return Status::kErrorInternal;
     int const units = params.scheduler.unit_count();
     if (kClusterSize == 1) {
       int grid;
@@ -367,17 +363,21 @@ struct GemmSm90 {
       params.scheduler = Sm90GroupedTileScheduler::make(tiles.data(), device_tiles, count, k_tiles);
       int device = 0;
       cudaGetDevice(&device);
-      cudaError_t const smem_limit_set = once_per_device(device, [] {
-        return cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    kSharedBytes);
-      });
-      if (smem_limit_set != cudaSuccess) return Status::kErrorInternal;
+      if (!allow_shared_memory(device)) return Status::kErrorInternal;
       int const sm_count = device_sm_count();
       int const grid = units < sm_count ? units : sm_count;
       params.scheduler.walkers = grid;
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
+  }
+
+  /// Lets the kernel use kSharedBytes of dynamic shared memory on `device` (set once per device).
+  static bool allow_shared_memory(int device) {
+    return once_per_device(device, [] {
+             return cudaFuncSetAttribute(gemm_sm90_kernel<GemmSm90>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         kSharedBytes);
+           }) == cudaSuccess;
   }
 
   /// The launch of `clusters` clusters of this kernel on `stream`; the configuration points at
