@@ -2,10 +2,12 @@
 #include "bench_options.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <string>
 
 #include "cutlass/library/util.h"
 #include "flag_parser.h"
@@ -69,6 +71,63 @@ bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *
     dtypes.push_back(type);
   }
   options.dtypes = dtypes;
+  return true;
+}
+
+/// `text` as an integer in [lo, hi] into *out; false (with *error) otherwise.
+bool parse_integer(std::string const &text, int64_t lo, int64_t hi, int64_t *out, std::string *error) {
+  char *end = nullptr;
+  errno = 0;
+  long long const v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi) {
+    *error = "'" + text + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return false;
+  }
+  *out = int64_t(v);
+  return true;
+}
+
+bool parse_grouped(std::string const &value, BenchOptions &options, std::string *error) {
+  std::vector<std::string> const parts = split(value);
+  int64_t experts = 0;
+  if (parts.size() != 3 || !parse_integer(parts[0], 1, 4096, &experts, error) ||
+      !parse_integer(parts[1], 1, INT32_MAX, &options.grouped.n, error) ||
+      !parse_integer(parts[2], 1, INT32_MAX, &options.grouped.k, error)) {
+    if (parts.size() != 3) *error = "'" + value + "' is not E,N,K (experts, out features, in features)";
+    return false;
+  }
+  options.grouped.experts = int(experts);
+  options.grouped_mode = true;
+  return true;
+}
+
+bool parse_tokens(std::string const &value, BenchOptions &options, std::string *error) {
+  return parse_integer(value, 1, INT32_MAX, &options.grouped.tokens, error);
+}
+
+bool parse_distribution(std::string const &value, BenchOptions &options, std::string *error) {
+  if (value != "uniform" && value != "skewed" && value != "sparse") {
+    *error = "unknown distribution '" + value + "' (expected uniform, skewed or sparse)";
+    return false;
+  }
+  options.grouped.distribution = value;
+  return true;
+}
+
+bool parse_counts(std::string const &value, BenchOptions &options, std::string *error) {
+  options.grouped.counts.clear();
+  for (std::string const &part : split(value)) {
+    int64_t count = 0;
+    if (!parse_integer(part, 0, INT32_MAX, &count, error)) return false;
+    options.grouped.counts.push_back(count);
+  }
+  return true;
+}
+
+bool parse_seed(std::string const &value, BenchOptions &options, std::string *error) {
+  int64_t seed = 0;
+  if (!parse_integer(value, 0, INT64_MAX, &seed, error)) return false;
+  options.grouped.seed = uint64_t(seed);
   return true;
 }
 
@@ -147,6 +206,11 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"details", string_flag(&BenchOptions::details)},
       {"device", parse_device},
       {"competitor", parse_competitor},
+      {"grouped", parse_grouped},
+      {"tokens", parse_tokens},
+      {"distribution", parse_distribution},
+      {"counts", parse_counts},
+      {"seed", parse_seed},
   };
   return table;
 }
@@ -161,9 +225,25 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   // every cutlass_bench flag takes a value
   result.error = profiler::parse_flags(
       arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help);
-  if (result.error.empty() && !result.options.help && result.options.shapes.empty()) {
-    result.error = "--shapes=<path> is required";
+  BenchOptions &o = result.options;
+  bool const grouped_flags = !o.grouped.counts.empty() || o.grouped.tokens != GroupedBenchOptions().tokens ||
+                             o.grouped.distribution != GroupedBenchOptions().distribution ||
+                             o.grouped.seed != GroupedBenchOptions().seed;
+  if (result.error.empty() && !o.help) {
+    if (o.grouped_mode && !o.shapes.empty()) {
+      result.error = "--grouped runs one layer, not a --shapes suite: give one of them";
+    } else if (!o.grouped_mode && o.shapes.empty()) {
+      result.error = "--shapes=<path> (or --grouped=E,N,K) is required";
+    } else if (!o.grouped_mode && grouped_flags) {
+      result.error = "--tokens, --distribution, --counts and --seed need --grouped=E,N,K";
+    } else if (o.grouped_mode && !o.grouped.counts.empty() && int(o.grouped.counts.size()) != o.grouped.experts) {
+      result.error = "--counts lists " + std::to_string(o.grouped.counts.size()) + " experts, --grouped " +
+                     std::to_string(o.grouped.experts);
+    }
   }
+  o.grouped.warmup = o.warmup_iterations;
+  o.grouped.iterations = o.profiling_iterations;
+  o.grouped.device = o.device;
   // cublasGemmEx takes no fp8: cuBLASLt is then every dtype's competitor (one baseline per run)
   for (NumericTypeID type : result.options.dtypes) {
     if (type == NumericTypeID::kFE4M3) result.options.competitor_cublaslt = true;
@@ -175,6 +255,7 @@ std::string help_text() {
   return R"(cutlass_bench: races cutlass_lib against cuBLAS over a suite of GEMM shapes.
 
 Usage: cutlass_bench --shapes=<csv> [--flag=value ...]
+       cutlass_bench --grouped=E,N,K [--tokens=T] [--distribution=...|--counts=...] [--flag=value ...]
 
 For each shape and dtype d: D = A * B with A, B, C, D all of type d, f32 accumulation, alpha 1,
 beta 0, run through the profiler's machinery (cutlass_profiler): the Handle's choice, every
@@ -208,6 +289,23 @@ Timing and verification:
   --competitor=cublas|cublaslt  what the ratios are against (default cublas: cublasGemmEx);
                              cublaslt: cublasLtMatmul with its heuristic's first algorithm, as
                              frameworks call it, interleaved with ours the same way
+
+Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
+  --grouped=E,N,K            E experts of N x K weights (out x in features); per expert the
+                             framework's GemmEx(T, N, m = N, n = its tokens, k = K), tokens packed.
+                             Races cutlassLibGemmGroupedBatchedEx against cublasGemmGroupedBatchedEx,
+                             a loop of cublasGemmEx and the dense GEMM of the same flops (N x T x K)
+                             through cuBLAS and the library, interleaved; verifies the library's and
+                             cuBLAS's grouped outputs against the loop's; prints each median, TFLOP/s
+                             over the routed tokens, ratios, and the active experts' weight bytes per
+                             second against a device-to-device copy.
+  --tokens=<T>               routed tokens in all (default 8192)
+  --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
+                             largest, shuffled); sparse (skewed, the smallest quarter of the experts
+                             get none)
+  --counts=<c0,c1,...>       tokens per expert (E values; overrides --tokens and --distribution)
+  --seed=<n>                 the shuffle's seed (default 1)
+  (--warmup-iterations, --profiling-iterations and --device apply; the defaults are the profiler's)
 
 Output:
   stdout                     one line per shape and dtype, printed as it finishes: the Handle's

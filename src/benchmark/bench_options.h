@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cutlass/library/types.h"
+#include "grouped_bench.h"
 
 namespace cutlass {
 namespace benchmark {
@@ -36,6 +37,8 @@ struct BenchOptions {
   std::string details;                ///< the profiler's per-kernel tables; empty: none
   int device = 0;
   bool competitor_cublaslt = false;   ///< --competitor=cublaslt: ratios against cublasLtMatmul
+  bool grouped_mode = false;          ///< --grouped=E,N,K: one MoE layer (grouped_bench.h), no --shapes
+  GroupedBenchOptions grouped;        ///< --grouped, --tokens, --distribution, --counts, --seed
 };
 
 /// Options, or the reason the command line is not valid (a usage error, exit status 2).
@@ -45,8 +48,9 @@ struct ParseResult {
   bool ok() const { return error.empty(); }
 };
 
-/// Parses the arguments after the program name. Unknown flags, flags given twice, bad values and
-/// a missing --shapes (unless --help) are errors.
+/// Parses the arguments after the program name. Unknown flags, flags given twice, bad values, a
+/// missing --shapes (unless --help or --grouped), --shapes with --grouped, and the grouped flags
+/// without --grouped are errors.
 ParseResult parse_options(std::vector<std::string> const &arguments);
 
 /// The --help text.

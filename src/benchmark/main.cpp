@@ -77,6 +77,7 @@ int main(int argc, char **argv) {
     std::fputs(help_text().c_str(), stdout);
     return kExitPassed;
   }
+  if (options.grouped_mode) return cutlass::benchmark::run_grouped_bench(options.grouped);
 
   std::vector<Shape> all_shapes;
   std::string error;

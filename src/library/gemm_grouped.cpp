@@ -233,9 +233,11 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
       }
       for (ProblemIndex const &i : k_zero) {
         GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
-        if (planned.failure != GemmFailure::kNone) return logged(at(planned.failure, planned.detail, i.group, i.problem));
+        if (planned.failure != GemmFailure::kNone)
+          return logged(at(planned.failure, planned.detail, i.group, i.problem));
       }
-      if (!ensure_workspace(context, bytes)) return logged(at(GemmFailure::kAllocFailed, "workspace allocation failed"));
+      if (!ensure_workspace(context, bytes))
+        return logged(at(GemmFailure::kAllocFailed, "workspace allocation failed"));
       if (grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream) !=
           Status::kSuccess) {
         return logged(at(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed"));

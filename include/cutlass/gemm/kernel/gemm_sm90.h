@@ -96,11 +96,13 @@ struct GemmSm90 {
 
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
-  using TileScheduler = typename std::conditional<
-      kStreamK, Sm90StreamKScheduler,
-      typename std::conditional<kGrouped, Sm90GroupedTileScheduler, Sm90TileScheduler<kClusterM, kClusterN>>::type>::type;
+  using TileScheduler =
+      typename std::conditional<kStreamK, Sm90StreamKScheduler,
+                                typename std::conditional<kGrouped, Sm90GroupedTileScheduler,
+                                                          Sm90TileScheduler<kClusterM, kClusterN>>::type>::type;
   using Accumulator = typename Mainloop::Accumulator;
-  static_assert(std::is_same<Accumulator, ElementAccumulator_>::value, "GemmSm90: the wgmma accumulates in ElementAccumulator");
+  static_assert(std::is_same<Accumulator, ElementAccumulator_>::value,
+                "GemmSm90: the wgmma accumulates in ElementAccumulator");
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
@@ -350,7 +352,8 @@ struct GemmSm90 {
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
       if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
       auto *device_groups = static_cast<GroupParams *>(workspace);
-      auto *device_tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+      auto *device_tiles =
+          reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
       if (cudaMemcpyAsync(device_groups, groups.data(), sizeof(GroupParams) * size_t(count), cudaMemcpyHostToDevice,
                           stream) != cudaSuccess ||
           cudaMemcpyAsync(device_tiles, tiles.data(), sizeof(Sm90GroupTiles) * size_t(count), cudaMemcpyHostToDevice,
@@ -489,7 +492,9 @@ struct GemmSm90 {
   CUTLASS_DEVICE static int operand_batch(int l) { return kGrouped ? 0 : l; }
 
   /// This CTA's cluster (the scheduler's walker).
-  CUTLASS_DEVICE static int cluster_index() { return kClusterSize == 1 ? int(blockIdx.x) : int(blockIdx.x) / kClusterSize; }
+  CUTLASS_DEVICE static int cluster_index() {
+    return kClusterSize == 1 ? int(blockIdx.x) : int(blockIdx.x) / kClusterSize;
+  }
 
   /// This CTA's (rank_m, rank_n) in its cluster; rank = rank_m + rank_n * kClusterM.
   CUTLASS_DEVICE static void cluster_position(int &rank_m, int &rank_n) {
@@ -643,8 +648,9 @@ struct GemmSm90 {
 
   /// Stores this consumer's accumulators as this CTA's partial sum, then (after its warpgroup's
   /// stores, with release) raises the flag.
-  CUTLASS_DEVICE static void store_partial(Params const &params, int consumer, int thread_in_wg,
-                                           Accumulator const (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+  CUTLASS_DEVICE static void store_partial(
+      Params const &params, int consumer, int thread_in_wg,
+      Accumulator const (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
     int const cta = int(blockIdx.x);
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {

@@ -287,7 +287,9 @@ struct Sm90StreamKScheduler {
   }
 
   /// A unit that stores its partial sum for an earlier CTA to add (and runs no epilogue).
-  CUTLASS_HOST_DEVICE static bool stores_partial(Sm90WorkUnit const &work) { return work.sk_tile >= 0 && work.k_begin > 0; }
+  CUTLASS_HOST_DEVICE static bool stores_partial(Sm90WorkUnit const &work) {
+    return work.sk_tile >= 0 && work.k_begin > 0;
+  }
 
   /// For CTA `cta`'s unit `work`: the CTAs after it whose partial sums it adds are
   /// cta + 1 .. partials_end(cta, work) - 1 (none when it covers its tile to the end).

@@ -1,0 +1,271 @@
+/// @file src/benchmark/grouped_bench.cpp
+/// cutlass_bench's grouped mode (grouped_bench.h): set up one MoE layer, verify, time, report.
+#include "grouped_bench.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <numeric>
+#include <random>
+
+#include "copy_bandwidth.h"
+#include "cutlass_lib.h"
+#include "device.h"
+#include "gemm_reference.h"
+#include "operand_buffers.h"
+#include "timing.h"
+
+#if defined(CUTLASS_ENABLE_CUBLAS)
+#include <cublas_v2.h>
+#endif
+
+namespace cutlass {
+namespace benchmark {
+
+std::vector<int64_t> expert_token_counts(GroupedBenchOptions const &options) {
+  if (!options.counts.empty()) return options.counts;
+  int const experts = options.experts;
+  std::vector<double> share(static_cast<size_t>(experts), 1.0);
+  if (options.distribution != "uniform" && experts > 1) {
+    double const ratio = std::pow(1.0 / 180.0, 1.0 / double(experts - 1));
+    for (int e = 0; e < experts; ++e) share[size_t(e)] = std::pow(ratio, double(e));
+    if (options.distribution == "sparse") {
+      for (int e = experts - experts / 4; e < experts; ++e) share[size_t(e)] = 0;
+    }
+  }
+  double const total = std::accumulate(share.begin(), share.end(), 0.0);
+  std::vector<int64_t> counts(static_cast<size_t>(experts));
+  int64_t assigned = 0;
+  for (int e = 0; e < experts; ++e) {
+    counts[size_t(e)] = int64_t(std::floor(double(options.tokens) * share[size_t(e)] / total));
+    assigned += counts[size_t(e)];
+  }
+  if (experts > 0) counts[0] += options.tokens - assigned;   // the rounding's remainder to the largest
+  std::mt19937_64 rng(options.seed);
+  std::shuffle(counts.begin(), counts.end(), rng);
+  return counts;
+}
+
+#if defined(CUTLASS_ENABLE_CUBLAS)
+
+namespace {
+
+using library::NumericTypeID;
+using bf16_bits = uint16_t;
+
+/// The layer's device memory: weights [E][N][K], tokens [T][K], and four outputs [T][N] (the
+/// library's grouped, cuBLAS's grouped, the cuBLAS loop's, the dense GEMM's).
+struct Layer {
+  int64_t experts = 0, n = 0, k = 0, tokens = 0;
+  std::vector<int64_t> counts, offsets;   ///< tokens per expert, and the first token of each
+  profiler::DeviceAllocation weights, x, out_ours, out_cublas, out_loop, out_dense;
+
+  bf16_bits *w(int64_t e) const { return reinterpret_cast<bf16_bits *>(weights.data()) + e * n * k; }
+  bf16_bits *x_of(int64_t e) const { return reinterpret_cast<bf16_bits *>(x.data()) + offsets[size_t(e)] * k; }
+  static bf16_bits *out_of(profiler::DeviceAllocation const &out, int64_t first_token, int64_t n) {
+    return reinterpret_cast<bf16_bits *>(out.data()) + first_token * n;
+  }
+};
+
+int fail(char const *what) {
+  std::fprintf(stderr, "cutlass_bench --grouped: %s\n", what);
+  return 1;
+}
+
+}   // namespace
+
+int run_grouped_bench(GroupedBenchOptions const &options) {
+  profiler::DeviceOpen const device = profiler::open_device(options.device);
+  if (!device.error.empty()) {
+    std::fprintf(stderr, "cutlass_bench: %s\n", device.error.c_str());
+    return device.exit_status;
+  }
+  Layer layer;
+  layer.experts = options.experts;
+  layer.n = options.n;
+  layer.k = options.k;
+  layer.counts = expert_token_counts(options);
+  layer.experts = int64_t(layer.counts.size());
+  for (int64_t c : layer.counts) {
+    layer.offsets.push_back(layer.tokens);
+    layer.tokens += c;
+  }
+  int64_t const E = layer.experts, N = layer.n, K = layer.k, T = layer.tokens;
+  if (E <= 0 || N <= 0 || K <= 0 || T <= 0) return fail("needs experts, N, K and tokens > 0");
+  size_t const out_bytes = size_t(T * N) * 2;
+  if (!layer.weights.reset(size_t(E * N * K) * 2) || !layer.x.reset(size_t(T * K) * 2) ||
+      !layer.out_ours.reset(out_bytes) || !layer.out_cublas.reset(out_bytes) || !layer.out_loop.reset(out_bytes) ||
+      !layer.out_dense.reset(out_bytes)) {
+    return fail("device memory allocation failed");
+  }
+  cudaStream_t stream = nullptr;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  bool ok = reference::fill_uniform(NumericTypeID::kBF16, layer.weights.data(), E * N * K, 11, -1, 1, stream) &&
+            reference::fill_uniform(NumericTypeID::kBF16, layer.x.data(), T * K, 12, -1, 1, stream);
+  for (auto *out : {&layer.out_ours, &layer.out_cublas, &layer.out_loop, &layer.out_dense}) {
+    ok = ok && reference::fill_poison(NumericTypeID::kBF16, out->data(), T * N, stream);
+  }
+  if (!ok) return fail("filling the operands failed");
+
+  // the library: one group per expert (empty experts included: they cost nothing)
+  cutlassLibHandle_t handle = nullptr;
+  if (cutlassLibCreate(&handle) != CUTLASS_LIB_STATUS_SUCCESS ||
+      cutlassLibSetStream(handle, stream) != CUTLASS_LIB_STATUS_SUCCESS) {
+    return fail("cutlassLibCreate failed");
+  }
+  std::vector<cutlassLibOperation_t> op_t(static_cast<size_t>(E), CUTLASS_LIB_OP_T),
+      op_n(static_cast<size_t>(E), CUTLASS_LIB_OP_N);
+  std::vector<int64_t> ms(static_cast<size_t>(E), N), ks(static_cast<size_t>(E), K), ldk(static_cast<size_t>(E), K),
+      ldn(static_cast<size_t>(E), N), ones(static_cast<size_t>(E), 1);
+  std::vector<float> alphas(static_cast<size_t>(E), 1.f), betas(static_cast<size_t>(E), 0.f);
+  std::vector<void const *> a_ptrs, b_ptrs;
+  std::vector<void *> c_ours;
+  for (int64_t e = 0; e < E; ++e) {
+    a_ptrs.push_back(layer.w(e));
+    b_ptrs.push_back(layer.x_of(e));
+    c_ours.push_back(Layer::out_of(layer.out_ours, layer.offsets[size_t(e)], N));
+  }
+  auto ours = [&]() {
+    return cutlassLibGemmGroupedBatchedEx(handle, op_t.data(), op_n.data(), ms.data(), layer.counts.data(), ks.data(),
+                                          alphas.data(), a_ptrs.data(), CUDA_R_16BF, ldk.data(), b_ptrs.data(),
+                                          CUDA_R_16BF, ldk.data(), betas.data(), c_ours.data(), CUDA_R_16BF, ldn.data(),
+                                          E, ones.data(), CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
+  };
+
+  // cuBLAS: grouped (device pointer arrays; the non-empty experts), a loop, the dense GEMM
+  cublasHandle_t cublas = nullptr;
+  if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS || cublasSetStream(cublas, stream) != CUBLAS_STATUS_SUCCESS) {
+    return fail("cublasCreate failed");
+  }
+  std::vector<int64_t> active;
+  for (int64_t e = 0; e < E; ++e) {
+    if (layer.counts[size_t(e)] > 0) active.push_back(e);
+  }
+  int const G = int(active.size());
+  std::vector<cublasOperation_t> cb_t(static_cast<size_t>(G), CUBLAS_OP_T), cb_n(static_cast<size_t>(G), CUBLAS_OP_N);
+  std::vector<int> cb_m(static_cast<size_t>(G), int(N)), cb_n_tokens, cb_k(static_cast<size_t>(G), int(K)),
+      cb_ldk(static_cast<size_t>(G), int(K)), cb_ldn(static_cast<size_t>(G), int(N)),
+      cb_size(static_cast<size_t>(G), 1);
+  std::vector<float> cb_alpha(static_cast<size_t>(G), 1.f), cb_beta(static_cast<size_t>(G), 0.f);
+  std::vector<void const *> cb_a, cb_b;
+  std::vector<void *> cb_c;
+  for (int64_t e : active) {
+    cb_n_tokens.push_back(int(layer.counts[size_t(e)]));
+    cb_a.push_back(layer.w(e));
+    cb_b.push_back(layer.x_of(e));
+    cb_c.push_back(Layer::out_of(layer.out_cublas, layer.offsets[size_t(e)], N));
+  }
+  profiler::DeviceAllocation pointer_arrays;
+  if (!pointer_arrays.reset(size_t(3 * G) * sizeof(void *))) return fail("device memory allocation failed");
+  auto **device_a = reinterpret_cast<void const **>(pointer_arrays.data());
+  auto **device_b = device_a + G;
+  auto **device_c = reinterpret_cast<void **>(pointer_arrays.data()) + 2 * G;
+  cudaMemcpy(device_a, cb_a.data(), sizeof(void *) * size_t(G), cudaMemcpyHostToDevice);
+  cudaMemcpy(device_b, cb_b.data(), sizeof(void *) * size_t(G), cudaMemcpyHostToDevice);
+  cudaMemcpy(device_c, cb_c.data(), sizeof(void *) * size_t(G), cudaMemcpyHostToDevice);
+  float const one = 1.f, zero = 0.f;
+  auto cublas_grouped = [&]() {
+    return cublasGemmGroupedBatchedEx(cublas, cb_t.data(), cb_n.data(), cb_m.data(), cb_n_tokens.data(), cb_k.data(),
+                                      cb_alpha.data(), device_a, CUDA_R_16BF, cb_ldk.data(), device_b, CUDA_R_16BF,
+                                      cb_ldk.data(), cb_beta.data(), device_c, CUDA_R_16BF, cb_ldn.data(), G,
+                                      cb_size.data(), CUBLAS_COMPUTE_32F) == CUBLAS_STATUS_SUCCESS;
+  };
+  auto cublas_loop = [&]() {
+    for (int64_t e : active) {
+      if (cublasGemmEx(cublas, CUBLAS_OP_T, CUBLAS_OP_N, int(N), int(layer.counts[size_t(e)]), int(K), &one, layer.w(e),
+                       CUDA_R_16BF, int(K), layer.x_of(e), CUDA_R_16BF, int(K), &zero,
+                       Layer::out_of(layer.out_loop, layer.offsets[size_t(e)], N), CUDA_R_16BF, int(N),
+                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // the dense GEMM of the same flops: expert 0's weights over every token
+  auto cublas_dense = [&]() {
+    return cublasGemmEx(cublas, CUBLAS_OP_T, CUBLAS_OP_N, int(N), int(T), int(K), &one, layer.w(0), CUDA_R_16BF, int(K),
+                        layer.x.data(), CUDA_R_16BF, int(K), &zero, layer.out_dense.data(), CUDA_R_16BF, int(N),
+                        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS;
+  };
+  auto ours_dense = [&]() {
+    return cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, N, T, K, &one, layer.w(0), CUDA_R_16BF, K,
+                            layer.x.data(), CUDA_R_16BF, K, &zero, layer.out_dense.data(), CUDA_R_16BF, N,
+                            CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
+  };
+
+  std::printf("cutlass_bench --grouped: %s\n", profiler::describe(device.facts).c_str());
+  std::string copy_error;
+  double const copy_gbps = measure_copy_bandwidth(&copy_error);
+  std::printf("layer: %lld experts of %lld x %lld (out x in) bf16 weights, %lld routed tokens; tokens per expert:",
+              (long long)E, (long long)N, (long long)K, (long long)T);
+  for (int64_t c : layer.counts) std::printf(" %lld", (long long)c);
+  std::printf("\n");
+
+  // verification: the library's and cuBLAS's grouped outputs against the loop's (every token column)
+  if (!ours()) return fail("cutlassLibGemmGroupedBatchedEx failed");
+  if (!cublas_loop()) return fail("the cublasGemmEx loop failed");
+  bool const have_cublas_grouped = cublas_grouped();
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return fail("a launch failed");
+  reference::Comparison const mine =
+      reference::compare(NumericTypeID::kBF16, N, T, 1, layer.out_ours.data(), N, 0, layer.out_loop.data(), N, 0);
+  std::printf("verification against the cuBLAS loop: library relative error %.2e (%lld non-finite)",
+              mine.relative_error, (long long)mine.nonfinite);
+  if (have_cublas_grouped) {
+    reference::Comparison const theirs =
+        reference::compare(NumericTypeID::kBF16, N, T, 1, layer.out_cublas.data(), N, 0, layer.out_loop.data(), N, 0);
+    std::printf(", cublasGemmGroupedBatchedEx %.2e", theirs.relative_error);
+  } else {
+    std::printf(", cublasGemmGroupedBatchedEx not available (status != SUCCESS)");
+  }
+  bool const verified = mine.ok && mine.nonfinite == 0 && mine.relative_error < 1e-2;
+  std::printf(": %s\n", verified ? "ok" : "FAILED");
+
+  // timing, interleaved (ours, cuBLAS grouped, cuBLAS loop, dense cuBLAS, dense ours)
+  std::vector<std::pair<char const *, profiler::Launch>> providers = {{"cutlass_lib grouped", ours},
+                                                                      {"cuBLAS loop of GemmEx", cublas_loop},
+                                                                      {"dense cuBLAS (same flops)", cublas_dense},
+                                                                      {"dense cutlass_lib (same flops)", ours_dense}};
+  if (have_cublas_grouped) providers.insert(providers.begin() + 1, {"cublasGemmGroupedBatchedEx", cublas_grouped});
+  std::vector<profiler::Launch const *> launches;
+  for (auto const &p : providers) launches.push_back(&p.second);
+  profiler::EventTimer timer(stream);
+  std::vector<std::vector<float>> times;
+  std::string error;
+  if (!timer.time(launches, options.warmup, options.iterations, &times, &error)) return fail(error.c_str());
+
+  double const flops = 2.0 * double(N) * double(K) * double(T);
+  double const active_weight_bytes = double(G) * double(N) * double(K) * 2;
+  double const ours_us = profiler::median(times[0]) * 1e3;
+  std::printf("\n%-32s %10s %9s %12s %14s\n", "provider", "median_us", "TFLOP/s", "ours_faster", "weights_GB/s");
+  for (size_t i = 0; i < providers.size(); ++i) {
+    double const us = profiler::median(times[i]) * 1e3;
+    std::printf("%-32s %10.1f %9.1f %12.3f %14.0f\n", providers[i].first, us, flops / us * 1e-6, us / ours_us,
+                active_weight_bytes / us * 1e-3);
+  }
+  if (copy_error.empty()) {
+    std::printf("device-to-device copy: %.0f GB/s; the library read the %d active experts' weights at %.2f of it\n",
+                copy_gbps, G, active_weight_bytes / ours_us * 1e-3 / copy_gbps);
+  }
+  std::printf("ours_faster = that provider's time / the library's grouped time (> 1: the library is faster)\n");
+  cublasDestroy(cublas);
+  cutlassLibDestroy(handle);
+  cudaStreamDestroy(stream);
+  return verified ? 0 : 1;
+}
+
+#else
+
+int run_grouped_bench(GroupedBenchOptions const &) {
+  std::fprintf(stderr,
+               "cutlass_bench --grouped: this build has no cuBLAS (CUTLASS_ENABLE_CUBLAS=OFF) to verify and "
+               "race against\n");
+  return 2;
+}
+
+#endif
+
+}   // namespace benchmark
+}   // namespace cutlass
