@@ -197,7 +197,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  * cublasGemmGroupedBatchedEx take them: problem i reads A = Aarray[i], B = Barray[i] and updates
  * C = Carray[i] in place, each with the conventions above (column-major, sizes and leading
  * dimensions in elements, the type table, the alignment rules per pointer). Problems are
- * independent: no C may overlap another problem's C, or an A or B that a later problem reads.
+ * independent and may run concurrently (one grouped launch, below): no C may overlap another
+ * problem's A, B or C, as in cuBLAS.
  *
  * Differences from cuBLAS, in this version:
  *  - Aarray, Barray and Carray are HOST arrays of device pointers (cuBLAS takes device arrays).
@@ -208,11 +209,12 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    "..._grouped_...": bf16 / f16 in and out, sm_90; not in the default set) and every problem
  *    with m, n, k > 0 has the same types, layouts and k, the TMA alignment and no row-major C, and
  *    the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
- *    (its group table is copied from pageable host memory, which waits for the stream's earlier
- *    work); the k == 0 problems (beta * C) run as in cutlassLibGemmEx. Otherwise the problems
- *    run one after another on the handle's stream, each through the same path as
- *    cutlassLibGemmEx (one launch per problem, or none for the quick returns), each selecting its
- *    own kernel (cutlassLibGemmExSelect of its arguments names it).
+ *    (its group table is copied from pageable host memory, which may block the host until the
+ *    stream's earlier work is done); the k == 0 and host alpha == 0 problems (beta * C) run as in
+ *    cutlassLibGemmEx. Otherwise (also when the table cannot be allocated) the problems run one
+ *    after another on the handle's stream, each through the same path as cutlassLibGemmEx (one
+ *    launch per problem, or none for the quick returns), each selecting its own kernel
+ *    (cutlassLibGemmExSelect of its arguments names it).
  *  - The handle's fused epilogue does not apply: with any epilogue piece set (an epilogue other
  *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED, and so they
  *    do with an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand

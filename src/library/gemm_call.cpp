@@ -80,6 +80,12 @@ GemmOutcome fail(GemmFailure failure, char const *detail) {
 
 }  // namespace
 
+bool runs_scale_only(GemmCall const &call) {
+  bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
+  return !call.epilogue.kind.fused() &&
+         (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0)));
+}
+
 bool gemm_reads_c(GemmCall const &c) {
   return c.pointer_mode == ScalarPointerMode::kDevice || !host_scalar_equals(c.element_scalar, c.beta, 0);
 }
@@ -367,9 +373,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return fail(GemmFailure::kArchMismatch, "this build has no code for the device (CUTLASS_NVCC_ARCHS leaves it out)");
   }
   int const cc = context.compute_capability;
-  bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;
-  bool const fused = call.epilogue.kind.fused();   // a fused epilogue always runs its kernel (K >= 1 checked)
-  if (!fused && (call.k == 0 || (host_scalars && host_scalar_equals(call.element_scalar, call.alpha, 0)))) {
+  if (runs_scale_only(call)) {   // a fused epilogue always runs its kernel (K >= 1 checked)
     if (!first_for_device(*candidates, cc)) {
       return fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
     }
@@ -447,7 +451,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmUniversalArguments const arguments = arguments_of(kernel_call);
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
-  float *const amax = fused && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;
+  float *const amax = call.epilogue.kind.fused() && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;
   if ((staged && !stage_in(plan, call, context.stream)) ||
       (amax && cudaMemsetAsync(amax, 0, sizeof(float), context.stream) != cudaSuccess) ||
       chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||

@@ -75,6 +75,11 @@ GemmCall to_column_major_output(GemmCall call);
 /// The operation-table key of a column-major-output call (C and D column-major).
 GemmFunctionalKey functional_key(GemmCall const &call);
 
+/// True when a checked call computes C = beta * C without a GEMM kernel (the BLAS quick return):
+/// K == 0, or alpha == 0 in host memory, and no fused epilogue. A and B are then not read (they
+/// may be null).
+bool runs_scale_only(GemmCall const &call);
+
 /// True when the call reads C: scalars on the device, or a host beta other than zero.
 bool gemm_reads_c(GemmCall const &call);
 

@@ -90,12 +90,13 @@ bool in_device_memory(void const *array) {
   return attributes.type == cudaMemoryTypeDevice;
 }
 
-/// Most problems one grouped launch takes (its group table is built on the host per call).
-constexpr size_t kMaxGroupedProblems = size_t(1) << 20;
+/// Most problems one grouped launch takes: its group table (~0.8 KB of tensor maps per problem,
+/// built on the host per call) stays within ~50 MB of workspace; more go problem by problem.
+constexpr size_t kMaxGroupedProblems = size_t(1) << 16;
 
 /// The grouped kernel that runs the call's problems with M, N, K > 0 in one launch, with those
-/// problems' arguments in `problems` and the K == 0 problems (beta * C, for the one-GEMM path)
-/// in `k_zero`; null when the call goes problem by problem: no device, a stream being captured
+/// problems' arguments in `problems` and the scale-only problems (K == 0 or host alpha == 0:
+/// beta * C, for the one-GEMM path) in `k_zero`; null when the call goes problem by problem: no device, a stream being captured
 /// (the launch copies its group table from pageable memory), problems of different types,
 /// layouts or K, row-major C / D, more than kMaxGroupedProblems, or no grouped kernel in the
 /// build that takes them all (can_implement_grouped).
@@ -114,7 +115,7 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
   for_each_problem(call, [&](ProblemIndex const &i) {
     GemmCall const c = problem_call(call, i);
     if (c.m == 0 || c.n == 0) return true;   // reads and writes nothing
-    if (c.k == 0) {
+    if (runs_scale_only(c)) {                // K == 0 or host alpha == 0: beta * C, A and B unread
       k_zero.push_back(i);
       return true;
     }
@@ -139,6 +140,49 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
     if (op->can_implement_grouped(problems.data(), int(problems.size())) == Status::kSuccess) return op;
   }
   return nullptr;
+}
+
+/// Runs the call as one launch of a grouped kernel (grouped_kernel), the scale-only problems
+/// (beta * C) through the one-GEMM path, planned before anything launches; true when it took the
+/// call (*outcome is then the answer), false to go problem by problem: no grouped kernel takes
+/// it, the workspace is the caller's and too small or not 256-byte aligned, or the group table
+/// cannot be allocated (the loop may need no workspace).
+bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGroupedOutcome *outcome) {
+  std::vector<GemmUniversalArguments> problems;
+  std::vector<ProblemIndex> scale_only;
+  Operation const *grouped = grouped_kernel(call, context, problems, scale_only);
+  if (!grouped) return false;
+  size_t const bytes = size_t(grouped->get_grouped_workspace_size(int(problems.size())));
+  bool const aligned = *context.workspace == nullptr || reinterpret_cast<uintptr_t>(*context.workspace) % 256 == 0;
+  if (!aligned || (context.workspace_fixed && bytes > *context.workspace_size)) return false;
+  for (ProblemIndex const &i : scale_only) {
+    GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
+    if (planned.failure != GemmFailure::kNone) {
+      *outcome = logged(at(planned.failure, planned.detail, i.group, i.problem));
+      return true;
+    }
+  }
+  if (!ensure_workspace(context, bytes)) return false;
+  if (selection_log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
+                 grouped->description().name);
+  }
+  if (grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream) !=
+      Status::kSuccess) {
+    *outcome = logged(at(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed"));
+    return true;
+  }
+  *outcome = {};
+  outcome->operation = grouped;
+  for (ProblemIndex const &i : scale_only) {
+    GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
+    if (ran.failure != GemmFailure::kNone) {
+      *outcome = logged(at(ran.failure, ran.detail, i.group, i.problem));
+      outcome->operation = grouped;
+      return true;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -219,41 +263,9 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   GemmGroupedOutcome outcome;
   bool const log = selection_log_enabled();
 
-  // 3. One launch for every problem with M, N, K > 0, when a grouped kernel takes them all; the
-  //    K == 0 problems (beta * C) through the one-GEMM path, planned before anything launches.
-  std::vector<GemmUniversalArguments> problems;
-  std::vector<ProblemIndex> k_zero;
-  if (Operation const *grouped = grouped_kernel(call, context, problems, k_zero)) {
-    size_t const bytes = size_t(grouped->get_grouped_workspace_size(int(problems.size())));
-    bool const aligned = *context.workspace == nullptr || reinterpret_cast<uintptr_t>(*context.workspace) % 256 == 0;
-    if (aligned && !(context.workspace_fixed && bytes > *context.workspace_size)) {
-      if (log) {
-        std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
-                     grouped->description().name);
-      }
-      for (ProblemIndex const &i : k_zero) {
-        GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
-        if (planned.failure != GemmFailure::kNone)
-          return logged(at(planned.failure, planned.detail, i.group, i.problem));
-      }
-      if (!ensure_workspace(context, bytes))
-        return logged(at(GemmFailure::kAllocFailed, "workspace allocation failed"));
-      if (grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream) !=
-          Status::kSuccess) {
-        return logged(at(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed"));
-      }
-      outcome.operation = grouped;
-      for (ProblemIndex const &i : k_zero) {
-        GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
-        if (ran.failure != GemmFailure::kNone) {
-          GemmGroupedOutcome failed = logged(at(ran.failure, ran.detail, i.group, i.problem));
-          failed.operation = grouped;
-          return failed;
-        }
-      }
-      return outcome;
-    }
-  }
+  // 3. One launch for every problem with M, N, K > 0, when a grouped kernel takes them all
+  //    (one_launch); otherwise, or when its table cannot be allocated, problem by problem.
+  if (one_launch(call, context, &outcome)) return outcome;
 
   // 4. Otherwise every problem's kernel, nothing launched: the device, the kernels for the types
   //    and layouts, a kernel that takes the problem's alignment, and the workspace it needs.

@@ -78,7 +78,7 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
     auto const &tile = d.tile_description;
     if (d.A.element == element_AB && d.B.element == element_AB && d.A.layout == layout_A && d.B.layout == layout_B &&
         d.C.element == element_C && d.C.layout == LayoutTypeID::kColumnMajor && !d.epilogue.fused() &&
-        d.max_small_extent == 0 &&
+        d.max_small_extent == 0 && d.gemm_kind != cutlass::library::GemmKind::kGrouped &&
         (alignment_A == 0 || d.A.alignment == alignment_A) &&
         (cc < 0 || (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability))) {
       return true;

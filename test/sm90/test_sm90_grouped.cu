@@ -1,8 +1,10 @@
 /// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems), run
-/// directly: it is not yet reachable from the C API (cutlassLibGemmGroupedBatchedEx still loops
-/// over problems). bf16 TN, groups of different M and N (some empty) and a common K, alpha and
-/// beta with C, against a host reference in double; D is poisoned before the launch, so every
-/// element of every group must be written, and columns outside a group's D must stay poisoned.
+/// directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
+/// built). bf16 TN, groups of different M and N (some empty) and a common K, alpha and beta with
+/// C (every other group without C, beta 0), against a host reference in double; D is poisoned
+/// before the launch, so every element of every group must be written, and elements outside
+/// every group's D must stay poisoned. The launches share one workspace, so each finds the
+/// previous launch's tensor maps at the same addresses (the kernel must acquire the new ones).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -63,8 +65,22 @@ struct Group {
   size_t a, b, cd;
 };
 
-/// Runs `shapes` (M, N per group; K common) with alpha = 1.5, beta = -0.5 and checks every group.
-void run_groups(std::vector<std::pair<int, int>> const &shapes, int k) {
+/// One workspace for every launch of the tests (grown when needed, never freed).
+void *shared_workspace(size_t bytes) {
+  static void *workspace = nullptr;
+  static size_t size = 0;
+  if (bytes > size) {
+    if (workspace) cudaFree(workspace);
+    workspace = nullptr;
+    size = 0;
+    if (cudaMalloc(&workspace, bytes) == cudaSuccess) size = bytes;
+  }
+  return workspace;
+}
+
+/// Runs `shapes` (M, N per group; K common) with alpha = 1.5 and beta = -0.5 on C (odd groups:
+/// no C, beta = 0) and checks every group; `seed` varies the operands.
+void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned seed = 7) {
   std::vector<Group> groups;
   size_t a_elems = 0, b_elems = 0, cd_elems = 0;
   for (auto const &s : shapes) {
@@ -74,7 +90,7 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k) {
     b_elems += (size_t(s.second) * k + 7) / 8 * 8;
     cd_elems += (size_t(s.first) * s.second + 7) / 8 * 8 + 8;   // + a poisoned gap after each D
   }
-  std::mt19937 rng(7);
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
   std::vector<bf16> A(a_elems + 8), B(b_elems + 8), C(cd_elems + 8);
   for (auto &x : A) x = from_float(uniform(rng));
@@ -90,26 +106,27 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k) {
   cudaMemcpy(dC, C.data(), C.size() * 2, cudaMemcpyHostToDevice);
   cudaMemset(dD, 0xFF, C.size() * 2);   // bf16 0xFFFF: NaN
 
-  float const alpha = 1.5f, beta = -0.5f;
+  float const alpha = 1.5f;
+  auto beta_of = [](size_t g) { return g % 2 ? 0.f : -0.5f; };
   std::vector<Kernel::Arguments> problems(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     Kernel::Arguments &p = problems[g];
     p.problem_size = cutlass::gemm::GemmCoord(groups[g].m, groups[g].n, k);
     p.epilogue.alpha = alpha;
-    p.epilogue.beta = beta;
+    p.epilogue.beta = beta_of(g);
     p.ptr_A = dA + groups[g].a;
     p.lda = k;
     p.ptr_B = dB + groups[g].b;
     p.ldb = k;
-    p.ptr_C = dC + groups[g].cd;
+    p.ptr_C = g % 2 ? nullptr : dC + groups[g].cd;   // no C: the epilogue must not read one
     p.ldc = groups[g].m > 0 ? groups[g].m : 1;
     p.ptr_D = dD + groups[g].cd;
     p.ldd = p.ldc;
   }
   int const count = int(problems.size());
   ASSERT_EQ(cutlass::Status::kSuccess, Kernel::can_implement_grouped(problems.data(), count));
-  void *workspace = nullptr;
-  ASSERT_EQ(cudaSuccess, cudaMalloc(&workspace, Kernel::get_grouped_workspace_size(count) + 256));
+  void *const workspace = shared_workspace(Kernel::get_grouped_workspace_size(count) + 256);
+  ASSERT_NE(nullptr, workspace);
   ASSERT_EQ(cutlass::Status::kSuccess, Kernel::run_grouped(problems.data(), count, workspace, nullptr));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   std::vector<bf16> D(C.size());
@@ -127,7 +144,7 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k) {
           sum += double(to_float(A[gr.a + size_t(i) * k + kk])) * double(to_float(B[gr.b + size_t(j) * k + kk]));
         }
         size_t const at = gr.cd + size_t(j) * gr.m + i;
-        double const want = alpha * sum + beta * double(to_float(C[at]));
+        double const want = alpha * sum + (g % 2 ? 0.0 : beta_of(g) * double(to_float(C[at])));
         double const got = to_float(D[at]);
         written[at] = 1;
         if (!std::isfinite(got)) ++nonfinite;
@@ -145,7 +162,6 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k) {
     if (!written[i] && bits != 0xFFFF) ++touched;
   }
   EXPECT_EQ(0u, touched) << "elements outside every group's D were written";
-  cudaFree(workspace);
   cudaFree(dA);
   cudaFree(dB);
   cudaFree(dC);
@@ -160,6 +176,14 @@ TEST(Sm90Grouped, GroupsOfDifferentShapesIncludingEmptyOnes) {
 TEST(Sm90Grouped, OneGroup) {
   if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
   run_groups({{512, 200}}, 136);
+}
+
+TEST(Sm90Grouped, BackToBackLaunchesOnOneWorkspaceUseTheirOwnMaps) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  // same group table size, different operands and shapes: stale maps would read the last call's
+  run_groups({{256, 96}, {128, 40}, {384, 200}}, 128, 11);
+  run_groups({{128, 200}, {384, 96}, {256, 40}}, 128, 12);
+  run_groups({{384, 40}, {256, 200}, {128, 96}}, 192, 13);
 }
 
 TEST(Sm90Grouped, ManySmallGroupsMoreTilesThanSms) {

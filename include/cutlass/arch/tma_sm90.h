@@ -103,6 +103,15 @@ CUTLASS_DEVICE void prefetch_tensor_map(CUtensorMap const *map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }
 
+/// Before the first TMA that uses a tensor map in global memory written outside this kernel's
+/// tensormap proxy (a host copy before the launch, or generic stores): the tensormap proxy is not
+/// acquired from the generic proxy at kernel start, so a reused address could serve a stale map
+/// (PTX ISA, "fence.proxy.tensormap"; system scope: the host wrote it).
+CUTLASS_DEVICE void tensor_map_acquire(CUtensorMap const *map) {
+  cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_acquire, cuda::ptx::scope_sys, map,
+                                           cuda::ptx::n32_t<128>{});
+}
+
 CUTLASS_DEVICE void mbarrier_init(uint64_t *barrier, uint32_t count) { cuda::ptx::mbarrier_init(barrier, count); }
 
 /// Makes barrier initialization visible to the async proxy (TMA) and the cluster.

@@ -209,8 +209,9 @@ class CUTLASS_LIB_API Operation {
     return 0;
   }
   /// The launch on `stream`: the problems' tensor maps are built on the host and copied into the
-  /// workspace with a cudaMemcpyAsync from pageable memory, which waits for the stream's earlier
-  /// work (so a stream being captured into a CUDA graph cannot take it).
+  /// workspace with a cudaMemcpyAsync from pageable memory, ordered after the stream's earlier
+  /// work (it may block the host until then; a stream being captured into a CUDA graph cannot
+  /// take it). The problems run concurrently: no C may overlap another problem's A, B or C.
   virtual Status run_grouped(GemmUniversalArguments const *problems, int count, void *device_workspace,
                              cudaStream_t stream) const {
     (void)problems;

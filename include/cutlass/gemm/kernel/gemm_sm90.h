@@ -293,8 +293,9 @@ struct GemmSm90 {
   }
 
   /// Whether `count` problems can run as one grouped launch: each one batch, with the TMA
-  /// alignment (can_implement_common), the same K >= 1 (the stage ring advances k_tiles per tile),
-  /// and units that fit an int. A problem with M or N == 0 takes no part (it owns no tiles).
+  /// alignment (can_implement_common) and tensor maps the driver accepts (encoded here, as
+  /// run_grouped will), the same K >= 1 (the stage ring advances k_tiles per tile), and units that
+  /// fit an int. A problem with M or N == 0 takes no part (it owns no tiles).
   static Status can_implement_grouped(Arguments const *problems, int count) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
@@ -310,6 +311,10 @@ struct GemmSm90 {
         if (p.problem_size.k() != k || k <= 0) return Status::kErrorNotSupported;
         Status const status = can_implement_common<GemmSm90>(p);
         if (status != Status::kSuccess) return status;
+        GroupParams group;
+        if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
+          return Status::kErrorMisalignedOperand;
+        }
         units += ((int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM) *
                  ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
@@ -321,8 +326,9 @@ struct GemmSm90 {
   /// Runs `count` problems (can_implement_grouped) as one persistent launch on `stream`: each
   /// group's tensor maps and output operator are built here and copied with its tile counts into
   /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by a cudaMemcpyAsync
-  /// from pageable memory, which waits for `stream`'s earlier work (and is not capturable in a
-  /// CUDA graph); the kernel then walks all groups' tiles (Sm90GroupedTileScheduler).
+  /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
+  /// that work is done; not capturable in a CUDA graph); the kernel acquires each group's maps
+  /// (arch::tensor_map_acquire) and walks all groups' tiles (Sm90GroupedTileScheduler).
   static Status run_grouped(Arguments const *problems, int count, void *workspace, cudaStream_t stream) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
@@ -522,8 +528,14 @@ struct GemmSm90 {
     cluster_position(rank_m, rank_n);
     auto walker = params.scheduler.walker(cluster_index());
     Sm90WorkUnit work;
+    int acquired = -1;   // grouped: the group whose A / B maps this thread has acquired (groups only increase)
     while (params.scheduler.next(walker, work)) {
       params.scheduler.locate(work, rank_m, rank_n);
+      if (kGrouped && work.l != acquired) {
+        arch::tensor_map_acquire(&mainloop_params(params, work.l).tma_A);
+        arch::tensor_map_acquire(&mainloop_params(params, work.l).tma_B);
+        acquired = work.l;
+      }
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
         arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
@@ -587,6 +599,11 @@ struct GemmSm90 {
       }
       int const row0 = work.m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = work.n_block * TileShape::kN + Mainloop::consumer_column(consumer);
+      if (kGrouped && thread_in_wg == 0) {   // the epilogue's TMA thread: this group's D and C maps
+        typename Epilogue::Params const &group = epilogue_params(params, work.l);
+        arch::tensor_map_acquire(&group.tma_D);
+        if (group.has_source_pointer) arch::tensor_map_acquire(&group.tma_C);
+      }
       Epilogue::store(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc, row0, col0,
                       operand_batch(work.l), epilogue_state);
     };
