@@ -8,9 +8,12 @@ model's ``nn.Linear`` layers for the library's linear.
     model = cutlass_lib.torch.swap_linear(model)                # every nn.Linear -> cutlass_lib.torch.Linear
 
 Importing this module registers the operators ``cutlass_lib::linear(Tensor x, Tensor weight,
-Tensor? bias, str activation) -> Tensor`` and ``cutlass_lib::gemm(Tensor a, Tensor b, Tensor? bias,
+Tensor? bias, str activation) -> Tensor``, ``cutlass_lib::gemm(Tensor a, Tensor b, Tensor? bias,
 str activation, float alpha, ScalarType? out_dtype) -> Tensor`` (activation "" for none; see
-cutlass_lib.gemm for shapes, dtypes and activations). They are functional (they allocate their
+cutlass_lib.gemm for shapes, dtypes and activations) and ``cutlass_lib::grouped_mm(Tensor mat_a,
+Tensor mat_b, Tensor? offs, Tensor? bias, ScalarType? out_dtype) -> Tensor`` (torch._grouped_mm's
+shapes: cutlass_lib.grouped_mm; its offs is read on the host, so a graph break or capture
+failure follows a CUDA offs). They are functional (they allocate their
 output) and have no autograd formula: they are for inference, under ``torch.no_grad()`` or
 ``torch.inference_mode()`` (outside those their outputs carry no gradient). They are defined
 through ``torch.library.Library`` rather than ``torch.library.custom_op``, whose Python wrapper
@@ -23,12 +26,14 @@ import torch
 
 import cutlass_lib as _lib
 
-__all__ = ["linear", "gemm", "Linear", "swap_linear"]
+__all__ = ["linear", "gemm", "grouped_mm", "Linear", "swap_linear"]
 
 
 _library = torch.library.Library("cutlass_lib", "DEF")
 _library.define("linear(Tensor x, Tensor weight, Tensor? bias=None, str activation='') -> Tensor")
 _library.define("gemm(Tensor a, Tensor b, Tensor? bias=None, str activation='', float alpha=1.0, "
+                "ScalarType? out_dtype=None) -> Tensor")
+_library.define("grouped_mm(Tensor mat_a, Tensor mat_b, Tensor? offs=None, Tensor? bias=None, "
                 "ScalarType? out_dtype=None) -> Tensor")
 
 
@@ -45,12 +50,20 @@ def gemm(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor] = None, 
     return _lib.gemm(a, b, bias=bias, activation=activation or None, alpha=alpha, out_dtype=out_dtype)
 
 
+def grouped_mm(mat_a: torch.Tensor, mat_b: torch.Tensor, offs: Optional[torch.Tensor] = None,
+               bias: Optional[torch.Tensor] = None, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    """torch._grouped_mm's MoE product through cutlass_lib.grouped_mm (2-D packed tokens with int32
+    offs, or 3-D batched)."""
+    return _lib.grouped_mm(mat_a, mat_b, offs, bias, out_dtype)
+
+
 # Registered on the backend keys, not CompositeExplicitAutograd: a call then dispatches straight to
 # the kernel (an empty operator: ~4.5 us against ~8 us per call on a CPU host, docs/NOTES.md s10).
 # CPU tensors reach the Python call too, which names what is wrong (a CPU tensor, a dtype).
 for _key in ("CUDA", "CPU"):
     _library.impl("linear", linear, _key)
     _library.impl("gemm", gemm, _key)
+    _library.impl("grouped_mm", grouped_mm, _key)
 
 
 def _check_activation(activation):
@@ -82,6 +95,24 @@ def _gemm_fake(a, b, bias=None, activation="", alpha=1.0, out_dtype=None):
                      lambda: "cutlass_lib: the batch sizes of a and b differ")
     _check_activation(activation)
     return a.new_empty(_lib._out_shape(a, b), dtype=out_dtype or _lib._default_out_dtype(a))
+
+
+@torch.library.register_fake("cutlass_lib::grouped_mm", lib=_library)
+def _grouped_mm_fake(mat_a, mat_b, offs=None, bias=None, out_dtype=None):
+    torch._check(mat_b.dim() == 3, lambda: "cutlass_lib: grouped_mm takes a 3-D mat_b (experts, K, N)")
+    torch._check(mat_a.dim() in (2, 3), lambda: "cutlass_lib: grouped_mm takes a 2-D or 3-D mat_a")
+    torch._check(mat_a.shape[-1] == mat_b.shape[1],
+                 lambda: f"cutlass_lib: mat_a has K = {mat_a.shape[-1]}, mat_b {mat_b.shape[1]}")
+    torch._check((offs is not None) == (mat_a.dim() == 2),
+                 lambda: "cutlass_lib: offs goes with a 2-D mat_a (packed tokens), not with a 3-D one")
+    if offs is not None:
+        torch._check(offs.dim() == 1 and offs.shape[0] == mat_b.shape[0],
+                     lambda: "cutlass_lib: offs has one entry per expert")
+        shape = (mat_a.shape[0], mat_b.shape[2])
+    else:
+        torch._check(mat_a.shape[0] == mat_b.shape[0], lambda: "cutlass_lib: mat_a and mat_b have other expert counts")
+        shape = (mat_a.shape[0], mat_a.shape[1], mat_b.shape[2])
+    return mat_a.new_empty(shape, dtype=out_dtype or _lib._default_out_dtype(mat_a))
 
 
 class Linear(torch.nn.Module):

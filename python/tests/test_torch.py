@@ -164,3 +164,20 @@ def test_fakes_trace_symbolic_batch_sizes():
     exported = torch.export.export(Batched(), (a, b), dynamic_shapes=({0: batch}, {0: batch}))
     (out,) = [n for n in exported.graph.nodes if n.op == "output"][0].args[0]
     assert tuple(out.meta["val"].shape)[1:] == (8, 4)
+
+
+def test_fake_grouped_mm_gives_grouped_mm_shapes():
+    with FakeTensorMode():
+        a = torch.empty(100, 64, dtype=torch.bfloat16, device="cuda")
+        b = torch.empty(8, 64, 32, dtype=torch.bfloat16, device="cuda")
+        offs = torch.empty(8, dtype=torch.int32, device="cuda")
+        y = torch.ops.cutlass_lib.grouped_mm(a, b, offs, None, None)
+        batched = torch.ops.cutlass_lib.grouped_mm(torch.empty(8, 5, 64, dtype=torch.float16, device="cuda"),
+                                                   b.to(torch.float16), None, None, torch.float32)
+        with pytest.raises(Exception, match="offs"):
+            torch.ops.cutlass_lib.grouped_mm(a, b, None, None, None)
+        with pytest.raises(Exception, match="K"):
+            torch.ops.cutlass_lib.grouped_mm(torch.empty(100, 48, dtype=torch.bfloat16, device="cuda"), b, offs,
+                                             None, None)
+    assert y.shape == (100, 32) and y.dtype == torch.bfloat16
+    assert batched.shape == (8, 5, 32) and batched.dtype == torch.float32
