@@ -264,6 +264,28 @@ TEST_F(CApiGroupedGpu, DeviceScalarsArePerGroup) {
   problems.expect_results();
 }
 
+/// An MoE-like call: TN groups of one K with different M and N (the grouped kernel's one launch,
+/// when the build has one), plus a host alpha == 0 group and a k == 0 group (both beta * C through
+/// the one-GEMM path, NULL A and B for the latter), twice in a row on the handle's workspace.
+TEST_F(CApiGroupedGpu, SameKGroupsOfDifferentShapesMatchTheReference) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 136, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 0, 136, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 136, 0.5f, -1.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 40, 136, 0.0f, 2.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 136, 1.0f, 1.0f, 3},
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  for (int round = 0; round < 2; ++round) {
+    GroupedProblems problems(groups, /*device_scalars=*/false, 400 + round);
+    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results();
+  }
+}
+
 TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {
   std::vector<Group> const groups = {{CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 72, 48, 1.0f, 0.5f, 4}};
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
