@@ -28,6 +28,10 @@
  *                                 16-byte alignment; the tensor core's own accumulation, which
  *                                 keeps about 14 bits of each k-block's sum; per-tensor or
  *                                 row-wise scales of A and B: cutlassLibSetMatrixScale)
+ *    CUDA_R_8F_E4M3 x CUDA_R_8F_E5M2, CUDA_R_8F_E5M2 x CUDA_R_8F_E4M3
+ *                              -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (as e4m3 x e4m3, but their
+ *                                 sm90 kernels are opt-in, "..._e4m3_e5m2_..." / "..._e5m2_e4m3_...",
+ *                                 not yet run on a GPU: the default set answers NO_KERNEL)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower

@@ -164,6 +164,13 @@ ROWS = tuple(
             alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FEW_TOKENS))
     for c in (BF16, F16, F32)
 ) + tuple(
+    # e4m3 x e5m2 and e5m2 x e4m3 (wgmma .e4m3.e5m2 / .e5m2.e4m3; cuBLASLt's other fp8 pairings) ->
+    # bf16 / f16 / f32, TN, on the default e4m3 tiles (128x128, 64x128, stream-K 128x128). Opt-in:
+    # compiled, not yet run on a GPU.
+    MathRow(a=a, b=b, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILES[0], TILES[2], TILES[7])), in_default_set=False)
+    for a, b in ((E4M3, E5M2), (E5M2, E4M3)) for c in (BF16, F16, F32)
+) + tuple(
     # grouped (TILE_GROUPED), opt-in: 16-bit in, 16-bit out, every layout
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED,), in_default_set=False)

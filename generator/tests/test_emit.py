@@ -300,7 +300,7 @@ def test_manifest_epilogue_objects(tmp_path):
     assert entry("cutlass_simt_sgemm_128x128_16x2_nn_align1_epi_clamp") == {
         "activation": "clamp", "bias": "", "alpha_vector": False, "aux": "", "scale_amax": False}
     # fp8 outputs: manifest spelling fe4m3 (names say e4m3), bias in the input type, scale_amax always
-    fp8 = [k for n, k in by_name.items() if "e4m3" in n and k["A"]["element"] != "fe4m3"]
+    fp8 = [k for n, k in by_name.items() if "e4m3" in n and k["A"]["element"] not in ("fe4m3", "fe5m2")]
     assert len(fp8) == 2 * 2 * 4  # (bf16, f16) inputs x (sm80, sm90) x 4 variants
     for k in fp8:
         assert k["C"]["element"] == k["D"]["element"] == "fe4m3"
@@ -310,10 +310,14 @@ def test_manifest_epilogue_objects(tmp_path):
     assert entry("cutlass_tensorop_e4m3_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_amax") == {
         "activation": "gelu", "bias": "bf16", "alpha_vector": False, "aux": "", "scale_amax": True}
     # fp8 inputs (sm90, plain): A and B fe4m3, 16-bit or f32 out, no epilogue operands
-    fp8_in = [k for k in by_name.values() if k["A"]["element"] == "fe4m3"]
+    fp8_in = [k for k in by_name.values() if k["A"]["element"] == k["B"]["element"] == "fe4m3"]
     assert len(fp8_in) == 3 * 23 + 3 * 4   # sm90: 3 outputs x (13 tiles + 10 token-count tiles); GEMV 3 x 4 layouts
     assert {k["C"]["element"] for k in fp8_in} == {"bf16", "f16", "f32"}
-    assert all(k["B"]["element"] == "fe4m3" and not k["epilogue"]["scale_amax"] for k in fp8_in)
+    assert all(not k["epilogue"]["scale_amax"] for k in fp8_in)
+    # the mixed pairings: e4m3 x e5m2 and e5m2 x e4m3, 3 outputs x 3 tiles each
+    mixed = [k for k in by_name.values() if {k["A"]["element"], k["B"]["element"]} == {"fe4m3", "fe5m2"}]
+    assert len(mixed) == 2 * 3 * 3
+    assert {(k["A"]["element"], k["B"]["element"]) for k in mixed} == {("fe4m3", "fe5m2"), ("fe5m2", "fe4m3")}
 
 
 def test_initialize_all_registers_in_order(manifest, default_output):

@@ -50,8 +50,9 @@ def test_counts_per_family(kernels):
     # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out) tn x 13 tiles x alignment 16;
     # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16; the 10 token-count tiles (64x32 and
     # TILES_FEW_TOKENS): 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn; the grouped 128x128 tile
-    # (opt-in): (bf16, f16) x 4 layouts
-    assert len([k for k in sm90 if not k.epilogue.fused]) == 208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 10 + 2 * 4
+    # (opt-in): (bf16, f16) x 4 layouts; the mixed fp8 pairings (opt-in): 2 x 3 outputs x 3 tiles, tn
+    assert len([k for k in sm90 if not k.epilogue.fused]) == \
+        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 10 + 2 * 4 + 2 * 3 * 3
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile
@@ -67,8 +68,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 391 + 44 + 8 = 905; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (905 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 409 + 44 + 8 = 923; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (923 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):

@@ -116,7 +116,7 @@ def test_sm90_names_parse_back_to_the_configuration():
         # names spell fp8 e4m3 / e5m2 (CUTLASS's kernel names); manifest.json says fe4m3 / fe5m2
         types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))
         assert k.name.startswith(f"cutlass3x_sm90_tensorop_gemm_{types}_")
-        assert k.a.element in (BF16, F16, TF32, S8, E4M3)
+        assert k.a.element in (BF16, F16, TF32, S8, E4M3, E5M2)
         assert k.c.element in (BF16, F16, F32, E4M3, E5M2, S32)
 
 

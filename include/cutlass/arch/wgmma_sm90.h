@@ -18,8 +18,9 @@
 /// accuracy unless the kernel promotes partial sums itself.
 /// Accumulator fragment (per thread, warp w of the warpgroup, lane l):
 ///   d[4*i + 2*h + c] holds D(16*w + l/4 + 8*h, 8*i + 2*(l%4) + c),  i < N/8, h, c in {0, 1}.
-/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The thirty specializations
-/// (N = 32, 64, 96, 128, 192, 256 x f16, bf16, tf32, s8, e4m3) are stamped by one macro below.
+/// Accumulator (float, or int32_t for s8) is WgmmaSS<...>::Accumulator. The forty-eight
+/// specializations (N = 32, 64, 96, 128, 192, 256 x f16, bf16, tf32, s8, e4m3, e5m2 and the mixed
+/// e4m3 x e5m2 / e5m2 x e4m3; ElementB defaults to Element) are stamped by one macro below.
 #pragma once
 
 #include <cstdint>
@@ -110,13 +111,13 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
   return (desc & 0xFFFFFFFF00000000ull) | low;
 }
 
-template <int N, typename Element, bool TransA, bool TransB>
+template <int N, typename Element, bool TransA, bool TransB, typename ElementB = Element>
 struct WgmmaSS {
   static_assert(N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256,
                 "WgmmaSS: N must be 32, 64, 96, 128, 192 or 256");
   static_assert(sizeof(Element) == 0,
-                "WgmmaSS: element type must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t, int8_t or "
-                "cutlass::float_e4m3_t");
+                "WgmmaSS: element types must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t or int8_t "
+                "(A and B alike), or e4m3 / e5m2 in any pairing");
 };
 
 // The accumulator operands of one wgmma: C(d[i]) for 16, 32, 48, 64, 96 or 128 consecutive registers, C
@@ -164,14 +165,14 @@ struct WgmmaSS {
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 
 /// One WgmmaSS specialization: N columns, ACC = N / 2 accumulators per thread of C++ type ACCT
-/// (constraint CON), the element's C++ type, the PTX types (".f32.bf16.bf16", ".s32.s8.s8") and
+/// (constraint CON), A's and B's C++ types, the PTX types (".f32.bf16.bf16", ".f32.e4m3.e5m2") and
 /// instruction K; A_, B_, P_ are the operand numbers after the accumulators (ACC, ACC + 1, ...),
 /// spelled out because the asm string needs them as literals; IMM is the asm text after the
 /// scale-d predicate: the scale immediates (floating types) and the two transpose immediates
 /// (operands ACC + 3, ACC + 4; 16-bit types only), empty for s8, whose instruction has neither.
-#define CUTLASS_WGMMA_SS(N, ACC, ACCT, CON, ELEMENT, PTX, K, A_, B_, P_, IMM)                             \
+#define CUTLASS_WGMMA_SS2(N, ACC, ACCT, CON, ELEMENT, ELEMENT_B, PTX, K, A_, B_, P_, IMM)                 \
   template <bool TransA, bool TransB>                                                                   \
-  struct WgmmaSS<N, ELEMENT, TransA, TransB> {                                                          \
+  struct WgmmaSS<N, ELEMENT, TransA, TransB, ELEMENT_B> {                                               \
     static_assert(sizeof(ELEMENT) == 2 || (!TransA && !TransB),                                         \
                   "WgmmaSS: 32-bit (tf32) and 8-bit (s8, fp8) operands must be K-major in shared memory");        \
     using Accumulator = ACCT;                                                                           \
@@ -181,6 +182,10 @@ struct WgmmaSS {
       CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)                                           \
     }                                                                                                   \
   };
+
+/// The same with one element type for A and B.
+#define CUTLASS_WGMMA_SS(N, ACC, ACCT, CON, ELEMENT, PTX, K, A_, B_, P_, IMM) \
+  CUTLASS_WGMMA_SS2(N, ACC, ACCT, CON, ELEMENT, ELEMENT, PTX, K, A_, B_, P_, IMM)
 
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
 #define CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)                                          \
@@ -225,7 +230,28 @@ CUTLASS_WGMMA_SS(192, 96, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 96, 97, 
 CUTLASS_WGMMA_SS(192, 96, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 96, 97, 98, "")
 CUTLASS_WGMMA_SS(192, 96, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 96, 97, 98, ", 1, 1")
 
+// e5m2 operands, and e4m3 / e5m2 mixed (the other fp8 pairings)
+CUTLASS_WGMMA_SS2(32, 16, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 16, 17, 18, ", 1, 1")
+CUTLASS_WGMMA_SS2(32, 16, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 16, 17, 18, ", 1, 1")
+CUTLASS_WGMMA_SS2(32, 16, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 16, 17, 18, ", 1, 1")
+CUTLASS_WGMMA_SS2(64, 32, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 32, 33, 34, ", 1, 1")
+CUTLASS_WGMMA_SS2(64, 32, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 32, 33, 34, ", 1, 1")
+CUTLASS_WGMMA_SS2(64, 32, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 32, 33, 34, ", 1, 1")
+CUTLASS_WGMMA_SS2(96, 48, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 48, 49, 50, ", 1, 1")
+CUTLASS_WGMMA_SS2(96, 48, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 48, 49, 50, ", 1, 1")
+CUTLASS_WGMMA_SS2(96, 48, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 48, 49, 50, ", 1, 1")
+CUTLASS_WGMMA_SS2(128, 64, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 64, 65, 66, ", 1, 1")
+CUTLASS_WGMMA_SS2(128, 64, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 64, 65, 66, ", 1, 1")
+CUTLASS_WGMMA_SS2(128, 64, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 64, 65, 66, ", 1, 1")
+CUTLASS_WGMMA_SS2(192, 96, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 96, 97, 98, ", 1, 1")
+CUTLASS_WGMMA_SS2(192, 96, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 96, 97, 98, ", 1, 1")
+CUTLASS_WGMMA_SS2(192, 96, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 96, 97, 98, ", 1, 1")
+CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 128, 129, 130, ", 1, 1")
+CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e4m3_t, float_e5m2_t, ".f32.e4m3.e5m2", 32, 128, 129, 130, ", 1, 1")
+CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.e4m3", 32, 128, 129, 130, ", 1, 1")
+
 #undef CUTLASS_WGMMA_SS
+#undef CUTLASS_WGMMA_SS2
 #undef CUTLASS_WGMMA_ASM
 #undef CUTLASS_WGMMA_D_16
 #undef CUTLASS_WGMMA_D_32

@@ -75,7 +75,12 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr int kStages = Stages;
   static constexpr int kConsumers = 2;
 
-  static_assert(std::is_same<ElementA, ElementB>::value, "sm90 mainloop: A and B must have the same type");
+  /// fp8 operands pair any way (e4m3 / e5m2: wgmma takes each combination); others match.
+  static constexpr bool kFp8 =
+      (std::is_same<ElementA, float_e4m3_t>::value || std::is_same<ElementA, float_e5m2_t>::value) &&
+      (std::is_same<ElementB, float_e4m3_t>::value || std::is_same<ElementB, float_e5m2_t>::value);
+  static_assert(std::is_same<ElementA, ElementB>::value || kFp8,
+                "sm90 mainloop: A and B must have the same type (or be e4m3 / e5m2 in any pairing)");
   static_assert(kTileK * sizeof(ElementA) == 128,
                 "sm90 mainloop: tile K must span one 128-byte swizzle row (64 16-bit, 32 tf32 or 128 8-bit elements)");
   static_assert(Stages >= 2, "sm90 mainloop: at least 2 stages");
@@ -116,7 +121,7 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr int kSliceRowsA = kTileM / kSlicesA;   ///< MN extent of one CTA's slice of A
   static constexpr int kSliceRowsB = kTileN / kSlicesB;
 
-  using Wgmma = arch::WgmmaSS<kWgN, ElementA, !kKMajorA, !kKMajorB>;
+  using Wgmma = arch::WgmmaSS<kWgN, ElementA, !kKMajorA, !kKMajorB, ElementB>;
   using Accumulator = typename Wgmma::Accumulator;   ///< float, or int32_t for s8
   static constexpr int kAccumulatorsPerAtom = Wgmma::kAccumulators;
   static constexpr int kInstructionK = Wgmma::kK;   ///< elements of K per wgmma (32 bytes)
