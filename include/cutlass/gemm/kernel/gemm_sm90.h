@@ -292,34 +292,51 @@ struct GemmSm90 {
     return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);
   }
 
-  /// Whether `count` problems can run as one grouped launch: each one batch, with the TMA
-  /// alignment (can_implement_common) and tensor maps the driver accepts (encoded here, as
-  /// run_grouped will), the same K >= 1 (the stage ring advances k_tiles per tile), and units that
-  /// fit an int. A problem with M or N == 0 takes no part (it owns no tiles).
-  static Status can_implement_grouped(Arguments const *problems, int count) {
-    if constexpr (!kGrouped) {
-      return Status::kErrorNotSupported;
-    } else {
-      if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
-      if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
-      int64_t units = 0, k = -1;
-      for (int g = 0; g < count; ++g) {
-        Arguments const &p = problems[g];
-        if (p.batch_count != 1) return Status::kErrorInvalidProblem;
-        if (p.problem_size.m() == 0 || p.problem_size.n() == 0) continue;
+  /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
+  /// batch, with the TMA alignment (can_implement_common) and tensor maps the driver accepts, the
+  /// same K >= 1 (the stage ring advances k_tiles per tile), and units that fit an int. A problem
+  /// with M or N == 0 takes no part (it owns no tiles; its GroupParams stay empty). Fills *groups
+  /// and *tiles (count each) and *k_tiles.
+  static Status make_group_table(Arguments const *problems, int count, std::vector<GroupParams> *groups,
+                                 std::vector<Sm90GroupTiles> *tiles, int *k_tiles) {
+    if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
+    if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
+    groups->assign(static_cast<size_t>(count), GroupParams{});
+    tiles->assign(static_cast<size_t>(count), Sm90GroupTiles{});
+    int64_t units = 0, k = -1;
+    for (int g = 0; g < count; ++g) {
+      Arguments const &p = problems[g];
+      if (p.batch_count != 1) return Status::kErrorInvalidProblem;
+      if (p.problem_size.m() > 0 && p.problem_size.n() > 0) {
         if (k < 0) k = p.problem_size.k();
         if (p.problem_size.k() != k || k <= 0) return Status::kErrorNotSupported;
         Status const status = can_implement_common<GemmSm90>(p);
         if (status != Status::kSuccess) return status;
-        GroupParams group;
+        GroupParams &group = (*groups)[size_t(g)];
         if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
           return Status::kErrorMisalignedOperand;
         }
-        units += ((int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM) *
-                 ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
+        int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
+        units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
+        (*tiles)[size_t(g)].m_tiles = int(m_tiles);
       }
-      return Status::kSuccess;
+      (*tiles)[size_t(g)].end = int(units);
+    }
+    *k_tiles = k > 0 ? int((k + TileShape::kK - 1) / TileShape::kK) : 0;
+    return Status::kSuccess;
+  }
+
+  /// Whether `count` problems can run as one grouped launch (make_group_table's rules; the maps
+  /// are encoded here as run_grouped will).
+  static Status can_implement_grouped(Arguments const *problems, int count) {
+    if constexpr (!kGrouped) {
+      return Status::kErrorNotSupported;
+    } else {
+      std::vector<GroupParams> groups;
+      std::vector<Sm90GroupTiles> tiles;
+      int k_tiles = 0;
+      return make_group_table(problems, count, &groups, &tiles, &k_tiles);
     }
   }
 
@@ -333,27 +350,12 @@ struct GemmSm90 {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
     } else {
-      Status status = can_implement_grouped(problems, count);
+      std::vector<GroupParams> groups;
+      std::vector<Sm90GroupTiles> tiles;
+      int k_tiles = 0;
+      Status const status = make_group_table(problems, count, &groups, &tiles, &k_tiles);
       if (status != Status::kSuccess) return status;
-      std::vector<GroupParams> groups(static_cast<size_t>(count));
-      std::vector<Sm90GroupTiles> tiles(static_cast<size_t>(count));
-      int units = 0, k_tiles = 0;
-      for (int g = 0; g < count; ++g) {
-        Arguments const &p = problems[g];
-        GroupParams *group = groups.data() + g;
-        Sm90GroupTiles *tile = tiles.data() + g;
-        if (p.problem_size.m() > 0 && p.problem_size.n() > 0) {
-          if (!Mainloop::make_params(p, group->mainloop) || !Epilogue::make_params(p, group->epilogue)) {
-            return Status::kErrorMisalignedOperand;
-          }
-          int const m_tiles = int((int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM);
-          int const n_tiles = int((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
-          tile->m_tiles = m_tiles;
-          units += m_tiles * n_tiles;
-          k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
-        }
-        tile->end = units;
-      }
+      int const units = count > 0 ? tiles.back().end : 0;
       if (units == 0) return Status::kSuccess;
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
       if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
