@@ -40,15 +40,23 @@ FlagParser string_flag(std::string BenchOptions::*member) {
   };
 }
 
+/// `text` as an integer in [lo, hi] into *out; false (with *error) otherwise.
+bool parse_integer(std::string const &text, int64_t lo, int64_t hi, int64_t *out, std::string *error) {
+  char *end = nullptr;
+  errno = 0;
+  long long const v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi) {
+    *error = "'" + text + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return false;
+  }
+  *out = int64_t(v);
+  return true;
+}
+
 FlagParser iterations_flag(int BenchOptions::*member) {
   return [=](std::string const &value, BenchOptions &options, std::string *error) {
-    char *end = nullptr;
-    errno = 0;
-    long const v = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || errno != 0 || *end != '\0' || v < 0 || v > 1000000) {
-      *error = "'" + value + "' is not an integer in [0, 1000000]";
-      return false;
-    }
+    int64_t v = 0;
+    if (!parse_integer(value, 0, 1000000, &v, error)) return false;
     options.*member = int(v);
     return true;
   };
@@ -71,19 +79,6 @@ bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *
     dtypes.push_back(type);
   }
   options.dtypes = dtypes;
-  return true;
-}
-
-/// `text` as an integer in [lo, hi] into *out; false (with *error) otherwise.
-bool parse_integer(std::string const &text, int64_t lo, int64_t hi, int64_t *out, std::string *error) {
-  char *end = nullptr;
-  errno = 0;
-  long long const v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi) {
-    *error = "'" + text + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    return false;
-  }
-  *out = int64_t(v);
   return true;
 }
 
@@ -179,13 +174,8 @@ bool parse_verify(std::string const &value, BenchOptions &options, std::string *
 }
 
 bool parse_device(std::string const &value, BenchOptions &options, std::string *error) {
-  char *end = nullptr;
-  errno = 0;
-  long const v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || errno != 0 || *end != '\0' || v < 0 || v > 1023) {
-    *error = "'" + value + "' is not an integer in [0, 1023]";
-    return false;
-  }
+  int64_t v = 0;
+  if (!parse_integer(value, 0, 1023, &v, error)) return false;
   options.device = int(v);
   return true;
 }
