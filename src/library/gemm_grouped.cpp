@@ -90,6 +90,41 @@ bool in_device_memory(void const *array) {
   return attributes.type == cudaMemoryTypeDevice;
 }
 
+/// Problem `i` through gemm_call without launching (its device, kernels, alignment and
+/// workspace; kWorkspaceTooSmall against a caller's workspace): the failure, or none.
+GemmGroupedOutcome plan_problem(GemmGroupedCall const &call, GemmContext const &context, ProblemIndex const &i) {
+  if (selection_log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: select\n", (long long)i.group,
+                 (long long)i.problem);
+  }
+  GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
+  if (planned.failure != GemmFailure::kNone) return logged(at(planned.failure, planned.detail, i.group, i.problem));
+  if (context.workspace_fixed && planned.workspace_bytes > *context.workspace_size) {
+    return logged(at(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the problem needs",
+                     i.group, i.problem));
+  }
+  return {};
+}
+
+/// Runs problem `i` through gemm_call on the stream; false (with *outcome its failure, keeping the
+/// kernel that ran last) when it failed, else *outcome's kernel is the problem's when it ran one.
+bool run_problem(GemmGroupedCall const &call, GemmContext const &context, ProblemIndex const &i,
+                 GemmGroupedOutcome *outcome) {
+  if (selection_log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: run\n", (long long)i.group,
+                 (long long)i.problem);
+  }
+  GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
+  if (ran.failure != GemmFailure::kNone) {
+    Operation const *last = outcome->operation;
+    *outcome = logged(at(ran.failure, ran.detail, i.group, i.problem));
+    outcome->operation = last;
+    return false;
+  }
+  if (ran.operation) outcome->operation = ran.operation;
+  return true;
+}
+
 /// Most problems one grouped launch takes: its group table (~0.8 KB of tensor maps per problem,
 /// built on the host per call) stays within ~50 MB of workspace; more go problem by problem.
 constexpr size_t kMaxGroupedProblems = size_t(1) << 16;
@@ -103,13 +138,8 @@ constexpr size_t kMaxGroupedProblems = size_t(1) << 16;
 Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &context,
                                 std::vector<GemmUniversalArguments> &problems, std::vector<ProblemIndex> &k_zero) {
   if (context.compute_capability == 0 || !context.has_code) return nullptr;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  if (capture != cudaStreamCaptureStatusNone) return nullptr;
   GemmFunctionalKey key;
+  GemmOperationVector const *kernels = nullptr;   // the grouped kernels of the first problem's key
   int64_t k = -1;
   bool takes_all = true;
   for_each_problem(call, [&](ProblemIndex const &i) {
@@ -125,17 +155,27 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
       takes_all = false;
       return false;
     }
-    if (k < 0) {
+    if (k < 0) {   // the first: a build without grouped kernels for its key stops here
       k = c.k;
       key = functional_key(c);
+      GemmFunctionalKey grouped = key;
+      grouped.gemm_kind = GemmKind::kGrouped;
+      kernels = Singleton::get().operation_table.find_gemm(grouped);
+      if (!kernels) {
+        takes_all = false;
+        return false;
+      }
     }
     problems.push_back(arguments_of(c));
     return true;
   });
   if (!takes_all || problems.empty()) return nullptr;
-  key.gemm_kind = GemmKind::kGrouped;
-  GemmOperationVector const *kernels = Singleton::get().operation_table.find_gemm(key);
-  if (!kernels) return nullptr;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  if (capture != cudaStreamCaptureStatusNone) return nullptr;
   for (Operation const *op : *kernels) {
     if (op->can_implement_grouped(problems.data(), int(problems.size())) == Status::kSuccess) return op;
   }
@@ -156,11 +196,8 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
   bool const aligned = *context.workspace == nullptr || reinterpret_cast<uintptr_t>(*context.workspace) % 256 == 0;
   if (!aligned || (context.workspace_fixed && bytes > *context.workspace_size)) return false;
   for (ProblemIndex const &i : scale_only) {
-    GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
-    if (planned.failure != GemmFailure::kNone) {
-      *outcome = logged(at(planned.failure, planned.detail, i.group, i.problem));
-      return true;
-    }
+    *outcome = plan_problem(call, context, i);
+    if (outcome->failure != GemmFailure::kNone) return true;
   }
   if (!ensure_workspace(context, bytes)) return false;
   if (selection_log_enabled()) {
@@ -175,12 +212,7 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
   *outcome = {};
   outcome->operation = grouped;
   for (ProblemIndex const &i : scale_only) {
-    GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
-    if (ran.failure != GemmFailure::kNone) {
-      *outcome = logged(at(ran.failure, ran.detail, i.group, i.problem));
-      outcome->operation = grouped;
-      return true;
-    }
+    if (!run_problem(call, context, i, outcome)) break;
   }
   return true;
 }
@@ -261,7 +293,6 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   }
 
   GemmGroupedOutcome outcome;
-  bool const log = selection_log_enabled();
 
   // 3. One launch for every problem with M, N, K > 0, when a grouped kernel takes them all
   //    (one_launch); otherwise, or when its table cannot be allocated, problem by problem.
@@ -270,37 +301,13 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   // 4. Otherwise every problem's kernel, nothing launched: the device, the kernels for the types
   //    and layouts, a kernel that takes the problem's alignment, and the workspace it needs.
   for_each_problem(call, [&](ProblemIndex const &i) {
-    if (log) {
-      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: select\n", (long long)i.group,
-                   (long long)i.problem);
-    }
-    GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
-    if (planned.failure != GemmFailure::kNone) {
-      outcome = logged(at(planned.failure, planned.detail, i.group, i.problem));
-    } else if (context.workspace_fixed && planned.workspace_bytes > *context.workspace_size) {
-      outcome = logged(at(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the problem needs",
-                          i.group, i.problem));
-    }
+    outcome = plan_problem(call, context, i);
     return outcome.failure == GemmFailure::kNone;
   });
   if (outcome.failure != GemmFailure::kNone) return outcome;
 
   // 5. Each problem in order on the stream, through the same path (quick returns included).
-  for_each_problem(call, [&](ProblemIndex const &i) {
-    if (log) {
-      std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: run\n", (long long)i.group,
-                   (long long)i.problem);
-    }
-    GemmOutcome const ran = gemm_call(problem_call(call, i), context, /*execute=*/true);
-    if (ran.failure != GemmFailure::kNone) {
-      Operation const *last = outcome.operation;
-      outcome = logged(at(ran.failure, ran.detail, i.group, i.problem));
-      outcome.operation = last;
-      return false;
-    }
-    if (ran.operation) outcome.operation = ran.operation;
-    return true;
-  });
+  for_each_problem(call, [&](ProblemIndex const &i) { return run_problem(call, context, i, &outcome); });
   return outcome;
 }
 
