@@ -2,10 +2,19 @@
 #include "timing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+
+#include "gpu_sleep.h"
 
 namespace cutlass {
 namespace profiler {
+
+namespace {
+/// Host time per round assumed without warm-up rounds, and the longest GPU sleep (microseconds).
+constexpr double kDefaultRoundUs = 100.0;
+constexpr double kMaxSleepUs = 500000.0;
+}  // namespace
 
 double median(std::vector<float> samples) {
   if (samples.empty()) return NAN;
@@ -51,6 +60,7 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
     *error = "cudaEventCreate failed";
     return false;
   }
+  auto const warmup_start = std::chrono::steady_clock::now();
   for (int i = 0; i < warmup; ++i) {
     for (Launch const *launch : launches) {
       if (!(*launch)()) {
@@ -58,6 +68,15 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
         return false;
       }
     }
+  }
+  // Hold the GPU while the host queues every timed round (gpu_sleep.h): the warm-up rounds'
+  // host time, scaled to the timed rounds with a margin, capped at kMaxSleepUs.
+  double const warmup_us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - warmup_start).count();
+  double const round_us = warmup > 0 ? warmup_us / warmup : kDefaultRoundUs;
+  if (!enqueue_gpu_sleep(stream_, std::min(kMaxSleepUs, 1.5 * round_us * iterations + 20.0))) {
+    *error = "the GPU sleep kernel failed to launch";
+    return false;
   }
   for (int i = 0; i < iterations; ++i) {
     cudaEvent_t const *e = events_.data() + per_round * size_t(i);

@@ -1,6 +1,8 @@
 /// @file src/profiler/timing.h
 /// Timing by CUDA events, one pair per launch, interleaving two providers so both medians
 /// come from the same stretch of time (the H200's clock sags ~10% once it hits its power cap).
+/// A GPU sleep kernel (gpu_sleep.h) goes first, so the host queues the timed launches ahead of
+/// the GPU and each pair measures GPU time even where a call's host path outlasts its kernel.
 #pragma once
 
 #include <functional>
