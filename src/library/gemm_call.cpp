@@ -10,12 +10,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
+#include "route_cache.h"
 #include "scale.h"
 #include "split_k.h"
 #include "staging.h"
@@ -312,6 +314,44 @@ void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
 
 size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
+/// Steps 4-6 of a call (gemm_call): the kernel for the problem (select_kernel: estimated time,
+/// then wave cost, then preference order); the packing route (staging.h) when the most
+/// preferred kernel refuses the call's alignment and the best kernel on aligned copies, with the
+/// copies' cost, beats the kernel that fits the originals (always when none does); then the
+/// split-K route (split_k.h) when the cost model says slices of K and a reduction win. No kernel:
+/// route.kernel is null and `any_for_device` tells a misfit from an architecture mismatch.
+Route choose_route(GemmCall const &call, GemmOperationVector const &candidates, GemmContext const &context,
+                   bool *any_for_device) {
+  int const cc = context.compute_capability;
+  Route route;
+  route.kernel = select_kernel(candidates, call, cc, context.sm_count, true, any_for_device);
+  Operation const *preferred = first_for_device(candidates, cc);
+  if (preferred && (!route.kernel || (gemm_description(route.kernel).max_small_extent == 0 &&
+                                      !same_group(gemm_description(route.kernel), gemm_description(preferred))))) {
+    StagingPlan plan;
+    bool any = false;
+    if (plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) {
+      Operation const *on_copies = select_kernel(candidates, plan.staged, cc, context.sm_count, true, &any);
+      if (on_copies &&
+          (!route.kernel || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
+                                    estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
+                                estimated_time(gemm_description(route.kernel), call, context.sm_count))) {
+        route.kernel = on_copies;
+        route.preferred = preferred;
+        route.staged = true;
+      }
+    }
+  }
+  if (!route.kernel || route.staged) return route;
+  SplitKPlan split;
+  Operation const *sliced_kernel = nullptr;
+  if (choose_split_k(call, route.kernel, cc, context.sm_count, true, kNominalWorkspace, &split, &sliced_kernel)) {
+    route.kernel = sliced_kernel;
+    route.splits = split.splits;
+  }
+  return route;
+}
+
 }  // namespace
 
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
@@ -380,42 +420,28 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return scale_only(call, context, execute);
   }
 
-  // 4. The kernel for the problem (select_kernel: preference order, wave cost inside a group).
-  bool any_for_device = false;
-  Operation const *chosen = select_kernel(*candidates, call, cc, context.sm_count, true, &any_for_device);
-
-  // 5. The packing route (staging.h): when the most preferred kernel refuses the call's
-  //    alignment, the best kernel on aligned copies in the workspace, if its estimate plus the
-  //    copies' beats the kernel that fits the originals (always when none does).
-  StagingPlan plan;
-  bool staged = false;
-  Operation const *preferred = first_for_device(*candidates, cc);
-  if (preferred && (!chosen || (gemm_description(chosen).max_small_extent == 0 &&
-                                !same_group(gemm_description(chosen), gemm_description(preferred))))) {
-    bool any = false;
-    if (plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) {
-      Operation const *on_copies = select_kernel(*candidates, plan.staged, cc, context.sm_count, true, &any);
-      if (on_copies &&
-          (!chosen || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
-                              estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
-                          estimated_time(gemm_description(chosen), call, context.sm_count))) {
-        chosen = on_copies;
-        staged = true;
-      }
+  // 4-6. The kernel and its route (choose_route), remembered per handle (route_cache.h); the
+  //      plans are rebuilt on this call's pointers, on a nominal workspace for sizing.
+  Route route;
+  bool const remember = context.routes && !selection_log_enabled();
+  std::string const key = remember ? route_key(call, cc, context.sm_count) : std::string();
+  if (!remember || !context.routes->find(key, &route)) {
+    bool any_for_device = false;
+    route = choose_route(call, *candidates, context, &any_for_device);
+    if (!route.kernel) {
+      return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
+                            : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
     }
+    if (remember) context.routes->insert(key, route);
   }
-  if (!chosen) {
-    return any_for_device ? fail(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
-                          : fail(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
-  }
-
-  // 6. The split-K route (split_k.h): few output tiles and a long K run as a batched GEMM over
-  //    slices of K into the workspace and a reduction, when the cost model says that wins.
+  Operation const *const chosen = route.kernel;
+  bool const staged = route.staged, split_k = route.splits > 0;
+  StagingPlan plan;
   SplitKPlan split;
-  Operation const *sliced_kernel = nullptr;
-  bool const split_k =
-      !staged && choose_split_k(call, chosen, cc, context.sm_count, true, kNominalWorkspace, &split, &sliced_kernel);
-  if (split_k) chosen = sliced_kernel;
+  if ((staged && !plan_staging(call, gemm_description(route.preferred), kNominalWorkspace, &plan)) ||
+      (split_k && !plan_split_k(call, route.splits, kNominalWorkspace, &split))) {
+    return fail(GemmFailure::kLaunchFailed, "a remembered route's plan no longer applies");
+  }
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
@@ -442,7 +468,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return fail(GemmFailure::kAllocFailed, "workspace allocation failed");
   }
   // the same plan on the real workspace: planned for the preferred kernel's alignment, as above
-  if (staged && !plan_staging(call, gemm_description(preferred), *context.workspace, &plan)) {
+  if (staged && !plan_staging(call, gemm_description(route.preferred), *context.workspace, &plan)) {
     return fail(GemmFailure::kLaunchFailed, "the staging plan changed between sizing and launch");
   }
   if (split_k && !plan_split_k(call, split.splits, *context.workspace, &split)) {

@@ -13,6 +13,8 @@
 namespace cutlass {
 namespace library {
 
+class RouteCache;
+
 /// A GEMM call as the user made it (column- or row-major C/D; sizes as given).
 struct GemmCall {
   gemm::GemmUniversalMode mode = gemm::GemmUniversalMode::kGemm;
@@ -60,6 +62,7 @@ struct GemmContext {
   void **workspace = nullptr;         ///< grown on demand, unless workspace_fixed
   size_t *workspace_size = nullptr;
   bool workspace_fixed = false;       ///< the caller's workspace: never grown; too small is kWorkspaceTooSmall
+  RouteCache *routes = nullptr;       ///< the handle's remembered selections (route_cache.h); null: none
 };
 
 struct GemmOutcome {

@@ -6,6 +6,7 @@
 #include "device_info.h"
 #include "gemm_call.h"
 #include "handle_access.h"
+#include "route_cache.h"
 
 namespace cutlass {
 namespace library {
@@ -33,7 +34,7 @@ class DeviceGuard {
 
 }  // namespace
 
-Handle::Handle(cudaStream_t stream, size_t workspace_size) : stream_(stream) {
+Handle::Handle(cudaStream_t stream, size_t workspace_size) : stream_(stream), routes_(new RouteCache) {
   int device = -1;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
@@ -76,6 +77,7 @@ Handle &Handle::operator=(Handle &&other) noexcept {
     workspace_size_ = std::exchange(other.workspace_size_, 0);
     workspace_owned_ = std::exchange(other.workspace_owned_, true);
     last_operation_ = other.last_operation_;
+    routes_ = std::move(other.routes_);   // the moved-from handle remembers nothing (ranks every call)
   }
   return *this;
 }
@@ -215,6 +217,7 @@ GemmContext HandleAccess::context_of(Handle &h) {
   context.workspace = &h.workspace_;
   context.workspace_size = &h.workspace_size_;
   context.workspace_fixed = !h.workspace_owned_;
+  context.routes = h.routes_.get();
   return context;
 }
 

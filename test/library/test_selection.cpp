@@ -15,6 +15,7 @@
 #include "cutlass/library/util.h"
 #include "gemm_call.h"
 #include "gemm_selection.h"
+#include "route_cache.h"
 #include "staging.h"
 
 namespace {
@@ -937,3 +938,82 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
 }
 
 }  // namespace
+/// The handle's remembered routes (route_cache.h): a repeated call gets the kernel and workspace
+/// a full selection gives (direct, split-K, GEMV and staged calls), the key tells apart what
+/// selection reads (alignment, sizes, ld, beta == 0) and ignores what it does not (addresses
+/// beyond their alignment).
+TEST(RouteCache, KeySeesWhatSelectionReads) {
+  float const one = 1.0f, zero = 0.0f;
+  GemmCall c = bf16_tn_call(512, 256, 1024);
+  c.alpha = &one;
+  c.beta = &zero;
+  std::string const key = route_key(c, 90, 132);
+  GemmCall moved = c;
+  moved.A = address(0x900000);
+  moved.D = const_cast<void *>(address(0xa00000));
+  EXPECT_EQ(key, route_key(moved, 90, 132)) << "other addresses of the same alignment";
+  GemmCall changed = c;
+  changed.A = address(0x100002);
+  EXPECT_NE(key, route_key(changed, 90, 132)) << "A 2-byte aligned";
+  changed = c;
+  changed.ldb = 1032;
+  EXPECT_NE(key, route_key(changed, 90, 132)) << "ldb";
+  changed = c;
+  changed.beta = &one;
+  EXPECT_NE(key, route_key(changed, 90, 132)) << "beta != 0 reads C";
+  changed = c;
+  changed.n = 257;
+  EXPECT_NE(key, route_key(changed, 90, 132)) << "N";
+  EXPECT_NE(key, route_key(c, 90, 114)) << "another SM count";
+  EXPECT_NE(key, route_key(c, 80, 132)) << "another compute capability";
+}
+
+TEST(RouteCache, HoldsAtMostItsCapacity) {
+  RouteCache cache;
+  Route route;
+  for (size_t i = 0; i < RouteCache::kCapacity; ++i) cache.insert(std::to_string(i), route);
+  EXPECT_EQ(RouteCache::kCapacity, cache.size());
+  EXPECT_TRUE(cache.find("7", &route));
+  cache.insert("one more", route);
+  EXPECT_EQ(1u, cache.size()) << "a full cache starts over";
+  EXPECT_FALSE(cache.find("7", &route));
+  EXPECT_TRUE(cache.find("one more", &route));
+}
+
+TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
+  float const one = 1.0f, zero = 0.0f;
+  GemmCall probe = bf16_tn_call(256, 256, 256);
+  GemmOperationVector const *candidates = candidates_for(probe);
+  if (!candidates) GTEST_SKIP() << "this build has no bf16 -> bf16 TN kernels";
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    GTEST_SKIP() << "no CUDA device: the TMA kernels' can_implement encodes tensor maps through the driver";
+  }
+  RouteCache cache;
+  GemmContext remembering, fresh;
+  remembering.compute_capability = fresh.compute_capability = device_for(probe);
+  remembering.sm_count = fresh.sm_count = 132;
+  remembering.routes = &cache;
+  struct Shape {
+    int64_t m, n, k;
+    uintptr_t a_offset;   // bytes added to A's address (2: a misaligned A)
+  };
+  std::vector<Shape> const shapes = {{4096, 4096, 4096, 0}, {16, 8192, 8192, 0}, {8192, 1, 4096, 0},
+                                     {128, 128, 65536, 0},  {1000, 1000, 1000, 0}, {512, 512, 512, 2}};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (Shape const &s : shapes) {
+      GemmCall c = bf16_tn_call(s.m, s.n, s.k);
+      c.A = address(0x100000 + s.a_offset + uintptr_t(pass) * 0x1000);
+      c.alpha = &one;
+      c.beta = &zero;
+      GemmOutcome const expected = gemm_call(c, fresh, /*execute=*/false);
+      GemmOutcome const got = gemm_call(c, remembering, false);
+      EXPECT_EQ(expected.failure, got.failure) << s.m << "x" << s.n << "x" << s.k << " pass " << pass;
+      EXPECT_EQ(expected.operation, got.operation) << s.m << "x" << s.n << "x" << s.k << " pass " << pass;
+      EXPECT_EQ(expected.workspace_bytes, got.workspace_bytes) << s.m << "x" << s.n << "x" << s.k;
+      EXPECT_EQ(GemmFailure::kNone, got.failure) << s.m << "x" << s.n << "x" << s.k << ": " << got.detail;
+    }
+    EXPECT_EQ(shapes.size(), cache.size()) << "one route per distinct call, none added by the repeats";
+  }
+}

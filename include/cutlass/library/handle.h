@@ -56,12 +56,18 @@
 /// equal slices (16-byte aligned), one batched GEMM writes each slice's f32 product into the
 /// workspace and a reduction sums them in a fixed order (the same bits on every run) into
 /// alpha * sum + beta * C, when the model's estimate of the two beats the direct kernel.
+/// A handle remembers its decisions (up to 4096, then it starts over): a call that repeats an
+/// earlier one in everything selection reads (types, layouts, epilogue, sizes, leading
+/// dimensions, batch strides, each pointer's alignment, host alpha / beta being zero) runs the
+/// same kernel by the same route without ranking again (the ranking costs ~1-2 us of host time
+/// per call, ~7 us where split-K is considered).
 /// CUTLASS_LIB_LOG=1 in the environment prints the chosen kernel and why earlier candidates
-/// were passed over.
+/// were passed over (and ranks every call anew).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <cuda_runtime_api.h>
 
 #include "cutlass/library/export.h"
@@ -69,6 +75,8 @@
 
 namespace cutlass {
 namespace library {
+
+class RouteCache;   // internal (src/library/route_cache.h)
 
 class CUTLASS_LIB_API Handle {
  public:
@@ -206,6 +214,7 @@ class CUTLASS_LIB_API Handle {
   size_t workspace_size_ = 0;
   bool workspace_owned_ = true;   ///< false: set_workspace's, never freed or grown here
   Operation const *last_operation_ = nullptr;
+  std::unique_ptr<RouteCache> routes_;   ///< remembered selections (see the class comment)
 };
 
 }  // namespace library

@@ -1,0 +1,84 @@
+/// @file src/library/route_cache.cpp
+#include "route_cache.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+/// Appends the bytes of trivially copyable values to the key.
+class KeyWriter {
+ public:
+  template <typename T>
+  KeyWriter &operator<<(T const &value) {
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    key_.append(bytes, sizeof(T));
+    return *this;
+  }
+  std::string take() { return std::move(key_); }
+
+ private:
+  std::string key_;
+};
+
+/// The largest power of two up to 256 dividing the address; 0 for null.
+uint16_t alignment_class(void const *pointer) {
+  uintptr_t const address = reinterpret_cast<uintptr_t>(pointer);
+  if (address == 0) return 0;
+  uintptr_t const lowest = address & (~address + 1);
+  return uint16_t(lowest < 256 ? lowest : 256);
+}
+
+/// For host scalars: 0 when the value is zero, 1 otherwise (2 for device scalars or a type
+/// without a fixed zero test).
+uint8_t zero_class(GemmCall const &c, void const *scalar) {
+  if (c.pointer_mode != ScalarPointerMode::kHost || !scalar) return 2;
+  switch (c.element_scalar) {
+    case NumericTypeID::kF32: return *static_cast<float const *>(scalar) == 0.f ? 0 : 1;
+    case NumericTypeID::kF64: return *static_cast<double const *>(scalar) == 0.0 ? 0 : 1;
+    case NumericTypeID::kS32: return *static_cast<int32_t const *>(scalar) == 0 ? 0 : 1;
+    default: return 2;
+  }
+}
+
+}  // namespace
+
+std::string route_key(GemmCall const &c, int compute_capability, int sm_count) {
+  GemmEpilogueArguments const &e = c.epilogue;
+  KeyWriter w;
+  w << compute_capability << sm_count << c.mode << c.m << c.n << c.k << c.batch_count;
+  w << c.element_compute << c.element_scalar << c.pointer_mode << zero_class(c, c.alpha) << zero_class(c, c.beta);
+  w << c.element_A << c.element_B << c.element_C << c.element_D;
+  w << c.layout_A << c.layout_B << c.layout_C << c.layout_D << c.transform_A << c.transform_B;
+  w << alignment_class(c.A) << alignment_class(c.B) << alignment_class(c.C) << alignment_class(c.D)
+    << (c.C == c.D);
+  w << c.lda << c.ldb << c.ldc << c.ldd;
+  w << c.batch_stride_A << c.batch_stride_B << c.batch_stride_C << c.batch_stride_D;
+  w << e.kind.activation << e.kind.element_bias << e.kind.alpha_vector << e.kind.element_aux << e.kind.scale_amax;
+  w << alignment_class(e.bias) << e.bias_broadcast << e.batch_stride_bias;
+  w << alignment_class(e.alpha_vector) << e.alpha_vector_broadcast << e.batch_stride_alpha_vector;
+  w << alignment_class(e.aux) << e.ldaux << e.batch_stride_aux;
+  w << alignment_class(e.scale_d) << alignment_class(e.amax) << alignment_class(e.scale_a)
+    << alignment_class(e.scale_b) << e.scale_a_vector << e.scale_b_vector;
+  w << e.clamp_min << e.clamp_max << e.rows << e.columns;
+  return w.take();
+}
+
+bool RouteCache::find(std::string const &key, Route *route) const {
+  auto const found = routes_.find(key);
+  if (found == routes_.end()) return false;
+  *route = found->second;
+  return true;
+}
+
+void RouteCache::insert(std::string const &key, Route const &route) {
+  if (routes_.size() >= kCapacity) routes_.clear();
+  routes_[key] = route;
+}
+
+}  // namespace library
+}  // namespace cutlass
