@@ -122,9 +122,11 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
     ))
 
 #: Grouped GEMM (one persistent launch over many problems: the C API's grouped and pointer-array
-#: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue. Opt-in: it compiled (168
-#: registers, no spills) but has not run on a GPU yet (test/sm90/test_sm90_grouped.cu is its test).
+#: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue (test/sm90/test_sm90_grouped.cu).
 TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
+#: ... and the 64x32 token tile for decode MoE (a few tokens per expert: the 128x128 tile computes
+#: and zero-fills 16x the rows of 8 tokens); selection ranks them (estimated_grouped_time).
+TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
 
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
@@ -175,6 +177,11 @@ ROWS = tuple(
     # and Python's grouped calls take it for problems of one type, layout and K)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED,))
+    for a in (BF16, F16)
+) + tuple(
+    # grouped 64x32 (B K-major, as the 64x32 tile): opt-in until it passes the GPU suite
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,), in_default_set=False)
     for a in (BF16, F16)
 )
 

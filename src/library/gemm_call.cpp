@@ -69,10 +69,6 @@ LayoutTypeID transposed(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
 }
 
-GemmDescription const &gemm_description(Operation const *op) {
-  return static_cast<GemmDescription const &>(op->description());
-}
-
 GemmOutcome fail(GemmFailure failure, char const *detail) {
   GemmOutcome outcome;
   outcome.failure = failure;

@@ -176,10 +176,22 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
     return nullptr;
   }
   if (capture != cudaStreamCaptureStatusNone) return nullptr;
+  // the least estimated time among the kernels that take every problem (ties: the build's order)
+  Operation const *best = nullptr;
+  double best_time = 0;
+  int const count = int(problems.size());
   for (Operation const *op : *kernels) {
-    if (op->can_implement_grouped(problems.data(), int(problems.size())) == Status::kSuccess) return op;
+    if (op->can_implement_grouped(problems.data(), count) != Status::kSuccess) continue;
+    double const time = estimated_grouped_time(gemm_description(op), problems.data(), count, context.sm_count);
+    if (selection_log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   grouped %s: estimated %.1f us\n", op->description().name, time);
+    }
+    if (!best || time < best_time) {
+      best = op;
+      best_time = time;
+    }
   }
-  return nullptr;
+  return best;
 }
 
 /// Runs the call as one launch of a grouped kernel (grouped_kernel), the scale-only problems

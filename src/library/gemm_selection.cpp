@@ -34,11 +34,11 @@ int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
   return layout == LayoutTypeID::kColumnMajor ? rows : columns;
 }
 
+}  // namespace
+
 GemmDescription const &gemm_description(Operation const *op) {
   return static_cast<GemmDescription const &>(op->description());
 }
-
-}  // namespace
 
 int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
                       int64_t contiguous_extent) {
@@ -282,6 +282,29 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));
   double const memory = std::max(bytes / useful / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs);
   return std::max(compute, memory);
+}
+
+double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArguments const *problems, int count,
+                              int sm_count) {
+  int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
+  auto const &tile = desc.tile_description.threadblock_shape;
+  double const element = double(bytes_of(desc.A.element));
+  double tiles = 0, tile_blocks = 0, hbm_bytes = 0;
+  for (int i = 0; i < count; ++i) {
+    double const m = problems[i].problem_size.m(), n = problems[i].problem_size.n(), k = problems[i].problem_size.k();
+    if (m <= 0 || n <= 0 || k <= 0) continue;
+    double const m_tiles = std::ceil(m / tile.m()), n_tiles = std::ceil(n / tile.n());
+    tiles += m_tiles * n_tiles;
+    tile_blocks += m_tiles * n_tiles * std::ceil(k / tile.k());
+    double const useful = (m / m_tiles + n / n_tiles) / double(tile.m() + tile.n());
+    hbm_bytes += ((m + n) * k * element + m * n * double(bytes_of(desc.D.element))) / useful;
+  }
+  if (tiles == 0) return 0;
+  double const cta_blocks = std::ceil(tiles / sms) * (tile_blocks / tiles);
+  double const efficiency = double(tile.m()) * tile.n() >= 128.0 * 128.0 ? 1.0 : 0.8;   // as wave_cost
+  double const compute = cta_blocks * 2.0 * tile.m() * tile.n() * tile.k() / efficiency / sm_rate(desc);
+  double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
+  return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
 }
 
 double estimated_staging_time(size_t bytes, int copies) {

@@ -33,6 +33,9 @@ namespace library {
 /// itself on stderr.
 bool selection_log_enabled();
 
+/// The GEMM description of a GEMM operation (description().kind == kGemm).
+GemmDescription const &gemm_description(Operation const *op);
+
 /// The largest alignment any operand of `d` needs (its alignment group).
 int max_alignment(GemmDescription const &d);
 
@@ -65,6 +68,16 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 /// The cost model's time of `desc` on `call` (see the file comment), in microseconds, on a
 /// device of `sm_count` SMs (0: 132, the H200's).
 double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_count);
+
+/// The cost model's time of the grouped kernel `desc` (one persistent launch, gemm_kind ==
+/// kGrouped) on `count` problems (each with M, N, K > 0), in microseconds: the grouped scheduler
+/// deals all problems' tiles over the SMs, so the busiest CTA takes ceil(tiles / SMs) tiles of
+/// the problems' mean k-blocks per tile, at the same per-SM compute rate and per-CTA streaming
+/// rate as estimated_time; against HBM, each problem's bytes over the fraction of its tiles' rows
+/// inside it (a 128x128 tile over 8 tokens loads, or zero-fills, 16x the token rows). Decode MoE
+/// (a few tokens per expert) ranks the token-sized tile first, prefill the 128x128 one.
+double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArguments const *problems, int count,
+                              int sm_count);
 
 /// The cost model's time of the packing route's copies (staging.h), in microseconds: `copies`
 /// launches of a copy or fill (about 2 us each on the H200, launch and tail) and `bytes` of

@@ -1017,3 +1017,26 @@ TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
     EXPECT_EQ(shapes.size(), cache.size()) << "one route per distinct call, none added by the repeats";
   }
 }
+
+/// The grouped kernels' ranking (estimated_grouped_time): decode MoE (a few tokens per expert)
+/// takes the 64x32 token tile, prefill (hundreds of tokens per expert) the 128x128 tile.
+TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) {
+  GemmDescription const large = sm90_bf16(128, 128), token = sm90_bf16(64, 32);
+  auto experts = [](std::vector<int> const &tokens) {
+    std::vector<GemmUniversalArguments> problems;
+    for (int t : tokens) {
+      GemmUniversalArguments p;
+      p.problem_size = cutlass::gemm::GemmCoord(14336, t, 4096);   // out features x tokens x in features
+      problems.push_back(p);
+    }
+    return problems;
+  };
+  auto const decode = experts({9, 0, 3, 16, 1, 0, 4, 1});
+  EXPECT_LT(estimated_grouped_time(token, decode.data(), int(decode.size()), 132),
+            estimated_grouped_time(large, decode.data(), int(decode.size()), 132));
+  auto const prefill = experts({3046, 17, 1024, 900, 1200, 800, 505, 700});
+  EXPECT_LT(estimated_grouped_time(large, prefill.data(), int(prefill.size()), 132),
+            estimated_grouped_time(token, prefill.data(), int(prefill.size()), 132));
+  auto const empty = experts({0, 0});
+  EXPECT_EQ(0.0, estimated_grouped_time(large, empty.data(), 2, 132)) << "no tiles, no time";
+}

@@ -1,5 +1,5 @@
-/// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems), run
-/// directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
+/// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems; the 128x128
+/// and 64x32 tiles), run directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
 /// built). bf16 TN, groups of different M and N (some empty) and a common K, alpha and beta with
 /// C (every other group without C, beta 0), against a host reference in double; D is poisoned
 /// before the launch, so every element of every group must be written, and elements outside
@@ -21,11 +21,16 @@
 namespace {
 
 using bf16 = cutlass::bfloat16_t;
-using Kernel = cutlass::gemm::kernel::GemmSm90<
+/// The generator's grouped tiles (generator/families/sm90_tensorop.py): 128x128 (prefill) and the
+/// 64x32 token tile (decode MoE).
+template <int TileM, int TileN, int Stages>
+using GroupedKernel = cutlass::gemm::kernel::GemmSm90<
     bf16, cutlass::layout::RowMajor, bf16, cutlass::layout::ColumnMajor, bf16, float,
-    cutlass::gemm::GemmShape<128, 128, 64>, cutlass::gemm::GemmShape<1, 1, 1>, 6,
+    cutlass::gemm::GemmShape<TileM, TileN, 64>, cutlass::gemm::GemmShape<1, 1, 1>, Stages,
     cutlass::gemm::KernelTmaWarpSpecializedPingpong, cutlass::epilogue::thread::LinearCombination<bf16, float, float>,
     cutlass::gemm::GroupedScheduler>;
+using Kernel = GroupedKernel<128, 128, 6>;
+using TokenKernel = GroupedKernel<64, 32, 16>;
 
 bool has_sm90() {
   int count = 0, device = 0, major = 0, minor = 0;
@@ -78,9 +83,11 @@ void *shared_workspace(size_t bytes) {
   return workspace;
 }
 
-/// Runs `shapes` (M, N per group; K common) with alpha = 1.5 and beta = -0.5 on C (odd groups:
-/// no C, beta = 0) and checks every group; `seed` varies the operands.
+/// Runs `shapes` (M, N per group; K common) on kernel K with alpha = 1.5 and beta = -0.5 on C (odd
+/// groups: no C, beta = 0) and checks every group; `seed` varies the operands.
+template <typename K = Kernel>
 void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned seed = 7) {
+  using Kernel = K;
   std::vector<Group> groups;
   size_t a_elems = 0, b_elems = 0, cd_elems = 0;
   for (auto const &s : shapes) {
@@ -108,9 +115,9 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned 
 
   float const alpha = 1.5f;
   auto beta_of = [](size_t g) { return g % 2 ? 0.f : -0.5f; };
-  std::vector<Kernel::Arguments> problems(groups.size());
+  std::vector<typename Kernel::Arguments> problems(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
-    Kernel::Arguments &p = problems[g];
+    typename Kernel::Arguments &p = problems[g];
     p.problem_size = cutlass::gemm::GemmCoord(groups[g].m, groups[g].n, k);
     p.epilogue.alpha = alpha;
     p.epilogue.beta = beta_of(g);
@@ -192,6 +199,20 @@ TEST(Sm90Grouped, ManySmallGroupsMoreTilesThanSms) {
   std::mt19937 rng(3);
   for (int g = 0; g < 300; ++g) shapes.push_back({8 * int(rng() % 40 + 1), int(rng() % 100)});
   run_groups(shapes, 64);
+}
+
+TEST(Sm90Grouped, TokenTileGroupsOfDifferentShapesIncludingEmptyOnes) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  run_groups<TokenKernel>({{384, 17}, {384, 0}, {256, 300}, {0, 64}, {136, 128}, {8, 1}, {384, 33}}, 256);
+}
+
+TEST(Sm90Grouped, TokenTileDecodeMoE) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  // experts of 1-16 tokens (some none) over a long K, more tiles than SMs
+  std::vector<std::pair<int, int>> shapes;
+  std::mt19937 rng(5);
+  for (int g = 0; g < 12; ++g) shapes.push_back({1024 + 64 * int(rng() % 4), int(rng() % 17)});
+  run_groups<TokenKernel>(shapes, 1024, 9);
 }
 
 TEST(Sm90Grouped, RefusesWhatItCannotRun) {
