@@ -179,9 +179,9 @@ ROWS = tuple(
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED,))
     for a in (BF16, F16)
 ) + tuple(
-    # grouped 64x32 (B K-major, as the 64x32 tile): opt-in until it passes the GPU suite
+    # grouped 64x32 (B K-major, as the 64x32 tile); passed its GPU tests and memcheck (s12)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,), in_default_set=False)
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,))
     for a in (BF16, F16)
 )
 

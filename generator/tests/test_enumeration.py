@@ -49,10 +49,11 @@ def test_counts_per_family(kernels):
     # plain: 4 type rows (bf16, f16 x bf16/f16 or f32 out) x 4 layouts x 13 tiles x alignment 8;
     # tf32 (f32 out) tn x 13 tiles x alignment 4; s8 (s32 out) tn x 13 tiles x alignment 16;
     # e4m3 (bf16, f16, f32 out) tn x 13 tiles x alignment 16; the 10 token-count tiles (64x32 and
-    # TILES_FEW_TOKENS): 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn; the grouped 128x128 tile
-    # (opt-in): (bf16, f16) x 4 layouts; the mixed fp8 pairings (opt-in): 2 x 3 outputs x 3 tiles, tn
+    # TILES_FEW_TOKENS): 16-bit 4 rows x (tn, nn), e4m3 3 outputs x tn; the grouped 128x128 tile:
+    # (bf16, f16) x 4 layouts, and the grouped 64x32: (bf16, f16) x (tn, nn); the mixed fp8
+    # pairings: 2 x 3 outputs x 3 tiles, tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
-        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 10 + 2 * 4 + 2 * 3 * 3
+        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 10 + 2 * 4 + 2 * 2 + 2 * 3 * 3
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile
@@ -68,8 +69,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 409 + 44 + 8 = 923; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (923 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 413 + 44 + 8 = 927; fused 68 + 288 + 337 + 340 + 72 = 1105
+    assert len(kernels) == (927 + 4 * (N_SGEMM_TILES - 4)) + 1105
 
 
 def test_default_set_counts(kernels):
@@ -84,14 +85,14 @@ def test_default_set_counts(kernels):
     # s8 tn x 3 tiles = 3, e4m3 -> (bf16, f16, f32) tn x 3 tiles = 9, the token-count tiles 64x32,
     # 64x64 and 64x96 (16-bit 4 rows x (tn, nn) + e4m3 3 outputs x tn) = 3 x 11, the mixed fp8
     # pairings (e4m3 x e5m2, e5m2 x e4m3) -> 3 outputs tn x 3 tiles = 18, the grouped 128x128
-    # (bf16, f16) x 4 layouts = 8;
+    # (bf16, f16) x 4 layouts = 8 and grouped 64x32 (bf16, f16) x (tn, nn) = 4;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
-    assert len(by_family(default, sm90_tensorop.FAMILY)) == 96 + 18 + 8 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 170
+    assert len(by_family(default, sm90_tensorop.FAMILY)) == 96 + 18 + 8 + 4 + 2 * 4 * 3 * N_DEFAULT_VARIANTS == 174
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 170 + 48 + 16 == 319
+    assert len(default) == 11 + 74 + 174 + 48 + 16 == 323
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):

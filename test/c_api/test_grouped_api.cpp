@@ -367,4 +367,62 @@ TEST(CApiGroupedLog, FailuresNameTheirGroupAndProblem) {
   cutlassLibDestroy(handle);
 }
 
+/// The route a same-K call takes (needs a device and CUTLASS_LIB_LOG): one launch of a grouped
+/// kernel, the 64x32 token tile for decode-sized experts when the build has it, the 128x128 tile
+/// for prefill-sized ones. Results are checked by CApiGroupedGpu (test/gpu/test_grouped.cu).
+TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    GTEST_SKIP() << "needs a CUDA device";
+  }
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  int64_t constexpr kExperts = 4, kM = 2048, kK = 256;
+  void *buffer = nullptr;
+  size_t const per_expert = size_t(kM) * kK * 2;   // A; B and C of up to 256 tokens fit as well
+  ASSERT_EQ(cudaSuccess, cudaMalloc(&buffer, 3 * kExperts * per_expert));
+  cudaMemset(buffer, 0, 3 * kExperts * per_expert);
+  auto run = [&](std::vector<int64_t> const &tokens) {
+    std::vector<cutlassLibOperation_t> transa(kExperts, CUTLASS_LIB_OP_T), transb(kExperts, CUTLASS_LIB_OP_N);
+    std::vector<int64_t> m(kExperts, kM), k(kExperts, kK), lda(kExperts, kK), ldb(kExperts, kK), ldc(kExperts, kM),
+        size(kExperts, 1);
+    std::vector<float> alpha(kExperts, 1.f), beta(kExperts, 0.f);
+    std::vector<void const *> A, B;
+    std::vector<void *> C;
+    char *const base = static_cast<char *>(buffer);
+    for (int64_t e = 0; e < kExperts; ++e) {
+      A.push_back(base + e * per_expert);
+      B.push_back(base + (kExperts + e) * per_expert);
+      C.push_back(base + (2 * kExperts + e) * per_expert);
+    }
+    ::testing::internal::CaptureStderr();
+    cutlassLibStatus_t const status = cutlassLibGemmGroupedBatchedEx(
+        handle, transa.data(), transb.data(), m.data(), tokens.data(), k.data(), alpha.data(), A.data(), CUDA_R_16BF,
+        lda.data(), B.data(), CUDA_R_16BF, ldb.data(), beta.data(), C.data(), CUDA_R_16BF, ldc.data(), kExperts,
+        size.data(), CUTLASS_LIB_COMPUTE_32F);
+    std::string const printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, status);
+    EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    return printed;
+  };
+  std::string const decode = run({3, 0, 16, 1});
+  if (decode.find("in one launch of") == std::string::npos) {
+    cudaFree(buffer);
+    cutlassLibDestroy(handle);
+    GTEST_SKIP() << "this build has no bf16 TN grouped kernel (the problems ran one by one)";
+  }
+  if (decode.find("64x32x64_1x1x1_16_tnn_align8_grouped") != std::string::npos) {
+    EXPECT_NE(std::string::npos, decode.find("problems in one launch of cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_"
+                                             "bf16_64x32x64"))
+        << decode;
+  }
+  std::string const prefill = run({256, 100, 200, 17});
+  EXPECT_NE(std::string::npos, prefill.find("problems in one launch of cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_"
+                                            "bf16_128x128x64"))
+      << prefill;
+  cudaFree(buffer);
+  cutlassLibDestroy(handle);
+}
+
 }  // namespace

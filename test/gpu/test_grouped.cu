@@ -286,6 +286,26 @@ TEST_F(CApiGroupedGpu, SameKGroupsOfDifferentShapesMatchTheReference) {
   }
 }
 
+/// Decode MoE: TN experts of one K with 0-16 tokens each (the grouped 64x32 token tile's one
+/// launch when the build has it; test/c_api's CApiGroupedLog checks the route), twice.
+TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 3, 264, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 0, 264, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 16, 264, 1.0f, 0.5f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 1, 264, 2.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 9, 264, 1.0f, -1.0f, 1},
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  for (int round = 0; round < 2; ++round) {
+    GroupedProblems problems(groups, /*device_scalars=*/false, 500 + round);
+    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results();
+  }
+}
+
 TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {
   std::vector<Group> const groups = {{CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 72, 48, 1.0f, 0.5f, 4}};
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);

@@ -990,6 +990,10 @@ TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
     cudaGetLastError();
     GTEST_SKIP() << "no CUDA device: the TMA kernels' can_implement encodes tensor maps through the driver";
   }
+  // real allocations (can_implement encodes tensor maps on them); nothing is launched or written
+  size_t const bytes = size_t(160) << 20;
+  char *buffers[3] = {nullptr, nullptr, nullptr};
+  for (char *&b : buffers) ASSERT_EQ(cudaSuccess, cudaMalloc(reinterpret_cast<void **>(&b), bytes));
   RouteCache cache;
   GemmContext remembering, fresh;
   remembering.compute_capability = fresh.compute_capability = device_for(probe);
@@ -1004,7 +1008,9 @@ TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
   for (int pass = 0; pass < 2; ++pass) {
     for (Shape const &s : shapes) {
       GemmCall c = bf16_tn_call(s.m, s.n, s.k);
-      c.A = address(0x100000 + s.a_offset + uintptr_t(pass) * 0x1000);
+      c.A = buffers[0] + s.a_offset + size_t(pass) * 0x1000;
+      c.B = buffers[1];
+      c.C = c.D = buffers[2];
       c.alpha = &one;
       c.beta = &zero;
       GemmOutcome const expected = gemm_call(c, fresh, /*execute=*/false);
@@ -1016,6 +1022,7 @@ TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
     }
     EXPECT_EQ(shapes.size(), cache.size()) << "one route per distinct call, none added by the repeats";
   }
+  for (char *b : buffers) cudaFree(b);
 }
 
 /// The grouped kernels' ranking (estimated_grouped_time): decode MoE (a few tokens per expert)
