@@ -462,9 +462,10 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     synchronization with the current stream per call (so such calls cannot be captured in a CUDA
     graph); an ``offs`` already on the CPU costs neither. (The C API has no call that takes the
     group sizes in device memory yet.) Runs on PyTorch's current stream (or ``stream``, a
-    torch.cuda.Stream: the output is allocated and offs read on it); the experts run there one
-    after another, each its own kernel launch, or in one launch where the library was built with
-    a grouped kernel for the dtypes and layouts (opt-in ``*_grouped_*`` kernels).
+    torch.cuda.Stream: the output is allocated and offs read on it); on sm_90 the experts run
+    there in one launch of a grouped kernel (bf16 / f16: the default build has them, a 128x128
+    tile for prefill and a 64x32 tile for a few tokens per expert), elsewhere one after another,
+    each its own kernel launch.
 
     Raises TypeError for arguments that are not PyTorch tensors (or an offs that is not one) and
     for a dtype the library does not take; ValueError for mismatched shapes (K, the expert
