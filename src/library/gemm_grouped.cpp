@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <utility>
+#include <vector>
 #include <cuda_runtime_api.h>
 
 #include "cutlass/library/singleton.h"
@@ -176,22 +178,27 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
     return nullptr;
   }
   if (capture != cudaStreamCaptureStatusNone) return nullptr;
-  // the least estimated time among the kernels that take every problem (ties: the build's order)
-  Operation const *best = nullptr;
-  double best_time = 0;
+  // by estimated time (ties: the build's order), the first that takes every problem: each
+  // can_implement_grouped encodes every problem's tensor maps, so only until one accepts
   int const count = int(problems.size());
+  std::vector<std::pair<double, Operation const *>> ranked;
   for (Operation const *op : *kernels) {
-    if (op->can_implement_grouped(problems.data(), count) != Status::kSuccess) continue;
-    double const time = estimated_grouped_time(gemm_description(op), problems.data(), count, context.sm_count);
-    if (selection_log_enabled()) {
-      std::fprintf(stderr, "cutlass_lib:   grouped %s: estimated %.1f us\n", op->description().name, time);
-    }
-    if (!best || time < best_time) {
-      best = op;
-      best_time = time;
-    }
+    GemmDescription const &desc = gemm_description(op);
+    if (!grouped_tile_fits(desc, problems.data(), count)) continue;
+    ranked.push_back({estimated_grouped_time(desc, problems.data(), count, context.sm_count), op});
   }
-  return best;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](auto const &a, auto const &b) { return a.first < b.first; });
+  for (auto const &[time, op] : ranked) {
+    Status const status = op->can_implement_grouped(problems.data(), count);
+    if (selection_log_enabled()) {
+      std::fprintf(stderr, "cutlass_lib:   grouped %s: estimated %.1f us%s%s\n", op->description().name, time,
+                   status == Status::kSuccess ? "" : ", refused: ",
+                   status == Status::kSuccess ? "" : cutlassGetStatusString(status));
+    }
+    if (status == Status::kSuccess) return op;
+  }
+  return nullptr;
 }
 
 /// Runs the call as one launch of a grouped kernel (grouped_kernel), the scale-only problems
@@ -206,12 +213,17 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
   if (!grouped) return false;
   size_t const bytes = size_t(grouped->get_grouped_workspace_size(int(problems.size())));
   bool const aligned = *context.workspace == nullptr || reinterpret_cast<uintptr_t>(*context.workspace) % 256 == 0;
-  if (!aligned || (context.workspace_fixed && bytes > *context.workspace_size)) return false;
+  auto dropped = [](char const *why) {
+    if (selection_log_enabled()) std::fprintf(stderr, "cutlass_lib: grouped GEMM: not in one launch: %s\n", why);
+    return false;
+  };
+  if (!aligned) return dropped("the caller's workspace is not 256-byte aligned");
+  if (context.workspace_fixed && bytes > *context.workspace_size) return dropped("the caller's workspace is too small");
   for (ProblemIndex const &i : scale_only) {
     *outcome = plan_problem(call, context, i);
     if (outcome->failure != GemmFailure::kNone) return true;
   }
-  if (!ensure_workspace(context, bytes)) return false;
+  if (!ensure_workspace(context, bytes)) return dropped("the group table's workspace could not be allocated");
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
                  grouped->description().name);

@@ -228,6 +228,19 @@ double sm_rate(GemmDescription const &d) {
 
 int64_t bytes_of(NumericTypeID t) { return std::max(sizeof_bits(t), 8) / 8; }
 
+/// Whether a problem's epilogue reads C: device scalars, or a host beta (of `scalar` type) other
+/// than zero (as gemm_reads_c for a call).
+bool reads_c(GemmUniversalArguments const &p, NumericTypeID scalar) {
+  if (p.pointer_mode == ScalarPointerMode::kDevice) return true;
+  if (!p.beta) return false;
+  switch (scalar) {
+    case NumericTypeID::kF32: return *static_cast<float const *>(p.beta) != 0.f;
+    case NumericTypeID::kF64: return *static_cast<double const *>(p.beta) != 0.0;
+    case NumericTypeID::kS32: return *static_cast<int32_t const *>(p.beta) != 0;
+    default: return true;
+  }
+}
+
 /// Bytes a call must move at least: A, B and D once, C when it is read.
 double call_bytes(GemmCall const &c) {
   double const batch = double(c.batch_count);
@@ -284,6 +297,15 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   return std::max(compute, memory);
 }
 
+bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const *problems, int count) {
+  int const tile_n = desc.tile_description.threadblock_shape.n();
+  if (tile_n >= 64) return true;
+  for (int i = 0; i < count; ++i) {
+    if (problems[i].problem_size.n() > 2 * tile_n) return false;
+  }
+  return true;
+}
+
 double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArguments const *problems, int count,
                               int sm_count) {
   int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
@@ -297,7 +319,8 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
     tiles += m_tiles * n_tiles;
     tile_blocks += m_tiles * n_tiles * std::ceil(k / tile.k());
     double const useful = (m / m_tiles + n / n_tiles) / double(tile.m() + tile.n());
-    hbm_bytes += ((m + n) * k * element + m * n * double(bytes_of(desc.D.element))) / useful;
+    double const outputs = reads_c(problems[i], desc.element_epilogue) ? 2.0 : 1.0;
+    hbm_bytes += ((m + n) * k * element + outputs * m * n * double(bytes_of(desc.D.element))) / useful;
   }
   if (tiles == 0) return 0;
   double const cta_blocks = std::ceil(tiles / sms) * (tile_blocks / tiles);

@@ -73,11 +73,17 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 /// kGrouped) on `count` problems (each with M, N, K > 0), in microseconds: the grouped scheduler
 /// deals all problems' tiles over the SMs, so the busiest CTA takes ceil(tiles / SMs) tiles of
 /// the problems' mean k-blocks per tile, at the same per-SM compute rate and per-CTA streaming
-/// rate as estimated_time; against HBM, each problem's bytes over the fraction of its tiles' rows
-/// inside it (a 128x128 tile over 8 tokens loads, or zero-fills, 16x the token rows). Decode MoE
+/// rate as estimated_time; against HBM, each problem's bytes (A, B, D, and C when read) over the
+/// fraction of its tiles' rows inside it (a 128x128 tile over 8 tokens loads, or zero-fills, 16x the token rows). Decode MoE
 /// (a few tokens per expert) ranks the token-sized tile first, prefill the 128x128 one.
 double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArguments const *problems, int count,
                               int sm_count);
+
+/// Whether the grouped kernel `desc` should be ranked for `problems` at all: a token tile (tile N
+/// under 64, as description_fits' rule for the dense few-token tile) only when every problem's N
+/// is at most twice its tile N (measured on the H200 up to 37 tokens per expert, s12; beyond that
+/// it re-streams each expert's weights once per 32 tokens).
+bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const *problems, int count);
 
 /// The cost model's time of the packing route's copies (staging.h), in microseconds: `copies`
 /// launches of a copy or fill (about 2 us each on the H200, launch and tail) and `bytes` of

@@ -1,6 +1,7 @@
 /// @file src/library/handle.cpp
 #include "cutlass/library/handle.h"
 
+#include <new>
 #include <utility>
 
 #include "device_info.h"
@@ -34,7 +35,8 @@ class DeviceGuard {
 
 }  // namespace
 
-Handle::Handle(cudaStream_t stream, size_t workspace_size) : stream_(stream), routes_(new RouteCache) {
+Handle::Handle(cudaStream_t stream, size_t workspace_size)
+    : stream_(stream), routes_(new (std::nothrow) RouteCache) {   // null on failure: no remembering
   int device = -1;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();

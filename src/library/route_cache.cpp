@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 
 namespace cutlass {
 namespace library {
@@ -25,12 +26,12 @@ class KeyWriter {
   std::string key_;
 };
 
-/// The largest power of two up to 256 dividing the address; 0 for null.
-uint16_t alignment_class(void const *pointer) {
+/// The largest power of two up to 16 dividing the address; 0 for null.
+uint8_t alignment_class(void const *pointer) {
   uintptr_t const address = reinterpret_cast<uintptr_t>(pointer);
   if (address == 0) return 0;
   uintptr_t const lowest = address & (~address + 1);
-  return uint16_t(lowest < 256 ? lowest : 256);
+  return uint8_t(lowest < 16 ? lowest : 16);
 }
 
 /// For host scalars: 0 when the value is zero, 1 otherwise (2 for device scalars or a type
@@ -69,6 +70,7 @@ std::string route_key(GemmCall const &c, int compute_capability, int sm_count) {
 }
 
 bool RouteCache::find(std::string const &key, Route *route) const {
+  std::lock_guard<std::mutex> lock(mutex_);
   auto const found = routes_.find(key);
   if (found == routes_.end()) return false;
   *route = found->second;
@@ -76,8 +78,22 @@ bool RouteCache::find(std::string const &key, Route *route) const {
 }
 
 void RouteCache::insert(std::string const &key, Route const &route) {
-  if (routes_.size() >= kCapacity) routes_.clear();
-  routes_[key] = route;
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    if (routes_.size() >= kCapacity) routes_.clear();
+    routes_[key] = route;
+  } catch (std::bad_alloc const &) {   // remembering is an optimization: the call goes on
+  }
+}
+
+size_t RouteCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return routes_.size();
+}
+
+void RouteCache::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  routes_.clear();
 }
 
 }  // namespace library

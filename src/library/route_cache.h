@@ -7,7 +7,8 @@
 ///
 /// The key (route_key) holds the column-major-output call's types, layouts, epilogue pieces,
 /// sizes, batch count, leading dimensions and batch strides, each pointer's alignment class
-/// (the largest power of two up to 256 bytes dividing its address; 0 for null), whether C is
+/// (the largest power of two up to 16 bytes dividing its address, the most any kernel, TMA or
+/// the staging route asks for; 0 for null), whether C is
 /// D, the scalars' pointer mode and, for host scalars, whether alpha and beta are zero, the
 /// fp8 scale pointers' presence and vector flags, and the device's compute capability and SM
 /// count. Pointer values beyond their alignment never decide a route, so a hit is the choice a
@@ -16,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -37,6 +39,8 @@ std::string route_key(GemmCall const &call, int compute_capability, int sm_count
 
 /// At most kCapacity routes; inserting into a full cache empties it first (a workload repeats a
 /// few hundred shapes at most; a sweep over more pays a full selection per call, as without it).
+/// Safe to use from several threads at once (calls on one handle from several host threads, as
+/// cuBLAS allows); an allocation failure leaves the cache unchanged.
 class RouteCache {
  public:
   static constexpr size_t kCapacity = 4096;
@@ -44,10 +48,11 @@ class RouteCache {
   /// True and `*route` set when `key` was inserted since the last clear.
   bool find(std::string const &key, Route *route) const;
   void insert(std::string const &key, Route const &route);
-  size_t size() const { return routes_.size(); }
-  void clear() { routes_.clear(); }
+  size_t size() const;
+  void clear();
 
  private:
+  mutable std::mutex mutex_;
   std::unordered_map<std::string, Route> routes_;
 };
 

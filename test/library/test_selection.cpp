@@ -952,6 +952,8 @@ TEST(RouteCache, KeySeesWhatSelectionReads) {
   moved.A = address(0x900000);
   moved.D = const_cast<void *>(address(0xa00000));
   EXPECT_EQ(key, route_key(moved, 90, 132)) << "other addresses of the same alignment";
+  moved.A = address(0x100010);
+  EXPECT_EQ(key, route_key(moved, 90, 132)) << "16 bytes is the most any kernel asks for";
   GemmCall changed = c;
   changed.A = address(0x100002);
   EXPECT_NE(key, route_key(changed, 90, 132)) << "A 2-byte aligned";
@@ -1046,4 +1048,7 @@ TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) 
             estimated_grouped_time(token, prefill.data(), int(prefill.size()), 132));
   auto const empty = experts({0, 0});
   EXPECT_EQ(0.0, estimated_grouped_time(large, empty.data(), 2, 132)) << "no tiles, no time";
+  EXPECT_TRUE(grouped_tile_fits(token, decode.data(), int(decode.size())));
+  EXPECT_FALSE(grouped_tile_fits(token, prefill.data(), int(prefill.size()))) << "past 2x the token tile's N";
+  EXPECT_TRUE(grouped_tile_fits(large, prefill.data(), int(prefill.size())));
 }
