@@ -206,9 +206,12 @@ constexpr double kTiledCtaBytesPerUs = 100e3;
 /// tile drew 2.9-3.2 TB/s from 216-344 tiles and 2.2 TB/s from 128 (2026-12-01 selection check).
 constexpr double kCpAsyncCtaBytesPerUs = 12.5e3;
 constexpr int kCpAsyncCtasPerSm = 2;
-/// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny).
+/// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny). Skinny measured
+/// on the H200 (s12, GPU time with the GPU held busy while the launches queue): 0.71-0.74 at
+/// 13824 x 8 x 5120, 5120 x 8 x 13824 and 16 x 8192 x 8192 (was 0.85, which ranked it over the
+/// sm90 64x32 tile at 8 tokens, where that ran 10% faster).
 constexpr double kGemvBandwidthFraction = 0.90;
-constexpr double kSkinnyBandwidthFraction = 0.85;
+constexpr double kSkinnyBandwidthFraction = 0.73;
 
 /// Dense multiply-add rate of one SM, flops per microsecond: sm90 wgmma 16-bit 790 TFLOP/s over
 /// 132 SMs (cuBLAS's burst rate, measured), tf32 half that, 8-bit twice; sm80 mma.sync 0.57 of
