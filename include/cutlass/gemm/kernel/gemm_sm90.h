@@ -293,10 +293,10 @@ struct GemmSm90 {
   }
 
   /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
-  /// batch, with the TMA alignment (can_implement_common) and tensor maps the driver accepts, the
-  /// same K >= 1 (the stage ring advances k_tiles per tile), and units that fit an int. A problem
-  /// with M or N == 0 takes no part (it owns no tiles; its GroupParams stay empty). Fills *groups
-  /// and *tiles (count each) and *k_tiles.
+  /// batch, with the TMA alignment (can_implement_common), the same K >= 1 (the stage ring
+  /// advances k_tiles per tile) and units that fit an int (all checked first, on every problem),
+  /// then tensor maps the driver accepts. A problem with M or N == 0 takes no part (it owns no
+  /// tiles; its GroupParams stay empty). Fills *groups and *tiles (count each) and *k_tiles.
   static Status make_group_table(Arguments const *problems, int count, std::vector<GroupParams> *groups,
                                  std::vector<Sm90GroupTiles> *tiles, int *k_tiles) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
@@ -304,7 +304,7 @@ struct GemmSm90 {
     groups->assign(static_cast<size_t>(count), GroupParams{});
     tiles->assign(static_cast<size_t>(count), Sm90GroupTiles{});
     int64_t units = 0, k = -1;
-    for (int g = 0; g < count; ++g) {
+    for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
       if (p.batch_count != 1) return Status::kErrorInvalidProblem;
       if (p.problem_size.m() > 0 && p.problem_size.n() > 0) {
@@ -312,16 +312,20 @@ struct GemmSm90 {
         if (p.problem_size.k() != k || k <= 0) return Status::kErrorNotSupported;
         Status const status = can_implement_common<GemmSm90>(p);
         if (status != Status::kSuccess) return status;
-        GroupParams &group = (*groups)[size_t(g)];
-        if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
-          return Status::kErrorMisalignedOperand;
-        }
         int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
         units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
         (*tiles)[size_t(g)].m_tiles = int(m_tiles);
       }
       (*tiles)[size_t(g)].end = int(units);
+    }
+    for (int g = 0; g < count; ++g) {   // then each group's tensor maps
+      Arguments const &p = problems[g];
+      if (p.problem_size.m() <= 0 || p.problem_size.n() <= 0) continue;
+      GroupParams &group = (*groups)[size_t(g)];
+      if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
+        return Status::kErrorMisalignedOperand;
+      }
     }
     *k_tiles = k > 0 ? int((k + TileShape::kK - 1) / TileShape::kK) : 0;
     return Status::kSuccess;
