@@ -43,7 +43,7 @@
 ///               tile bytes (its tiles' A rows and B columns over K, re-reads included) / one
 ///               CTA's streaming rate (100 GB/s); other tiled kernels (sm80, SIMT): the bytes /
 ///               min(HBM bandwidth, busy CTAs x per-CTA bandwidth)
-///     GEMV / skinny: the bytes over 90% / 73% of the HBM bandwidth (or their compute, if larger).
+///     GEMV / skinny: the bytes over 90% / 85% of the HBM bandwidth (or their compute, if larger).
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
 /// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
 /// than half the GPU, in a workspace the handle grows. When the most preferred group refuses only
