@@ -74,7 +74,7 @@ def tiles_for(element: DataType, tiles=None):
 
 #: Consumer warpgroup N extents with a wgmma in cutlass/arch/wgmma_sm90.h (the instruction takes
 #: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 32).
-WARPGROUP_N = (32, 64, 96, 128, 192, 256)
+WARPGROUP_N = (32, 64, 96, 128, 192, 208, 256)
 
 #: Cluster shapes GemmSm90 implements.
 CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
@@ -123,6 +123,15 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (128, 192, 5, COOPERATIVE, "stream_k", False),
     ))
 
+#: 200-208 tokens in one tile (wgmma N = 208, 16-bit types; the epilogue stores 16-column boxes):
+#: 4096 x 200 x 11008 pads 200 to 256 on the 128-wide tiles (0.57x cuBLAS, whose 128x104 tiles pad
+#: 4%). Opt-in: compiled (s12), not yet run on a GPU; the stream-K twin spreads the 32 tiles of
+#: that shape over every SM.
+TILES_N208 = tuple(
+    TileRow(threadblock=Shape(128, 208, 64), warp=Shape(64, 208, 64), stages=4, schedule=COOPERATIVE,
+            instruction=Shape(64, 208, 16), scheduler=scheduler, in_default_set=False)
+    for scheduler in ("", "stream_k"))
+
 #: Grouped GEMM (one persistent launch over many problems: the C API's grouped and pointer-array
 #: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue (test/sm90/test_sm90_grouped.cu).
 TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
@@ -161,7 +170,7 @@ ROWS = tuple(
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS)
+            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208)
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,

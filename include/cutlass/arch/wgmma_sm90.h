@@ -113,14 +113,14 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 
 template <int N, typename Element, bool TransA, bool TransB, typename ElementB = Element>
 struct WgmmaSS {
-  static_assert(N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256,
-                "WgmmaSS: N must be 32, 64, 96, 128, 192 or 256");
+  static_assert(N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 208 || N == 256,
+                "WgmmaSS: N must be 32, 64, 96, 128, 192, 208 (16-bit types) or 256");
   static_assert(sizeof(Element) == 0,
                 "WgmmaSS: element types must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t or int8_t "
                 "(A and B alike), or e4m3 / e5m2 in any pairing");
 };
 
-// The accumulator operands of one wgmma: C(d[i]) for 16, 32, 48, 64, 96 or 128 consecutive registers, C
+// The accumulator operands of one wgmma: C(d[i]) for 16, 32, 48, 64, 96, 104 or 128 consecutive registers, C
 // being "+f" (f32) or "+r" (s32) (inline asm needs one constraint per register), and their
 // "%0, %1, ..." lists.
 #define CUTLASS_WGMMA_D8(C, i) \
@@ -132,6 +132,8 @@ struct WgmmaSS {
 #define CUTLASS_WGMMA_D_48(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D8(C, 32), CUTLASS_WGMMA_D8(C, 40)
 #define CUTLASS_WGMMA_D_64(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32)
 #define CUTLASS_WGMMA_D_96(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64)
+#define CUTLASS_WGMMA_D_104(C) \
+  CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D8(C, 96)
 #define CUTLASS_WGMMA_D_128(C) \
   CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D32(C, 96)
 #define CUTLASS_WGMMA_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
@@ -154,6 +156,14 @@ struct WgmmaSS {
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
   "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define CUTLASS_WGMMA_REGS_104 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103"
 #define CUTLASS_WGMMA_REGS_128 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -229,6 +239,9 @@ CUTLASS_WGMMA_SS(192, 96, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 96, 97,
 CUTLASS_WGMMA_SS(192, 96, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 96, 97, 98, ", 1, 1")
 CUTLASS_WGMMA_SS(192, 96, int32_t, "+r", int8_t, ".s32.s8.s8", 32, 96, 97, 98, "")
 CUTLASS_WGMMA_SS(192, 96, float, "+f", float_e4m3_t, ".f32.e4m3.e4m3", 32, 96, 97, 98, ", 1, 1")
+// N = 208 (200-208 tokens in one tile, 4% padding): 16-bit types only
+CUTLASS_WGMMA_SS(208, 104, float, "+f", half_t, ".f32.f16.f16", 16, 104, 105, 106, ", 1, 1, %107, %108")
+CUTLASS_WGMMA_SS(208, 104, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 104, 105, 106, ", 1, 1, %107, %108")
 
 // e5m2 operands, and e4m3 / e5m2 mixed (the other fp8 pairings)
 CUTLASS_WGMMA_SS2(32, 16, float, "+f", float_e5m2_t, float_e5m2_t, ".f32.e5m2.e5m2", 32, 16, 17, 18, ", 1, 1")
@@ -258,6 +271,7 @@ CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.
 #undef CUTLASS_WGMMA_D_48
 #undef CUTLASS_WGMMA_D_64
 #undef CUTLASS_WGMMA_D_96
+#undef CUTLASS_WGMMA_D_104
 #undef CUTLASS_WGMMA_D_128
 #undef CUTLASS_WGMMA_D32
 #undef CUTLASS_WGMMA_D8
@@ -266,6 +280,7 @@ CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.
 #undef CUTLASS_WGMMA_REGS_48
 #undef CUTLASS_WGMMA_REGS_64
 #undef CUTLASS_WGMMA_REGS_96
+#undef CUTLASS_WGMMA_REGS_104
 #undef CUTLASS_WGMMA_REGS_128
 
 }  // namespace arch

@@ -6,7 +6,7 @@
 ///   instruction, C read back with ldmatrix; f32 and fp8: one store per element) ->
 ///   fence.proxy.async -> TMA store of the box.
 /// Boxes are kBoxM x kBoxN of column-major D (kBoxM = one 128-byte swizzle row: 64 16-bit or
-/// 32 f32 / s32 elements), double-buffered per warpgroup so a store drains while the next box fills.
+/// 32 f32 / s32 elements; kBoxN 32 columns, 16 for a warpgroup N of 208), double-buffered per warpgroup so a store drains while the next box fills.
 /// Accumulators are f32, or s32 for the s8 kernels (s32 outputs through the per-element path).
 /// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
 /// stores of the last tile drain while the next tile's mainloop runs.
@@ -44,7 +44,8 @@ struct Sm90EpilogueVectors<Terms, WgM, WgN, Consumers, true> {
 template <typename ElementC, typename EpilogueOutputOp, int WgM, int WgN, int Consumers, typename Accumulator = float>
 struct Sm90EpilogueTma {
   static constexpr int kBoxM = 128 / int(sizeof(ElementC));
-  static constexpr int kBoxN = 32;
+  /// 32 columns, or 16 where the warpgroup N is not a multiple of 32 (N = 208).
+  static constexpr int kBoxN = WgN % 32 == 0 ? 32 : 16;
   static_assert(WgM % kBoxM == 0 && WgN % kBoxN == 0, "sm90 epilogue: the warpgroup tile must be whole boxes");
   static constexpr int kBoxesM = WgM / kBoxM;
   static constexpr int kBoxesN = WgN / kBoxN;
