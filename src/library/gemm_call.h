@@ -1,7 +1,8 @@
 /// @file src/library/gemm_call.h
 /// The one path every GEMM entry point (Handle::gemm, Handle::gemm_universal, the C API)
-/// goes through: check the arguments, take the BLAS quick returns, transpose row-major C/D
-/// calls, select a kernel and run it (internal).
+/// goes through: check the arguments (gemm_arguments.cpp), take the BLAS quick returns,
+/// transpose row-major C/D calls, choose the kernel and its route (gemm_route.h) and run it
+/// (gemm_call.cpp) (internal).
 #pragma once
 
 #include <cstdint>
@@ -62,7 +63,7 @@ struct GemmContext {
   void **workspace = nullptr;         ///< grown on demand, unless workspace_fixed
   size_t *workspace_size = nullptr;
   bool workspace_fixed = false;       ///< the caller's workspace: never grown; too small is kWorkspaceTooSmall
-  RouteCache *routes = nullptr;       ///< the handle's remembered selections (route_cache.h); null: none
+  RouteCache *routes = nullptr;       ///< the handle's remembered selections (gemm_route.h); null: none
 };
 
 struct GemmOutcome {
@@ -72,11 +73,21 @@ struct GemmOutcome {
   char const *detail = "";               ///< one-line reason for a failure
 };
 
+/// The outcome of a call that failed for `failure`, with its one-line reason.
+inline GemmOutcome gemm_failure(GemmFailure failure, char const *detail) {
+  GemmOutcome outcome;
+  outcome.failure = failure;
+  outcome.detail = detail;
+  return outcome;
+}
+
 /// A row-major C/D call as the column-major one the kernels compute (D^T = B^T * A^T).
 GemmCall to_column_major_output(GemmCall call);
 
 /// The operation-table key of a column-major-output call (C and D column-major).
 GemmFunctionalKey functional_key(GemmCall const &call);
+
+// ---- Argument checks and the facts of a call they share (gemm_arguments.cpp) ---------------
 
 /// True when a checked call computes C = beta * C without a GEMM kernel (the BLAS quick return):
 /// K == 0, or alpha == 0 in host memory, and no fused epilogue. A and B are then not read (they

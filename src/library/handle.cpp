@@ -7,7 +7,7 @@
 #include "device_info.h"
 #include "gemm_call.h"
 #include "handle_access.h"
-#include "route_cache.h"
+#include "gemm_route.h"
 
 namespace cutlass {
 namespace library {

@@ -15,7 +15,7 @@
 #include "cutlass/library/util.h"
 #include "gemm_call.h"
 #include "gemm_selection.h"
-#include "route_cache.h"
+#include "gemm_route.h"
 #include "staging.h"
 
 namespace {
@@ -938,7 +938,7 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
 }
 
 }  // namespace
-/// The handle's remembered routes (route_cache.h): a repeated call gets the kernel and workspace
+/// The handle's remembered routes (gemm_route.h): a repeated call gets the kernel and workspace
 /// a full selection gives (direct, split-K, GEMV and staged calls), the key tells apart what
 /// selection reads (alignment, sizes, ld, beta == 0) and ignores what it does not (addresses
 /// beyond their alignment).

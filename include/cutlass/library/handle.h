@@ -76,7 +76,7 @@
 namespace cutlass {
 namespace library {
 
-class RouteCache;   // internal (src/library/route_cache.h)
+class RouteCache;   // internal (src/library/gemm_route.h)
 
 class CUTLASS_LIB_API Handle {
  public:

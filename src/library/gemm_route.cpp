@@ -1,9 +1,13 @@
-/// @file src/library/route_cache.cpp
-#include "route_cache.h"
+/// @file src/library/gemm_route.cpp
+#include "gemm_route.h"
 
 #include <cstdint>
 #include <cstring>
 #include <new>
+
+#include "gemm_selection.h"
+#include "split_k.h"
+#include "staging.h"
 
 namespace cutlass {
 namespace library {
@@ -47,6 +51,40 @@ uint8_t zero_class(GemmCall const &c, void const *scalar) {
 }
 
 }  // namespace
+
+void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
+
+Route choose_route(GemmCall const &call, GemmOperationVector const &candidates, GemmContext const &context,
+                   bool *any_for_device) {
+  int const cc = context.compute_capability;
+  Route route;
+  route.kernel = select_kernel(candidates, call, cc, context.sm_count, true, any_for_device);
+  Operation const *preferred = first_for_device(candidates, cc);
+  if (preferred && (!route.kernel || (gemm_description(route.kernel).max_small_extent == 0 &&
+                                      !same_group(gemm_description(route.kernel), gemm_description(preferred))))) {
+    StagingPlan plan;
+    bool any = false;
+    if (plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) {
+      Operation const *on_copies = select_kernel(candidates, plan.staged, cc, context.sm_count, true, &any);
+      if (on_copies &&
+          (!route.kernel || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
+                                    estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
+                                estimated_time(gemm_description(route.kernel), call, context.sm_count))) {
+        route.kernel = on_copies;
+        route.preferred = preferred;
+        route.staged = true;
+      }
+    }
+  }
+  if (!route.kernel || route.staged) return route;
+  SplitKPlan split;
+  Operation const *sliced_kernel = nullptr;
+  if (choose_split_k(call, route.kernel, cc, context.sm_count, true, kNominalWorkspace, &split, &sliced_kernel)) {
+    route.kernel = sliced_kernel;
+    route.splits = split.splits;
+  }
+  return route;
+}
 
 std::string route_key(GemmCall const &c, int compute_capability, int sm_count) {
   GemmEpilogueArguments const &e = c.epilogue;
