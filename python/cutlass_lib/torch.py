@@ -115,9 +115,22 @@ def _grouped_mm_fake(mat_a, mat_b, offs=None, bias=None, out_dtype=None):
     return mat_a.new_empty(shape, dtype=out_dtype or _lib._default_out_dtype(mat_a))
 
 
+def _calls_directly(x: torch.Tensor) -> bool:
+    """Whether Linear.forward may call the operator's implementation without the dispatcher: a
+    plain CUDA tensor in eager mode, with no torch function / dispatch mode active (those, FakeTensors
+    and torch.compile's tracing see the registered operator). The dispatcher's Python boxing costs
+    ~5 us per call (docs/NOTES.md s12: torch.ops.cutlass_lib.linear +6.9 / +7.6 us over F.linear,
+    cutlass_lib.linear -0.8 / +1.2)."""
+    return (type(x) is torch.Tensor and x.is_cuda and not torch.compiler.is_compiling()
+            and not torch._C._is_torch_function_mode_enabled() and torch._C._len_torch_dispatch_stack() == 0)
+
+
 class Linear(torch.nn.Module):
     """An nn.Linear whose forward runs torch.ops.cutlass_lib.linear (with an optional fused
-    activation); it shares the weight and bias Parameters of the layer it was made from."""
+    activation); it shares the weight and bias Parameters of the layer it was made from. In eager
+    mode on plain CUDA tensors it calls the operator's implementation directly (the same function
+    on the same stream, so CUDA graphs capture it alike, without the dispatcher's ~5 us);
+    torch.compile, FakeTensors and torch function / dispatch modes see the operator."""
 
     def __init__(self, weight: torch.nn.Parameter, bias: Optional[torch.nn.Parameter] = None, activation: str = ""):
         super().__init__()
@@ -132,6 +145,8 @@ class Linear(torch.nn.Module):
         return cls(layer.weight, layer.bias, activation)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if _calls_directly(x):
+            return linear(x, self.weight, self.bias, self.activation)
         return torch.ops.cutlass_lib.linear(x, self.weight, self.bias, self.activation)
 
     def extra_repr(self) -> str:

@@ -83,6 +83,19 @@ def test_swap_linear_include_sees_qualified_names():
     assert isinstance(clt.swap_linear(torch.nn.Linear(4, 4)), clt.Linear)
 
 
+def test_linear_forward_calls_directly_only_for_plain_cuda_tensors_in_eager_mode(monkeypatch):
+    layer = clt.Linear.from_linear(torch.nn.Linear(8, 4))
+    assert not clt._calls_directly(torch.zeros(2, 8)), "a CPU tensor goes through the operator (its message)"
+    with FakeTensorMode():
+        assert not clt._calls_directly(torch.empty(2, 8, device="cuda")), "FakeTensors see the operator"
+    calls = []
+    monkeypatch.setattr(clt, "_calls_directly", lambda x: True)
+    monkeypatch.setattr(clt, "linear", lambda x, w, b, a: calls.append((x, w, b, a)) or "direct")
+    x = torch.zeros(2, 8)
+    assert layer(x) == "direct"
+    assert calls == [(x, layer.weight, layer.bias, "")], "the operator's implementation, with the layer's arguments"
+
+
 # --- GPU -------------------------------------------------------------------------------------------
 
 def _tolerance(dtype, k):
