@@ -5,17 +5,11 @@
 #include "gemm_call.h"
 #include "gemm_selection.h"
 
-#include <algorithm>
-#include <climits>
-#include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "gemm_route.h"
