@@ -29,9 +29,9 @@
  *                                 keeps about 14 bits of each k-block's sum; per-tensor or
  *                                 row-wise scales of A and B: cutlassLibSetMatrixScale)
  *    CUDA_R_8F_E4M3 x CUDA_R_8F_E5M2, CUDA_R_8F_E5M2 x CUDA_R_8F_E4M3
- *                              -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (as e4m3 x e4m3, but their
- *                                 sm90 kernels are opt-in, "..._e4m3_e5m2_..." / "..._e5m2_e4m3_...",
- *                                 not yet run on a GPU: the default set answers NO_KERNEL)
+ *                              -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (as e4m3 x e4m3: sm90
+ *                                 kernels "..._e4m3_e5m2_..." / "..._e5m2_e4m3_..." in the default
+ *                                 set, on the 128x128, 64x128 and stream-K 128x128 tiles)
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
@@ -216,7 +216,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
  *    (its group table is copied from pageable host memory, which may block the host until the
  *    stream's earlier work is done); the k == 0 and host alpha == 0 problems (beta * C) run as in
- *    cutlassLibGemmEx. Otherwise (also when the table cannot be allocated) the problems run one
+ *    cutlassLibGemmEx. Otherwise (also with 65536 or more such problems, when the table cannot be
+ *    allocated, or when the caller's workspace is too small for it or not 256-byte aligned) the problems run one
  *    after another on the handle's stream, each through the same path as cutlassLibGemmEx (one
  *    launch per problem, or none for the quick returns), each selecting its own kernel
  *    (cutlassLibGemmExSelect of its arguments names it).

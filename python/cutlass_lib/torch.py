@@ -119,8 +119,8 @@ def _calls_directly(x: torch.Tensor) -> bool:
     """Whether Linear.forward may call the operator's implementation without the dispatcher: a
     plain CUDA tensor in eager mode, with no torch function / dispatch mode active (those, FakeTensors
     and torch.compile's tracing see the registered operator). The dispatcher's Python boxing costs
-    ~5 us per call (docs/NOTES.md s12: torch.ops.cutlass_lib.linear +6.9 / +7.6 us over F.linear,
-    cutlass_lib.linear -0.8 / +1.2)."""
+    ~5 us per call (docs/NOTES.md s12, 1 / 16 tokens: torch.ops.cutlass_lib.linear +7.6 / +6.9 us
+    over F.linear, cutlass_lib.linear -0.8 / +1.2)."""
     return (type(x) is torch.Tensor and x.is_cuda and not torch.compiler.is_compiling()
             and not torch._C._is_torch_function_mode_enabled() and torch._C._len_torch_dispatch_stack() == 0)
 

@@ -79,7 +79,7 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kFE4M3, NumericTypeID::kF16, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
      NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
-    // the mixed fp8 pairings (opt-in sm90 kernels)
+    // the mixed fp8 pairings (sm90 kernels, default set)
     {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
      NumericTypeID::kFE5M2, NumericTypeID::kBF16, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,

@@ -1,7 +1,7 @@
 /// @file src/library/gemm_grouped.h
 /// Grouped and pointer-array GEMMs (the C API's cutlassLibGemmGroupedBatchedEx and
 /// cutlassLibGemmBatchedEx): every problem is checked; then, when the build has a grouped kernel
-/// (opt-in, names "_grouped") that takes every problem with M, N, K > 0 (the same types, layouts
+/// (names "_grouped"; in the default set) that takes every problem with M, N, K > 0 (the same types, layouts
 /// and K, column-major D, a stream not being captured), they run in one launch of it; otherwise
 /// every problem's kernel is selected, and only then does each problem run, in order, through
 /// the one-GEMM path (gemm_call.h) on the handle's stream (internal).

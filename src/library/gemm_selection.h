@@ -17,7 +17,7 @@
 ///             it streams. Other tiled kernels (sm80 cp.async, SIMT): the bytes over
 ///             min(HBM bandwidth, min(tiles, 2 x SMs) x 12.5 GB/s)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
-/// min(M, N) <= 8 / 16 / 32) are bandwidth kernels: their time is the bytes over the fraction of
+/// min(M, N) <= 8 / 16) are bandwidth kernels: their time is the bytes over the fraction of
 /// HBM bandwidth they reach, or their tensor-core work when it is larger. Selection ranks every
 /// fitting tiled kernel by estimated time (ties: wave cost, then preference order), and puts a
 /// bandwidth kernel first when its estimate beats the tiled choice's.

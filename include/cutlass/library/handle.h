@@ -1,5 +1,6 @@
 /// @file cutlass/library/handle.h
-/// cutlass::library::Handle: runs a GEMM on the first precompiled kernel that fits.
+/// cutlass::library::Handle: runs a GEMM on the precompiled kernel, among those that fit, that
+/// its cost model ranks fastest.
 ///
 /// Same parameter lists as CUTLASS's Handle::gemm / Handle::gemm_universal, so code written for
 /// CUTLASS's library compiles against this one. Differences a CUTLASS user will notice (all
