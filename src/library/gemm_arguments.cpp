@@ -42,7 +42,8 @@ bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, 
   return __builtin_mul_overflow(last, bits / 8, &bytes);
 }
 
-/// Value of a host scalar compared with `value`; false for scalar types without a fixed meaning.
+}  // namespace
+
 bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
   switch (type) {
     case NumericTypeID::kF32: return *static_cast<float const *>(ptr) == float(value);
@@ -51,8 +52,6 @@ bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
     default: return false;
   }
 }
-
-}  // namespace
 
 bool runs_scale_only(GemmCall const &call) {
   bool const host_scalars = call.pointer_mode == ScalarPointerMode::kHost;

@@ -94,6 +94,10 @@ GemmFunctionalKey functional_key(GemmCall const &call);
 /// may be null).
 bool runs_scale_only(GemmCall const &call);
 
+/// A host scalar of `type` at `ptr` compared with `value`; false for scalar types without a fixed
+/// meaning (so such a scalar counts as non-zero everywhere: C is read, the GEMM runs).
+bool host_scalar_equals(NumericTypeID type, void const *ptr, int value);
+
 /// True when the call reads C: scalars on the device, or a host beta other than zero.
 bool gemm_reads_c(GemmCall const &call);
 

@@ -38,16 +38,11 @@ uint8_t alignment_class(void const *pointer) {
   return uint8_t(lowest < 16 ? lowest : 16);
 }
 
-/// For host scalars: 0 when the value is zero, 1 otherwise (2 for device scalars or a type
-/// without a fixed zero test).
+/// For host scalars: 0 when the value is zero, 1 otherwise, as selection reads it
+/// (host_scalar_equals); 2 for device scalars.
 uint8_t zero_class(GemmCall const &c, void const *scalar) {
   if (c.pointer_mode != ScalarPointerMode::kHost || !scalar) return 2;
-  switch (c.element_scalar) {
-    case NumericTypeID::kF32: return *static_cast<float const *>(scalar) == 0.f ? 0 : 1;
-    case NumericTypeID::kF64: return *static_cast<double const *>(scalar) == 0.0 ? 0 : 1;
-    case NumericTypeID::kS32: return *static_cast<int32_t const *>(scalar) == 0 ? 0 : 1;
-    default: return 2;
-  }
+  return host_scalar_equals(c.element_scalar, scalar, 0) ? 0 : 1;
 }
 
 }  // namespace

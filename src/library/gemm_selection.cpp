@@ -162,6 +162,24 @@ constexpr double kStreamKOverhead = 2.0;
 /// predicts 1.0x).
 constexpr double kStreamKFixedBlocks = 8.0;
 
+namespace {
+
+/// A tile's area over its efficiency. NOTE: a tile smaller than 128x128 feeds the tensor cores
+/// less well per unit of area: on the H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128
+/// tile's speed on large problems (docs/NOTES.md), so its time per tile counts as area / 0.8.
+double effective_area(gemm::GemmCoord const &tile) {
+  double const area = double(tile.m()) * tile.n();
+  return area >= 128.0 * 128.0 ? area : area / 0.8;
+}
+
+/// The fraction of the tiles' rows (A's M extent and B's N extent) inside an m x n problem
+/// covered by m_tiles x n_tiles tiles: TMA boxes spend copy-engine time on the rows past M or N.
+double useful_fraction(double m, double n, double m_tiles, double n_tiles, gemm::GemmCoord const &tile) {
+  return (m / m_tiles + n / n_tiles) / double(tile.m() + tile.n());
+}
+
+}  // namespace
+
 double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count) {
   auto const &tile = desc.tile_description.threadblock_shape;
   double const m_tiles = std::ceil(double(call.m) / tile.m());
@@ -178,12 +196,7 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
               kStreamKFixedBlocks / split.tiles.k_tiles;
     }
   }
-  double const area = double(tile.m()) * tile.n();
-  // NOTE: a tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the
-  // H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems
-  // (docs/NOTES.md), so its time per tile counts as area / 0.8.
-  double const efficiency = area >= 128.0 * 128.0 ? 1.0 : 0.8;
-  return waves * area / efficiency;
+  return waves * effective_area(tile);
 }
 
 namespace {
@@ -235,14 +248,7 @@ int64_t bytes_of(NumericTypeID t) { return std::max(sizeof_bits(t), 8) / 8; }
 /// Whether a problem's epilogue reads C: device scalars, or a host beta (of `scalar` type) other
 /// than zero (as gemm_reads_c for a call).
 bool reads_c(GemmUniversalArguments const &p, NumericTypeID scalar) {
-  if (p.pointer_mode == ScalarPointerMode::kDevice) return true;
-  if (!p.beta) return false;
-  switch (scalar) {
-    case NumericTypeID::kF32: return *static_cast<float const *>(p.beta) != 0.f;
-    case NumericTypeID::kF64: return *static_cast<double const *>(p.beta) != 0.0;
-    case NumericTypeID::kS32: return *static_cast<int32_t const *>(p.beta) != 0;
-    default: return true;
-  }
+  return p.pointer_mode == ScalarPointerMode::kDevice || (p.beta && !host_scalar_equals(scalar, p.beta, 0));
 }
 
 /// Bytes a call must move at least: A, B and D once, C when it is read.
@@ -285,7 +291,7 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   }
   // TMA (sm90): the unique bytes at HBM bandwidth, over the fraction of a tile's rows (of A's M and
   // B's N extent) inside the problem; and the busiest CTA's tile bytes at one CTA's streaming rate
-  double const useful = (double(call.m) / m_tiles + double(call.n) / n_tiles) / double(tile.m() + tile.n());
+  double const useful = useful_fraction(double(call.m), double(call.n), m_tiles, n_tiles, tile);
   double const k_blocks = std::ceil(double(call.k) / tile.k());
   double blocks_per_cta = std::ceil(tiles / sms) * k_blocks;   // persistent: whole tiles
   if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && tiles < double(1 << 30)) {
@@ -322,14 +328,13 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
     double const m_tiles = std::ceil(m / tile.m()), n_tiles = std::ceil(n / tile.n());
     tiles += m_tiles * n_tiles;
     tile_blocks += m_tiles * n_tiles * std::ceil(k / tile.k());
-    double const useful = (m / m_tiles + n / n_tiles) / double(tile.m() + tile.n());
+    double const useful = useful_fraction(m, n, m_tiles, n_tiles, tile);
     double const outputs = reads_c(problems[i], desc.element_epilogue) ? 2.0 : 1.0;
     hbm_bytes += ((m + n) * k * element + outputs * m * n * double(bytes_of(desc.D.element))) / useful;
   }
   if (tiles == 0) return 0;
   double const cta_blocks = std::ceil(tiles / sms) * (tile_blocks / tiles);
-  double const efficiency = double(tile.m()) * tile.n() >= 128.0 * 128.0 ? 1.0 : 0.8;   // as wave_cost
-  double const compute = cta_blocks * 2.0 * tile.m() * tile.n() * tile.k() / efficiency / sm_rate(desc);
+  double const compute = cta_blocks * 2.0 * effective_area(tile) * tile.k() / sm_rate(desc);
   double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
   return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
 }
