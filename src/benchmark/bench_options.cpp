@@ -40,23 +40,10 @@ FlagParser string_flag(std::string BenchOptions::*member) {
   };
 }
 
-/// `text` as an integer in [lo, hi] into *out; false (with *error) otherwise.
-bool parse_integer(std::string const &text, int64_t lo, int64_t hi, int64_t *out, std::string *error) {
-  char *end = nullptr;
-  errno = 0;
-  long long const v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi) {
-    *error = "'" + text + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    return false;
-  }
-  *out = int64_t(v);
-  return true;
-}
-
 FlagParser iterations_flag(int BenchOptions::*member) {
   return [=](std::string const &value, BenchOptions &options, std::string *error) {
     int64_t v = 0;
-    if (!parse_integer(value, 0, 1000000, &v, error)) return false;
+    if (!profiler::parse_integer_in_range(value, 0, 1000000, &v, error)) return false;
     options.*member = int(v);
     return true;
   };
@@ -85,9 +72,9 @@ bool parse_dtypes(std::string const &value, BenchOptions &options, std::string *
 bool parse_grouped(std::string const &value, BenchOptions &options, std::string *error) {
   std::vector<std::string> const parts = split(value);
   int64_t experts = 0;
-  if (parts.size() != 3 || !parse_integer(parts[0], 1, 4096, &experts, error) ||
-      !parse_integer(parts[1], 1, INT32_MAX, &options.grouped.n, error) ||
-      !parse_integer(parts[2], 1, INT32_MAX, &options.grouped.k, error)) {
+  if (parts.size() != 3 || !profiler::parse_integer_in_range(parts[0], 1, 4096, &experts, error) ||
+      !profiler::parse_integer_in_range(parts[1], 1, INT32_MAX, &options.grouped.n, error) ||
+      !profiler::parse_integer_in_range(parts[2], 1, INT32_MAX, &options.grouped.k, error)) {
     if (parts.size() != 3) *error = "'" + value + "' is not E,N,K (experts, out features, in features)";
     return false;
   }
@@ -97,7 +84,7 @@ bool parse_grouped(std::string const &value, BenchOptions &options, std::string 
 }
 
 bool parse_tokens(std::string const &value, BenchOptions &options, std::string *error) {
-  return parse_integer(value, 1, INT32_MAX, &options.grouped.tokens, error);
+  return profiler::parse_integer_in_range(value, 1, INT32_MAX, &options.grouped.tokens, error);
 }
 
 bool parse_distribution(std::string const &value, BenchOptions &options, std::string *error) {
@@ -113,7 +100,7 @@ bool parse_counts(std::string const &value, BenchOptions &options, std::string *
   options.grouped.counts.clear();
   for (std::string const &part : split(value)) {
     int64_t count = 0;
-    if (!parse_integer(part, 0, INT32_MAX, &count, error)) return false;
+    if (!profiler::parse_integer_in_range(part, 0, INT32_MAX, &count, error)) return false;
     options.grouped.counts.push_back(count);
   }
   return true;
@@ -121,7 +108,7 @@ bool parse_counts(std::string const &value, BenchOptions &options, std::string *
 
 bool parse_seed(std::string const &value, BenchOptions &options, std::string *error) {
   int64_t seed = 0;
-  if (!parse_integer(value, 0, INT64_MAX, &seed, error)) return false;
+  if (!profiler::parse_integer_in_range(value, 0, INT64_MAX, &seed, error)) return false;
   options.grouped.seed = uint64_t(seed);
   return true;
 }
@@ -175,7 +162,7 @@ bool parse_verify(std::string const &value, BenchOptions &options, std::string *
 
 bool parse_device(std::string const &value, BenchOptions &options, std::string *error) {
   int64_t v = 0;
-  if (!parse_integer(value, 0, 1023, &v, error)) return false;
+  if (!profiler::parse_integer_in_range(value, 0, 1023, &v, error)) return false;
   options.device = int(v);
   return true;
 }

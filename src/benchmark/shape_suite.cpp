@@ -1,10 +1,10 @@
 /// @file src/benchmark/shape_suite.cpp
 #include "shape_suite.h"
 
-#include <cerrno>
 #include <climits>
-#include <cstdlib>
 #include <fstream>
+
+#include "options.h"
 
 namespace cutlass {
 namespace benchmark {
@@ -31,13 +31,8 @@ std::vector<std::string> fields_of(std::string const &line) {
 }
 
 bool parse_extent(std::string const &text, int64_t *value) {
-  if (text.empty()) return false;
-  char *end = nullptr;
-  errno = 0;
-  long long const v = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || v < 1 || v > INT_MAX) return false;
-  *value = v;
-  return true;
+  std::string ignored;   // the caller names the bad field
+  return profiler::parse_integer_in_range(text, 1, INT_MAX, value, &ignored);
 }
 
 bool parse_layout_letter(char letter, LayoutTypeID *layout) {

@@ -91,11 +91,7 @@ FlagParser integer_list_flag(std::vector<int64_t> Options::*member, int64_t min_
 FlagParser integer_flag(int Options::*member, int64_t min_value, int64_t max_value) {
   return [=](std::string const &value, Options &options, std::string *error) {
     int64_t v = 0;
-    if (!parse_integer(value, &v) || v < min_value || v > max_value) {
-      *error = "'" + value + "' is not an integer in [" + std::to_string(min_value) + ", " +
-               std::to_string(max_value) + "]";
-      return false;
-    }
+    if (!parse_integer_in_range(value, min_value, max_value, &v, error)) return false;
     options.*member = int(v);
     return true;
   };
@@ -234,6 +230,18 @@ bool profiler_supports(NumericTypeID type) {
     if (t == type) return true;
   }
   return false;
+}
+
+bool parse_integer_in_range(std::string const &text, int64_t min_value, int64_t max_value, int64_t *value,
+                            std::string *error) {
+  int64_t v = 0;
+  if (!parse_integer(text, &v) || v < min_value || v > max_value) {
+    *error = "'" + text + "' is not an integer in [" + std::to_string(min_value) + ", " + std::to_string(max_value) +
+             "]";
+    return false;
+  }
+  *value = v;
+  return true;
 }
 
 bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_value, std::vector<int64_t> *values,

@@ -78,6 +78,11 @@ struct ParseResult {
 /// omit `=true`); unknown flags, flags given twice and bad values are errors.
 ParseResult parse_options(std::vector<std::string> const &arguments);
 
+/// Parses a decimal integer in [min_value, max_value] into *value. False with `error` set
+/// ("'<text>' is not an integer in [min, max]") otherwise.
+bool parse_integer_in_range(std::string const &text, int64_t min_value, int64_t max_value, int64_t *value,
+                            std::string *error);
+
 /// Parses "4096", "128,256,512" or "start:end[:step]" (inclusive, step > 0), or a comma list
 /// mixing them, into `values`, each in [min_value, max_value]. False with `error` set otherwise.
 bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_value,
