@@ -444,7 +444,7 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
       rows past ``offs[E-1]`` are zeros.
     - ``mat_a`` 3-D ``(E, M, K)``, ``mat_b`` 3-D ``(E, K, N)``, ``offs`` None: returns ``(E, M, N)``,
       ``out[g] = mat_a[g] @ mat_b[g]`` (``cutlass_lib.gemm`` does this case as one strided-batched
-      launch; here each expert is its own launch).
+      launch; here it goes through the grouped call, as the 2-D case).
 
     Layouts: row- or column-major in the last two dimensions, any leading dimension, without
     copies. The usual ``mat_b`` is ``w.transpose(-2, -1)`` of a contiguous ``(E, N, K)`` expert
