@@ -313,7 +313,7 @@ TEST_P(StreamKKernelTest, Splits) {
   Case const cases[] = {
       {16 * tm - 3, hybrid_n_tiles * tn - 50, 17 * tk - 9, 1},
       {12 * tm, ((sms + 11) / 12 + 1) * tn - 7, 9 * tk, 1},
-      {3 * tm - 84, 3 * tn - 124, 63 * tk - 32, 1},
+      {std::max<int64_t>(3 * tm - 84, 2 * tm + 5), std::max<int64_t>(3 * tn - 124, 2 * tn + 5), 63 * tk - 32, 1},
       {2 * tm + 1, tn + 5, 40 * tk + 3, 3},
   };
   // integer kernels take integer scalars (their s32 alpha / beta would truncate 1.25 and -0.5)
