@@ -57,6 +57,7 @@ def layout_letters(cfg: "KernelConfig") -> str:
 SCHEDULE_SUFFIXES = {
     "KernelTmaWarpSpecializedCooperative": "_warpspecialized_cooperative",
     "KernelTmaWarpSpecializedPingpong": "_warpspecialized_pingpong",
+    "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum": "_warpspecialized_cooperative_blockscale",
 }
 EPILOGUE_SUFFIX = "_epi_tma"
 

@@ -26,8 +26,9 @@
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; transa T, transb N (both operands K-major),
  *                                 16-byte alignment; the tensor core's own accumulation, which
- *                                 keeps about 14 bits of each k-block's sum; per-tensor or
- *                                 row-wise scales of A and B: cutlassLibSetMatrixScale)
+ *                                 keeps about 14 bits of each k-block's sum, or the precise one:
+ *                                 cutlassLibSetAccumulation; per-tensor, row-wise or 1x128 /
+ *                                 128x128 block scales of A and B: cutlassLibSetMatrixScale)
  *    CUDA_R_8F_E4M3 x CUDA_R_8F_E5M2, CUDA_R_8F_E5M2 x CUDA_R_8F_E4M3
  *                              -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (as e4m3 x e4m3: sm90
  *                                 kernels "..._e4m3_e5m2_..." / "..._e5m2_e4m3_..." in the default
@@ -415,27 +416,59 @@ typedef enum {
    *  (N values: scale[j] multiplies column j of D); the same vector for every batch entry;
    *  "row-wise" scaling: per-token activations, per-channel weights */
   CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F = 3,
-  /** 1 x 128 blocks along K: not offered yet (NOT_SUPPORTED) */
+  /** 1 x 128 blocks along K: one f32 per row of op(A) (column of op(B)) per 128 elements of K,
+   *  KB = ceil(K / 128) k-blocks (the last one covers K's remainder); A's scale of row i in
+   *  k-block kb at scale[kb * M + i] (B: scale[kb * N + j]): rows (columns) run fastest; batch
+   *  entry l's scales follow at l * KB * M (N). DeepSeek-V3's activation scaling. */
   CUTLASS_LIB_MATRIX_SCALE_VEC128_32F = 4,
-  /** 128 x 128 blocks: not offered yet (NOT_SUPPORTED) */
+  /** 128 x 128 blocks: one f32 per 128 rows of op(A) (columns of op(B)) x 128 elements of K;
+   *  A's block (i / 128, kb) at scale[kb * ceil(M / 128) + i / 128] (B: ceil(N / 128)); batch
+   *  entry l's at l * KB * ceil(M / 128). DeepSeek-V3's weight scaling. */
   CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F = 5,
   CUTLASS_LIB_MATRIX_SCALE_ENUM_RANGE_ = 0x7fffffff
 } cutlassLibMatrixScale_t;
 
 /** The scale of fp8 operand `matrix` for later calls, in layout `mode` (device f32 memory, read
  *  by the kernel; NULL turns that operand's scale off, i.e. 1). With both scales set,
- *      D(i, j) = alpha * sa(i) * sb(j) * sum_k op(A)(i, k) op(B)(k, j) + beta * C(i, j)
- *  where sa(i) is *scale (SCALAR_32F) or scale[i] (OUTER_VEC_32F, M values), and sb(j) likewise
- *  with N values. Example, y = x W^T with x (tokens x in) and W (out x in) row-major e4m3, called
- *  as GemmEx(T, N, m = out, n = tokens, k = in, A = W, B = x): per-channel weight scales are
- *  A's OUTER_VEC (out values), per-token activation scales B's OUTER_VEC (tokens values).
+ *      D(i, j) = alpha * sum_kb sa(i, kb) * sb(j, kb) * sum_{k in block kb} op(A)(i, k) op(B)(k, j)
+ *                + beta * C(i, j)
+ *  (kb: the 128-deep k-blocks) where sa(i, kb) is *scale (SCALAR_32F), scale[i] (OUTER_VEC_32F,
+ *  M values) or the block scale of row i in k-block kb (VEC128_32F, BLK128x128_32F: layouts at
+ *  the enumerators), and sb(j, kb) likewise with N. Example, y = x W^T with x (tokens x in) and
+ *  W (out x in) row-major e4m3, called as GemmEx(T, N, m = out, n = tokens, k = in, A = W, B = x):
+ *  per-channel weight scales are A's OUTER_VEC (out values), per-token activation scales B's
+ *  OUTER_VEC (tokens values). DeepSeek-V3's recipe is A = W with BLK128x128 (ceil(out / 128) x
+ *  ceil(in / 128) values: out = 4096, in = 7168 gives 32 x 56, block (r, kb) at scale[kb * 32 + r])
+ *  and B = x with VEC128 (tokens x ceil(in / 128): token t of k-block kb at scale[kb * tokens + t]).
+ *  The block modes run on the block-scaled sm90 kernels only (names "..._blockscale", e4m3 /
+ *  e5m2 TN, 16-byte alignment; a build without them answers NO_KERNEL), which promote every
+ *  k-block's partial sum to f32 registers, so block scales imply precise accumulation.
  *  Only calls with fp8 Atype / Btype take scales (others answer NOT_SUPPORTED while one is
  *  set); the k == 0 / alpha == 0 quick returns do not read them.
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a matrix other than A / B, a mode outside
- *  the enumerators, or OUTER_VEC_32F with a NULL scale; NOT_SUPPORTED for VEC128_32F and
- *  BLK128x128_32F. Nothing changes on an error. */
+ *  the enumerators, or OUTER_VEC_32F, VEC128_32F or BLK128x128_32F with a NULL scale. Nothing
+ *  changes on an error. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetMatrixScale(cutlassLibHandle_t handle, cutlassLibMatrix_t matrix,
                                                               cutlassLibMatrixScale_t mode, const float *scale);
+
+/** How fp8 GEMMs sum over K (cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM: 1 is FAST). */
+typedef enum {
+  /** the tensor core's own accumulation across K (the default): wgmma's fp8 adder keeps about
+   *  14 bits, so the error grows with K (see cutlassLibSetAccumulation) */
+  CUTLASS_LIB_ACCUMULATION_FAST = 0,
+  /** each 128-deep k-block's partial sum is added into f32 registers (DeepSeek-V3 report, section
+   *  3.3.2, "increasing accumulation precision"); runs on the block-scaled sm90 kernels */
+  CUTLASS_LIB_ACCUMULATION_PRECISE = 1,
+  CUTLASS_LIB_ACCUMULATION_ENUM_RANGE_ = 0x7fffffff
+} cutlassLibAccumulation_t;
+
+/** The accumulation mode of later calls with fp8 Atype / Btype (other types answer NOT_SUPPORTED
+ *  while PRECISE is set). PRECISE runs the block-scaled kernels ("..._blockscale"; NO_KERNEL in
+ *  a build without them) at a cost measured in docs/NOTES.md; block scales (VEC128_32F,
+ *  BLK128x128_32F) always accumulate precisely. Error of the two modes against an f64 sum of the
+ *  same e4m3 products (uniform [-1, 1] data, bf16 output, docs/NOTES.md): see the table there.
+ *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a mode outside the enumerators. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetAccumulation(cutlassLibHandle_t handle, cutlassLibAccumulation_t mode);
 
 /** Bounds of the CLAMP epilogues; INVALID_VALUE unless lo <= hi. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueClamp(cutlassLibHandle_t handle, float lo, float hi);

@@ -21,6 +21,9 @@ from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
 PINGPONG = "KernelTmaWarpSpecializedPingpong"
+#: fp8, cooperative, every 128-deep k-block's partial sum promoted into f32 registers times its
+#: block scales (cuBLASLt's VEC128 / BLK128x128 scales and precise accumulation).
+BLOCKSCALED = "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum"
 
 TILES = (
     # ping-pong: each consumer warpgroup owns whole tiles (warp tile = CTA tile). First: measured
@@ -132,6 +135,16 @@ TILES_N208 = tuple(
             instruction=Shape(64, 208, 16), scheduler=scheduler, in_default_set=False)
     for scheduler in ("", "stream_k"))
 
+#: Block-scaled fp8 (BLOCKSCALED; names "..._blockscale"): the large tile and the small-problem
+#: tile, each consumer warpgroup inside one 128-wide scale block (64x128 and 64x64 parts).
+#: Opt-in until they pass the GPU suite.
+TILES_BLOCKSCALED = (
+    TileRow(threadblock=Shape(128, 128, 128), warp=Shape(64, 128, 128), stages=6, schedule=BLOCKSCALED,
+            instruction=Shape(64, 128, 32), in_default_set=False),
+    TileRow(threadblock=Shape(64, 128, 128), warp=Shape(64, 64, 128), stages=8, schedule=BLOCKSCALED,
+            instruction=Shape(64, 64, 32), in_default_set=False),
+)
+
 #: Grouped GEMM (one persistent launch over many problems: the C API's grouped and pointer-array
 #: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue (test/sm90/test_sm90_grouped.cu).
 TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
@@ -184,6 +197,11 @@ ROWS = tuple(
             alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILES[0], TILES[2], TILES[7])))
     for a, b in ((E4M3, E5M2), (E5M2, E4M3)) for c in (BF16, F16, F32)
 ) + tuple(
+    # block-scaled e4m3 x e4m3 -> bf16 / f16 / f32, TN (TILES_BLOCKSCALED)
+    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS_S8, tiles=TILES_BLOCKSCALED)
+    for c in (BF16, F16, F32)
+) + tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's
     # and Python's grouped calls take it for problems of one type, layout and K)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
@@ -210,7 +228,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     problems = []
     if tb.k * cfg.a.element.size_bytes != 128:
         problems.append(f"threadblock K {tb.k} must span one 128-byte swizzle row")
-    if cfg.tile.schedule == COOPERATIVE:
+    if cfg.tile.schedule in (COOPERATIVE, BLOCKSCALED):
         expected = Shape(tb.m // 2, tb.n, tb.k) if tb.m >= 128 else Shape(tb.m, tb.n // 2, tb.k)
         why = "two cooperative consumers split the CTA tile"
     else:
@@ -251,8 +269,17 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     elif (cl.n > 1 and tb.m % (64 * cl.n)) or (cl.m > 1 and tb.n % (64 * cl.m)):
         problems.append(f"threadblock {tb.m}x{tb.n} does not split into whole 64-wide multicast slices "
                         f"for cluster {cl.m}x{cl.n}")
-    if cfg.tile.schedule not in (COOPERATIVE, PINGPONG):
+    if cfg.tile.schedule not in (COOPERATIVE, PINGPONG, BLOCKSCALED):
         problems.append(f"schedule {cfg.tile.schedule} is not implemented")
+    if cfg.tile.schedule == BLOCKSCALED:
+        if cfg.a.element not in (E4M3, E5M2):
+            problems.append("block-scaled kernels take fp8 operands")
+        if 128 % warp.m or 128 % warp.n:
+            problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} must lie in one 128 x 128 scale block")
+        if cfg.tile.scheduler or cl != Shape(1, 1, 1):
+            problems.append("block-scaled kernels run the persistent scheduler on 1x1x1 clusters")
+        if cfg.epilogue.fused:
+            problems.append("block-scaled kernels have the plain epilogue only")
     stage_bytes = (tb.m + tb.n) * tb.k * cfg.a.element.size_bytes
     # Fused epilogues with vectors, and the fp8-input kernels (operand scales may be outer vectors),
     # stage each consumer's row and column terms (at most 3 floats).

@@ -512,7 +512,7 @@ cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const f
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   handle->operands.scale_a = scaleA;
   handle->operands.scale_b = scaleB;
-  handle->operands.scale_a_vector = handle->operands.scale_b_vector = false;
+  handle->operands.scale_a_mode = handle->operands.scale_b_mode = cutlass::epilogue::OperandScaleMode::kScalar;
   return CUTLASS_LIB_STATUS_SUCCESS;
 }
 
@@ -520,15 +520,25 @@ cutlassLibStatus_t cutlassLibSetMatrixScale(cutlassLibHandle_t handle, cutlassLi
                                             cutlassLibMatrixScale_t mode, const float *scale) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   if (matrix != CUTLASS_LIB_MATRIX_A && matrix != CUTLASS_LIB_MATRIX_B) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  bool const vector = mode == CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F;
-  if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F || mode == CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F) {
-    return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  if (mode != CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F && mode != CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F &&
+      mode != CUTLASS_LIB_MATRIX_SCALE_VEC128_32F && mode != CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F) {
+    return CUTLASS_LIB_STATUS_INVALID_VALUE;
   }
-  if (mode != CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F && !vector) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  if (vector && !scale) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  if (mode != CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F && !scale) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   bool const a = matrix == CUTLASS_LIB_MATRIX_A;
   (a ? handle->operands.scale_a : handle->operands.scale_b) = scale;
-  (a ? handle->operands.scale_a_vector : handle->operands.scale_b_vector) = vector;
+  // the C API's values are cuBLASLt's, and so are OperandScaleMode's
+  (a ? handle->operands.scale_a_mode : handle->operands.scale_b_mode) = cutlass::epilogue::OperandScaleMode(int(mode));
+  return CUTLASS_LIB_STATUS_SUCCESS;
+}
+
+cutlassLibStatus_t cutlassLibSetAccumulation(cutlassLibHandle_t handle, cutlassLibAccumulation_t mode) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (mode != CUTLASS_LIB_ACCUMULATION_FAST && mode != CUTLASS_LIB_ACCUMULATION_PRECISE) {
+    return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  }
+  handle->operands.accumulation = mode == CUTLASS_LIB_ACCUMULATION_PRECISE ? cutlass::library::AccumulationMode::kPrecise
+                                                                          : cutlass::library::AccumulationMode::kFast;
   return CUTLASS_LIB_STATUS_SUCCESS;
 }
 

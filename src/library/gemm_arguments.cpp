@@ -117,8 +117,17 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (output_nonempty && reads_c && !c.C) {
     return gemm_failure(GemmFailure::kInvalidValue, "C must not be null when beta != 0");
   }
-  if ((c.epilogue.scale_a_vector && !c.epilogue.scale_a) || (c.epilogue.scale_b_vector && !c.epilogue.scale_b)) {
-    return gemm_failure(GemmFailure::kInvalidValue, "an outer-vector operand scale needs its vector");
+  using epilogue::OperandScaleMode;
+  auto const known = [](OperandScaleMode m) {
+    return m == OperandScaleMode::kScalar || m == OperandScaleMode::kOuterVector || epilogue::is_block_scale(m);
+  };
+  if (!known(c.epilogue.scale_a_mode) || !known(c.epilogue.scale_b_mode) ||
+      (c.epilogue.accumulation != AccumulationMode::kFast && c.epilogue.accumulation != AccumulationMode::kPrecise)) {
+    return gemm_failure(GemmFailure::kInvalidValue, "an operand scale mode or accumulation mode outside its enumerators");
+  }
+  if ((c.epilogue.scale_a_mode != OperandScaleMode::kScalar && !c.epilogue.scale_a) ||
+      (c.epilogue.scale_b_mode != OperandScaleMode::kScalar && !c.epilogue.scale_b)) {
+    return gemm_failure(GemmFailure::kInvalidValue, "an outer-vector or block operand scale needs its scales");
   }
   GemmOutcome const epilogue = check_epilogue_arguments(c);   // its INVALID_VALUEs before any NOT_SUPPORTED below
   if (epilogue.failure != GemmFailure::kNone) return epilogue;
@@ -135,6 +144,9 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   bool const fp8_operands = c.element_A == NumericTypeID::kFE4M3 || c.element_A == NumericTypeID::kFE5M2;
   if ((c.epilogue.scale_a || c.epilogue.scale_b) && !fp8_operands) {
     return gemm_failure(GemmFailure::kNotSupported, "operand scales (scale_a, scale_b) are for fp8 operands");
+  }
+  if (c.epilogue.accumulation == AccumulationMode::kPrecise && !fp8_operands) {
+    return gemm_failure(GemmFailure::kNotSupported, "precise accumulation is for fp8 operands");
   }
   if (c.epilogue.kind.fused() && output_nonempty && c.k == 0) {
     return gemm_failure(GemmFailure::kNotSupported,

@@ -51,8 +51,8 @@ GemmCall to_column_major_output(GemmCall c) {
   // A and B trade places, and so do their scales (an outer vector of A follows the rows of D)
   t.epilogue.scale_a = c.epilogue.scale_b;
   t.epilogue.scale_b = c.epilogue.scale_a;
-  t.epilogue.scale_a_vector = c.epilogue.scale_b_vector;
-  t.epilogue.scale_b_vector = c.epilogue.scale_a_vector;
+  t.epilogue.scale_a_mode = c.epilogue.scale_b_mode;
+  t.epilogue.scale_b_mode = c.epilogue.scale_a_mode;
   t.epilogue.rows = c.epilogue.columns;
   t.epilogue.columns = c.epilogue.rows;
   return t;

@@ -310,9 +310,12 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
     if (e.kind.fused()) {
       return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls take no fused epilogue yet", g));
     }
-    if (e.scale_a_vector || e.scale_b_vector) {
+    if (e.scale_a_mode != epilogue::OperandScaleMode::kScalar || e.scale_b_mode != epilogue::OperandScaleMode::kScalar) {
       return logged(at(GemmFailure::kNotSupported,
-                       "grouped and pointer-array calls take per-tensor operand scales only, no outer vectors", g));
+                       "grouped and pointer-array calls take per-tensor operand scales only, no outer vectors or blocks", g));
+    }
+    if (e.accumulation != AccumulationMode::kFast) {
+      return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls accumulate fast only", g));
     }
   }
 

@@ -66,6 +66,23 @@ struct KernelIsGrouped<Kernel, std::void_t<decltype(Kernel::kGrouped)>> {
   static constexpr bool value = Kernel::kGrouped;
 };
 
+/// Whether a kernel promotes every k-block's partial sum with its block scales (Kernel::kBlockScaled:
+/// the sm90 FP8BlockScaledAccum schedule); such a kernel takes exactly the calls that ask for it.
+template <typename Kernel, typename = void>
+struct KernelIsBlockScaled {
+  static constexpr bool value = false;
+};
+template <typename Kernel>
+struct KernelIsBlockScaled<Kernel, std::void_t<decltype(Kernel::kBlockScaled)>> {
+  static constexpr bool value = Kernel::kBlockScaled;
+};
+
+/// True when a call needs a block-scaled kernel: block scales on A or B, or precise accumulation.
+inline bool wants_block_scaled_kernel(GemmEpilogueArguments const &e) {
+  return e.accumulation == AccumulationMode::kPrecise || epilogue::is_block_scale(e.scale_a_mode) ||
+         epilogue::is_block_scale(e.scale_b_mode);
+}
+
 /// The largest min(M, N) a kernel takes (Kernel::kMaxSmallExtent; 0 = any problem), and whether it
 /// splits K over CTAs itself (Kernel::kSerialSplitK).
 template <typename Kernel, typename = void>
@@ -164,6 +181,9 @@ class GemmUniversalOperation : public Operation {
     int const rows = arguments.epilogue.rows > 0 ? arguments.epilogue.rows : arguments.problem_size.m();
     Status const fusion = check_epilogue_operands(desc_.epilogue, arguments.epilogue, rows);
     if (fusion != Status::kSuccess) return fusion;
+    if (wants_block_scaled_kernel(arguments.epilogue) != KernelIsBlockScaled<Kernel>::value) {
+      return Status::kErrorNotSupported;   // block scales / precise sums <-> the block-scaled kernels
+    }
     return Kernel::can_implement(to_kernel_arguments(arguments));
   }
 
@@ -287,8 +307,8 @@ class GemmUniversalOperation : public Operation {
     if constexpr (Op::kOperandScales) {
       p.scale_a = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_a);
       p.scale_b = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_b);
-      p.scale_a_vector = e.scale_a_vector;
-      p.scale_b_vector = e.scale_b_vector;
+      p.scale_a_mode = e.scale_a_mode;
+      p.scale_b_mode = e.scale_b_mode;
     }
     p.clamp_min = typename Op::ElementCompute(e.clamp_min);
     p.clamp_max = typename Op::ElementCompute(e.clamp_max);

@@ -97,7 +97,7 @@ std::string route_key(GemmCall const &c, int compute_capability, int sm_count) {
   w << alignment_class(e.alpha_vector) << e.alpha_vector_broadcast << e.batch_stride_alpha_vector;
   w << alignment_class(e.aux) << e.ldaux << e.batch_stride_aux;
   w << alignment_class(e.scale_d) << alignment_class(e.amax) << alignment_class(e.scale_a)
-    << alignment_class(e.scale_b) << e.scale_a_vector << e.scale_b_vector;
+    << alignment_class(e.scale_b) << e.scale_a_mode << e.scale_b_mode << e.accumulation;
   w << e.clamp_min << e.clamp_max << e.rows << e.columns;
   return w.take();
 }

@@ -123,8 +123,8 @@ TEST_F(CApiHooks, OperandScalesAreForFp8OperandsOnly) {
   EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, fp8);
 }
 
-/// cutlassLibSetMatrixScale's statuses (cuBLASLt's scale modes): scalars and outer vectors set,
-/// the block modes NOT_SUPPORTED, bad matrices / modes / a NULL outer vector INVALID_VALUE (and
+/// cutlassLibSetMatrixScale's statuses (cuBLASLt's scale modes): scalars, outer vectors and block
+/// scales set, bad matrices / modes / a NULL vector or block scale INVALID_VALUE (and
 /// nothing changes then); a scale set through it is an operand scale like SetOperandScales'.
 TEST_F(CApiHooks, MatrixScaleModes) {
   float const *scale = reinterpret_cast<float const *>(address(0x500000));
@@ -137,11 +137,11 @@ TEST_F(CApiHooks, MatrixScaleModes) {
               cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, cutlassLibMatrixScale_t(mode), scale))
         << "mode " << mode;
   }
-  for (auto mode : {CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F}) {
-    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, mode, scale));
+  for (auto mode : {CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, CUTLASS_LIB_MATRIX_SCALE_VEC128_32F,
+                    CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F}) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, mode, nullptr))
+        << "mode " << int(mode) << " without its scales";
   }
-  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
-            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, nullptr));
   EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "the failed calls set nothing";
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, scale));
@@ -152,6 +152,33 @@ TEST_F(CApiHooks, MatrixScaleModes) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_B, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, nullptr));
   EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "NULL turns the scale off";
+  // the block modes are set like the others (their kernels: the block-scaled sm90 ones)
+  for (auto mode : {CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F}) {
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, mode, scale));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "a block scale set for bf16 operands";
+    cutlassLibStatus_t const blocks = select(CUDA_R_8F_E4M3);
+    EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, blocks) << "mode " << int(mode);
+    EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, blocks) << "mode " << int(mode);
+  }
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, nullptr));
+}
+
+/// cutlassLibSetAccumulation: FAST and PRECISE set, other values INVALID_VALUE; PRECISE is for fp8
+/// operands (NOT_SUPPORTED for bf16 while it is set), FAST turns it off again.
+TEST_F(CApiHooks, AccumulationModes) {
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, cutlassLibSetAccumulation(nullptr, CUTLASS_LIB_ACCUMULATION_PRECISE));
+  for (int mode : {2, -1}) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, cutlassLibSetAccumulation(handle_, cutlassLibAccumulation_t(mode)));
+  }
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "the failed calls set nothing";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetAccumulation(handle_, CUTLASS_LIB_ACCUMULATION_PRECISE));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "precise accumulation for bf16 operands";
+  cutlassLibStatus_t const fp8 = select(CUDA_R_8F_E4M3);
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, fp8);
+  EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, fp8);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetAccumulation(handle_, CUTLASS_LIB_ACCUMULATION_FAST));
+  EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(CUDA_R_16BF)) << "FAST: off again";
 }
 
 }  // namespace

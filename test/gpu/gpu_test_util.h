@@ -1,6 +1,8 @@
 /// Helpers of the GPU tests: device presence, an owning device buffer, element sizes.
 #pragma once
 
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -57,6 +59,12 @@ inline int device_compute_capability() {
   return device_attribute(cudaDevAttrComputeCapabilityMajor) * 10 + device_attribute(cudaDevAttrComputeCapabilityMinor);
 }
 
+/// Whether a kernel is block-scaled (the sm90 FP8BlockScaledAccum schedule, names "..._blockscale"):
+/// it takes only calls with block scales or precise accumulation.
+inline bool is_block_scaled(cutlass::library::OperationDescription const &d) {
+  return std::strstr(d.name, "_blockscale") != nullptr;
+}
+
 /// Where build_has_kernel looks: kernels that run on the current device, or kernels for any.
 enum class KernelsFor { kThisDevice, kAnyDevice };
 
@@ -78,7 +86,7 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
     auto const &tile = d.tile_description;
     if (d.A.element == element_AB && d.B.element == element_AB && d.A.layout == layout_A && d.B.layout == layout_B &&
         d.C.element == element_C && d.C.layout == LayoutTypeID::kColumnMajor && !d.epilogue.fused() &&
-        d.max_small_extent == 0 && d.gemm_kind != cutlass::library::GemmKind::kGrouped &&
+        d.max_small_extent == 0 && d.gemm_kind != cutlass::library::GemmKind::kGrouped && !is_block_scaled(d) &&
         (alignment_A == 0 || d.A.alignment == alignment_A) &&
         (cc < 0 || (cc >= tile.minimum_compute_capability && cc <= tile.maximum_compute_capability))) {
       return true;

@@ -170,6 +170,8 @@ void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan
   args.lda = p.lda, args.ldb = p.ldb, args.ldc = c_ld, args.ldd = p.ldd;
   args.batch_stride_A = p.stride_A, args.batch_stride_B = p.stride_B;
   args.batch_stride_C = c_stride, args.batch_stride_D = p.stride_D;
+  // block-scaled kernels take the calls that ask for them: precise accumulation, no scales (= 1)
+  if (cutlass_lib_test::is_block_scaled(op->description())) args.epilogue.accumulation = AccumulationMode::kPrecise;
   ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args)) << "m=" << p.m << " n=" << p.n << " k=" << p.k;
   SharedWorkspace own;
   SharedWorkspace &ws = shared ? *shared : own;

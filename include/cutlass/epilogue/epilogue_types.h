@@ -18,5 +18,21 @@ constexpr VectorBroadcast transposed(VectorBroadcast b) {
   return b == VectorBroadcast::kPerRow ? VectorBroadcast::kPerColumn : VectorBroadcast::kPerRow;
 }
 
+/// How the f32 scale of an fp8 operand is laid out; names and values are cuBLASLt's
+/// cublasLtMatmulMatrixScale_t (SCALAR_32F, OUTER_VEC_32F, VEC128_32F, BLK128x128_32F). The
+/// epilogue applies kScalar (folded into alpha) and kOuterVector (row / column terms); the block
+/// modes multiply each 128-deep k-block's partial sum in the mainloop of the block-scaled sm90
+/// kernels (gemm/kernel/gemm_sm90.h, Sm90BlockScales), so the epilogue leaves them alone.
+///   kBlock1x128   one value per row of op(A) (or column of op(B)) per 128 elements of K:
+///                 scale[(l * KB + kb) * MN + i], KB = ceil(K / 128), MN = M (A) or N (B)
+///   kBlock128x128 one value per 128 x 128 block: scale[(l * KB + kb) * ceil(MN / 128) + i / 128]
+/// (l: batch entry, kb: k-block, i: row of A / column of B; MN runs fastest).
+enum class OperandScaleMode : int { kScalar = 0, kOuterVector = 3, kBlock1x128 = 4, kBlock128x128 = 5 };
+
+/// True for the modes the mainloop applies per k-block.
+constexpr bool is_block_scale(OperandScaleMode mode) {
+  return mode == OperandScaleMode::kBlock1x128 || mode == OperandScaleMode::kBlock128x128;
+}
+
 }  // namespace epilogue
 }  // namespace cutlass

@@ -14,6 +14,12 @@ struct KernelTmaWarpSpecializedCooperative {};
 /// persistent over output tiles.
 struct KernelTmaWarpSpecializedPingpong {};
 
+/// sm90, fp8 operands: the cooperative schedule whose consumers promote every 128-deep k-block's
+/// partial sum into f32 registers, multiplied by the operands' block scales of that k-block
+/// (collective/sm90_block_scales.h): cuBLASLt's VEC128_32F / BLK128x128_32F scales and its
+/// precise (not FAST_ACCUM) accumulation. Persistent scheduler only.
+struct KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum {};
+
 /// sm90 tile schedulers (CUTLASS 3.x spellings).
 /// Persistent: each CTA (cluster) takes whole output tiles, grid-strided, in grouped raster order.
 struct PersistentScheduler {};

@@ -113,9 +113,17 @@ struct GemmUniversalConfiguration {
 ///  - scale_d: f32 device scalar multiplying D (null = 1); amax: f32 device scalar set to
 ///    max |activation(x)| over D (before scale_d); both only with kind.scale_amax; amax may be null.
 ///  - scale_a, scale_b: f32 device scales of fp8 operands (cuBLASLt's A_SCALE_POINTER /
-///    B_SCALE_POINTER; null = 1): per-tensor scalars multiplying alpha, or with scale_a_vector /
-///    scale_b_vector outer vectors (cuBLASLt's OUTER_VEC_32F): M values, scale_a[m] multiplying
-///    row m of D, and N values, scale_b[n] multiplying column n, the same for every batch entry.
+///    B_SCALE_POINTER; null = 1), laid out as scale_a_mode / scale_b_mode say
+///    (epilogue::OperandScaleMode, cuBLASLt's cublasLtMatmulMatrixScale_t): kScalar, a per-tensor
+///    scalar multiplying alpha; kOuterVector (OUTER_VEC_32F), M values, scale_a[m] multiplying
+///    row m of D, and N values, scale_b[n] multiplying column n, the same for every batch entry;
+///    kBlock1x128 (VEC128_32F) / kBlock128x128 (BLK128x128_32F), one value per 128-deep k-block
+///    of each row (column) or of each 128-row (-column) block, multiplying that k-block's partial
+///    sum (layout in epilogue_types.h); a block mode needs a block-scaled kernel (names
+///    ..._blockscale), the others refuse it (kErrorNotSupported).
+///  - accumulation: kFast, the tensor core's own accumulation across K (every kernel); kPrecise,
+///    each 128-deep k-block's partial sum promoted into f32 registers (block-scaled kernels only).
+///    fp8 operands only.
 ///    Not part of `kind` (every fp8-input kernel takes them); set with other operand types:
 ///    kErrorNotSupported.
 ///  - clamp_min <= clamp_max: the bounds of ActivationKind::kClamp.
@@ -137,8 +145,9 @@ struct GemmEpilogueArguments {
   float *amax = nullptr;
   float const *scale_a = nullptr;
   float const *scale_b = nullptr;
-  bool scale_a_vector = false;
-  bool scale_b_vector = false;
+  epilogue::OperandScaleMode scale_a_mode = epilogue::OperandScaleMode::kScalar;
+  epilogue::OperandScaleMode scale_b_mode = epilogue::OperandScaleMode::kScalar;
+  AccumulationMode accumulation = AccumulationMode::kFast;
   float clamp_min = 0.f;
   float clamp_max = 0.f;
   /// Extent of D the vectors, aux and amax cover (column-major); 0 = the problem's M / N. The

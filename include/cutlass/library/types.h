@@ -75,5 +75,10 @@ enum class TileSchedulerType { kDefault, kPersistent, kStreamK, kGrouped, kInval
 /// Where alpha and beta live: host memory (read before the launch) or device memory.
 enum class ScalarPointerMode { kHost, kDevice, kInvalid };
 
+/// How an fp8 GEMM sums over K (cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM: 1 = kFast): kFast,
+/// the tensor core's own accumulation (about 14 bits kept across K); kPrecise, each 128-deep
+/// k-block's partial sum promoted into f32 registers (the block-scaled sm90 kernels only).
+enum class AccumulationMode { kFast, kPrecise };
+
 }  // namespace library
 }  // namespace cutlass

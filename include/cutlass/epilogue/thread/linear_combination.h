@@ -12,7 +12,8 @@
 /// A_SCALE_POINTER and B_SCALE_POINTER), each either a per-tensor device scalar, read when the
 /// operator is made and folded into alpha, or an outer vector (cuBLASLt's OUTER_VEC_32F): one
 /// value per row of op(A) (scale_a[m], M values) or per column of op(B) (scale_b[n], N values),
-/// the same for every batch entry, read as row / column terms. So
+/// the same for every batch entry, read as row / column terms (block scales, OperandScaleMode,
+/// are the mainloop's: this operator leaves them out). So
 ///     D(m, n) = alpha * sa(m) * sb(n) * sum_k A(m, k) B(k, n) + ...
 /// The pieces and their operands:
 ///   bias          vector of ElementBias, broadcast per row (bias[m], M entries; cuBLASLt's BIAS
@@ -76,10 +77,10 @@ template <typename ElementCompute, bool kOperandScales>
 struct OperandScalePointers {};
 template <typename ElementCompute>
 struct OperandScalePointers<ElementCompute, true> {
-  ElementCompute const *scale_a = nullptr;   ///< device scalar, or M values (scale_a_vector); null = 1
-  ElementCompute const *scale_b = nullptr;   ///< device scalar, or N values (scale_b_vector); null = 1
-  bool scale_a_vector = false;               ///< scale_a holds one value per row of D
-  bool scale_b_vector = false;               ///< scale_b holds one value per column of D
+  ElementCompute const *scale_a = nullptr;   ///< laid out as scale_a_mode says; null = 1
+  ElementCompute const *scale_b = nullptr;   ///< laid out as scale_b_mode says; null = 1
+  OperandScaleMode scale_a_mode = OperandScaleMode::kScalar;   ///< kOuterVector: M values
+  OperandScaleMode scale_b_mode = OperandScaleMode::kScalar;   ///< kOuterVector: N values
 };
 
 template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_,
@@ -166,8 +167,8 @@ class LinearCombination {
   CUTLASS_HOST_DEVICE static ElementCompute scaled_alpha(Params const &params) {
     ElementCompute alpha = params.alpha_ptr ? *params.alpha_ptr : params.alpha;
     if constexpr (OperandScales_) {
-      if (params.scale_a && !params.scale_a_vector) alpha = alpha * *params.scale_a;
-      if (params.scale_b && !params.scale_b_vector) alpha = alpha * *params.scale_b;
+      if (params.scale_a && params.scale_a_mode == OperandScaleMode::kScalar) alpha = alpha * *params.scale_a;
+      if (params.scale_b && params.scale_b_mode == OperandScaleMode::kScalar) alpha = alpha * *params.scale_b;
     }
     return alpha;
   }
@@ -295,7 +296,7 @@ class LinearCombination {
     if constexpr (OperandScales_) {
       bool const rows = along == VectorBroadcast::kPerRow;
       ElementCompute const *scale = rows ? params_.scale_a : params_.scale_b;
-      bool const vector = rows ? params_.scale_a_vector : params_.scale_b_vector;
+      bool const vector = (rows ? params_.scale_a_mode : params_.scale_b_mode) == OperandScaleMode::kOuterVector;
       if (vector && scale && i < extent) t.alpha = t.alpha * load_vector(scale + i);
     }
     return t;

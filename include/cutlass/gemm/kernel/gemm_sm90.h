@@ -43,6 +43,7 @@
 #include "cutlass/arch/wgmma_sm90.h"
 #include "cutlass/device_once.h"
 #include "cutlass/epilogue/collective/sm90_epilogue_tma.h"
+#include "cutlass/gemm/collective/sm90_block_scales.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
 #include "cutlass/gemm/dispatch_policy.h"
 #include "cutlass/gemm/gemm_arguments.h"
@@ -61,9 +62,15 @@ template <typename ElementA_, typename LayoutA_, typename ElementB_, typename La
           typename ElementAccumulator_, typename TileShape, typename ClusterShape_, int Stages,
           typename KernelSchedule, typename EpilogueOutputOp_, typename TileSchedulerTag = PersistentScheduler>
 struct GemmSm90 {
-  static constexpr bool kCooperative = std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value;
+  /// Block-scaled (fp8): every k-block's partial sum promoted, times its block scales (see
+  /// collective/sm90_block_scales.h); a cooperative schedule.
+  static constexpr bool kBlockScaled =
+      std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum>::value;
+  static constexpr bool kCooperative =
+      std::is_same<KernelSchedule, KernelTmaWarpSpecializedCooperative>::value || kBlockScaled;
   static_assert(kCooperative || std::is_same<KernelSchedule, KernelTmaWarpSpecializedPingpong>::value,
-                "GemmSm90: the schedule must be KernelTmaWarpSpecializedCooperative or KernelTmaWarpSpecializedPingpong");
+                "GemmSm90: the schedule must be KernelTmaWarpSpecializedCooperative, ...CooperativeFP8BlockScaledAccum "
+                "or KernelTmaWarpSpecializedPingpong");
   static_assert(ClusterShape_::kK == 1 && ((ClusterShape_::kM == 1 && ClusterShape_::kN == 1) ||
                                             (ClusterShape_::kM == 2 && ClusterShape_::kN == 1) ||
                                             (ClusterShape_::kM == 1 && ClusterShape_::kN == 2)),
@@ -93,6 +100,8 @@ struct GemmSm90 {
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
   static_assert(!kGrouped || kClusterSize == 1, "GemmSm90: grouped launches run 1x1x1 clusters");
+  static_assert(!kBlockScaled || (!kStreamK && !kGrouped && kClusterSize == 1),
+                "GemmSm90: block-scaled kernels run the persistent scheduler on 1x1x1 clusters");
 
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
@@ -103,6 +112,10 @@ struct GemmSm90 {
   using Accumulator = typename Mainloop::Accumulator;
   static_assert(std::is_same<Accumulator, ElementAccumulator_>::value,
                 "GemmSm90: the wgmma accumulates in ElementAccumulator");
+  static_assert(!kBlockScaled || (Mainloop::kFp8 && TileShape::kK == 128 && EpilogueOutputOp::kOperandScales),
+                "GemmSm90: block-scaled kernels take fp8 operands, 128-deep k-blocks and the operand-scale epilogue");
+  using BlockScales = collective::Sm90BlockScales<Mainloop::kAtomsM, (kBlockScaled ? Mainloop::kWgM : 64),
+                                                      (kBlockScaled ? Mainloop::kWgN : 128)>;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
@@ -577,23 +590,11 @@ struct GemmSm90 {
         // consumer 1 before j = 1), so this is its ((j - 1) / 2)-th wait, counted from 0
         arch::mbarrier_wait(&smem.mainloop_done[consumer], uint32_t((j - 1) >> 1) & 1);
       }
-      int previous = -1;
-      for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
-        arch::mbarrier_wait(&smem.full[stage], phase);
-        fence_accumulators(acc);
-        Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
-        fence_accumulators(acc);
-        arch::wgmma_wait_group<1>();
-        if (previous >= 0) release_stage(smem, previous, lane);
-        previous = stage;
-        if (++stage == Stages) {
-          stage = 0;
-          phase ^= 1;
-        }
+      if constexpr (kBlockScaled) {
+        promoted_mainloop(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+      } else {
+        mainloop(smem, consumer, lane, work, stage, phase, acc);
       }
-      arch::wgmma_wait_group<0>();
-      fence_accumulators(acc);
-      release_stage(smem, previous, lane);
       if (warp_leader && !kCooperative) arch::mbarrier_arrive(&smem.mainloop_done[1 - consumer]);
 
       if constexpr (kStreamK) {
@@ -643,6 +644,76 @@ struct GemmSm90 {
       }
     }
     if (thread_in_wg == 0) Epilogue::drain();
+  }
+
+  /// The mainloop of one unit: its k-blocks from ring position (stage, phase), one wgmma-group in
+  /// flight; a stage is released once the group after it is issued and it has completed.
+  CUTLASS_DEVICE static void mainloop(SharedStorage &smem, int consumer, int lane, Sm90WorkUnit const &work, int &stage,
+                                      uint32_t &phase,
+                                      Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+    int previous = -1;
+    for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
+      arch::mbarrier_wait(&smem.full[stage], phase);
+      fence_accumulators(acc);
+      Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
+      fence_accumulators(acc);
+      arch::wgmma_wait_group<1>();
+      if (previous >= 0) release_stage(smem, previous, lane);
+      previous = stage;
+      if (++stage == Stages) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+    arch::wgmma_wait_group<0>();
+    fence_accumulators(acc);
+    release_stage(smem, previous, lane);
+  }
+
+  /// The block-scaled mainloop of one unit (kBlockScaled): each k-block's wgmma-group starts from
+  /// zero and is waited for; its partial sum, times the k-block's scales, is added into f32
+  /// registers, which end in `acc` for the epilogue. The other consumer's wgmma keeps the tensor
+  /// cores busy while this one promotes (the cooperative schedule).
+  CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
+                                               int thread_in_wg, Sm90WorkUnit const &work, int &stage,
+                                               uint32_t &phase,
+                                               Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+    if constexpr (kBlockScaled) {
+      auto const &op = params.epilogue.output_op;
+      int const lane = thread_in_wg % 32;
+      BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
+                               params.scheduler.k_tiles, operand_batch(work.l),
+                               work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
+                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg / 32,
+                               lane);
+      float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
+      CUTLASS_PRAGMA_UNROLL
+      for (int a = 0; a < Mainloop::kAtomsM; ++a) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
+      }
+      for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
+        float sa[Mainloop::kAtomsM][2], sb[BlockScales::kColumnGroups][2];
+        scales.load(k_block, sa, sb);   // in flight during the barrier wait and the MMAs
+        arch::mbarrier_wait(&smem.full[stage], phase);
+        fence_accumulators(acc);
+        Mainloop::mma(smem.mainloop, stage, consumer, acc, false);
+        fence_accumulators(acc);
+        arch::wgmma_wait_group<0>();
+        fence_accumulators(acc);
+        release_stage(smem, stage, lane);
+        BlockScales::promote(total, acc, sa, sb);
+        if (++stage == Stages) {
+          stage = 0;
+          phase ^= 1;
+        }
+      }
+      CUTLASS_PRAGMA_UNROLL
+      for (int a = 0; a < Mainloop::kAtomsM; ++a) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) acc[a][v] = total[a][v];
+      }
+    }
   }
 
   // ---- stream-K partial sums (workspace; see the file comment) --------------------------------
