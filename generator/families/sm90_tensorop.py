@@ -199,7 +199,7 @@ ROWS = tuple(
 ) + tuple(
     # block-scaled e4m3 x e4m3 -> bf16 / f16 / f32, TN (TILES_BLOCKSCALED)
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=TILES_BLOCKSCALED)
+            alignments=ALIGNMENTS_S8, tiles=TILES_BLOCKSCALED, in_default_set=False)
     for c in (BF16, F16, F32)
 ) + tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's

@@ -84,7 +84,7 @@ def test_examples_from_the_tables_are_enumerated():
 
 
 NAME_TAIL_3X = re.compile(r"_(\d+)x(\d+)x(\d+)_(\d+)x(\d+)x(\d+)_(\d+)_([nt])([nt])([nt])_align(\d+)"
-                          r"(_stream_k|_grouped)?_warpspecialized_(cooperative|pingpong)_epi_tma(?:_(\w+))?$")
+                          r"(_stream_k|_grouped)?_warpspecialized_(cooperative|pingpong|cooperative_blockscale)_epi_tma(?:_(\w+))?$")
 
 
 def test_sm90_example():
@@ -111,7 +111,9 @@ def test_sm90_names_parse_back_to_the_configuration():
         assert int(values[10]) == max(k.a.alignment, k.b.alignment)
         assert (values[11] or "") == {"": "", "stream_k": "_stream_k", "grouped": "_grouped"}[k.tile.scheduler]
         assert values[12] == {"KernelTmaWarpSpecializedCooperative": "cooperative",
-                              "KernelTmaWarpSpecializedPingpong": "pingpong"}[k.tile.schedule]
+                              "KernelTmaWarpSpecializedPingpong": "pingpong",
+                              "KernelTmaWarpSpecializedCooperativeFP8BlockScaledAccum": "cooperative_blockscale"}[
+                                  k.tile.schedule]
         assert parse_variant(values[13]) == k.epilogue, k.name
         # names spell fp8 e4m3 / e5m2 (CUTLASS's kernel names); manifest.json says fe4m3 / fe5m2
         types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))

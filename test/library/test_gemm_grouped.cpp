@@ -119,12 +119,12 @@ TEST(GemmGrouped, OuterVectorOperandScalesAreNotSupported) {
   for (GemmGroup &group : g.call.groups) {
     group.shape.element_A = group.shape.element_B = NumericTypeID::kFE4M3;
     group.shape.epilogue.scale_a = vector;
-    group.shape.epilogue.scale_a_vector = true;
+    group.shape.epilogue.scale_a_mode = cutlass::epilogue::OperandScaleMode::kOuterVector;
   }
   GemmGroupedOutcome o = gemm_grouped(g.call, no_device());
   EXPECT_EQ(GemmFailure::kNotSupported, o.failure) << "answered before the device";
   EXPECT_EQ(0, o.group);
-  for (GemmGroup &group : g.call.groups) group.shape.epilogue.scale_a_vector = false;   // per-tensor: every problem
+  for (GemmGroup &group : g.call.groups) group.shape.epilogue.scale_a_mode = cutlass::epilogue::OperandScaleMode::kScalar;   // per-tensor: every problem
   o = gemm_grouped(g.call, no_device());
   EXPECT_EQ(GemmFailure::kNoDevice, o.failure);
 }

@@ -1,0 +1,198 @@
+/// Block-scaled fp8 GEMMs and precise accumulation through the C API (cutlassLibSetMatrixScale
+/// with VEC128_32F / BLK128x128_32F, cutlassLibSetAccumulation), on the block-scaled sm90 kernels
+/// ("..._blockscale"). The reference: each 128-deep k-block's product from the f64-summing
+/// reference GEMM, scaled and summed on the host in double, so the scales' layout and indexing
+/// are checked independently of the kernel.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "cutlass/library/singleton.h"
+#include "cutlass_lib.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+
+namespace {
+
+using namespace cutlass::library;
+namespace ref = cutlass::reference;
+using cutlass_lib_test::DeviceBuffer;
+
+/// Whether the build has a block-scaled e4m3 TN kernel with output `c` for this device.
+bool build_has_block_scaled(NumericTypeID c) {
+  int const cc = cutlass_lib_test::device_compute_capability();
+  for (auto const &op : Singleton::get().manifest.operations()) {
+    auto const &d = static_cast<GemmDescription const &>(op->description());
+    if (cutlass_lib_test::is_block_scaled(d) && d.A.element == NumericTypeID::kFE4M3 &&
+        d.B.element == NumericTypeID::kFE4M3 && d.C.element == c && cc >= d.tile_description.minimum_compute_capability &&
+        cc <= d.tile_description.maximum_compute_capability) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Host copy of an f32 device array.
+std::vector<float> to_host(void const *device, int64_t count) {
+  std::vector<float> host(static_cast<size_t>(count));
+  EXPECT_EQ(cudaSuccess, cudaMemcpy(host.data(), device, host.size() * 4, cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// A (M x K row-major, "T") and B (K x N column-major, "N") e4m3, uniform [-1, 1].
+struct Operands {
+  int64_t m, n, k;
+  DeviceBuffer A, B;
+  Operands(int64_t m_, int64_t n_, int64_t k_, uint64_t seed)
+      : m(m_), n(n_), k(k_), A(size_t(m_ * k_ + 16)), B(size_t(k_ * n_ + 16)) {
+    EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kFE4M3, A.get(), m * k, seed, -1, 1));
+    EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kFE4M3, B.get(), k * n, seed + 1, -1, 1));
+  }
+
+  /// The f32 product of K-slice [k0, k0 + depth) (column-major M x N), summed in double.
+  std::vector<float> product(int64_t k0, int64_t depth) const {
+    DeviceBuffer D(size_t(m * n * 4));
+    ref::GemmProblem p;
+    p.m = m, p.n = n, p.k = depth;
+    p.element_A = p.element_B = NumericTypeID::kFE4M3, p.element_C = NumericTypeID::kF32;
+    p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+    p.A = A.bytes_ptr() + k0, p.lda = k, p.B = B.bytes_ptr() + k0, p.ldb = k;
+    p.C = D.get(), p.ldc = m, p.D = D.get(), p.ldd = m;
+    EXPECT_TRUE(ref::reference_gemm(p));
+    EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    return to_host(D.get(), m * n);
+  }
+
+  /// D = alpha * op(A) op(B) through the C API into an f32 D (poisoned first).
+  std::vector<float> run(cutlassLibHandle_t handle, float alpha) const {
+    DeviceBuffer D(size_t(m * n * 4));
+    EXPECT_TRUE(ref::fill_poison(NumericTypeID::kF32, D.get(), m * n));
+    float const beta = 0;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.get(), CUDA_R_8F_E4M3, k,
+                               B.get(), CUDA_R_8F_E4M3, k, &beta, D.get(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
+    EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    return to_host(D.get(), m * n);
+  }
+};
+
+/// sqrt(sum (x - y)^2 / sum y^2), counting non-finite values of x in `nonfinite`.
+double relative_error(std::vector<float> const &x, std::vector<double> const &y, int64_t &nonfinite) {
+  double error = 0, norm = 0;
+  nonfinite = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    nonfinite += std::isfinite(x[i]) ? 0 : 1;
+    error += (x[i] - y[i]) * (x[i] - y[i]);
+    norm += y[i] * y[i];
+  }
+  return std::sqrt(error / norm);
+}
+
+/// The scale of index i (row of A / column of B) in k-block kb under `mode` (the header's layout).
+double scale_at(std::vector<float> const &s, cutlassLibMatrixScale_t mode, int64_t extent, int64_t kb, int64_t i) {
+  if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F) return s[size_t(kb * extent + i)];
+  return s[size_t(kb * ((extent + 127) / 128) + i / 128)];
+}
+
+int64_t scale_count(cutlassLibMatrixScale_t mode, int64_t extent, int64_t k_blocks) {
+  return k_blocks * (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? extent : (extent + 127) / 128);
+}
+
+struct ModeCase {
+  cutlassLibMatrixScale_t a, b;
+  char const *name;
+};
+
+class BlockScalesGpu : public ::testing::TestWithParam<ModeCase> {};
+
+/// D(i, j) = alpha * sum_kb sa(i, kb) sb(j, kb) P_kb(i, j) for M, N off the tile sizes and a K whose
+/// last k-block is partial, each pairing of the block modes (DeepSeek-V3's is BLK128x128 weights
+/// as A with VEC128 activations as B).
+TEST_P(BlockScalesGpu, SumOfScaledKBlocks) {
+  SKIP_WITHOUT_GPU();
+  if (!build_has_block_scaled(NumericTypeID::kF32)) {
+    GTEST_SKIP() << "the block-scaled e4m3 -> f32 kernels are opt-in and not in this build";
+  }
+  ModeCase const mode = GetParam();
+  int64_t const m = 200, n = 136, k = 600, k_blocks = (k + 127) / 128;
+  Operands const x(m, n, k, 71);
+  std::vector<float> sa(size_t(scale_count(mode.a, m, k_blocks))), sb(size_t(scale_count(mode.b, n, k_blocks)));
+  for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
+  for (size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + float((i * 53) % 11) / 4.0f;    // 0.5 .. 3
+  DeviceBuffer device_sa(sa.size() * 4), device_sb(sb.size() * 4);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
+
+  float const alpha = 1.5f;
+  std::vector<double> expected(size_t(m * n), 0.0);
+  for (int64_t kb = 0; kb < k_blocks; ++kb) {
+    std::vector<float> const p = x.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < m; ++i) {
+        expected[size_t(i + j * m)] +=
+            double(alpha) * scale_at(sa, mode.a, m, kb, i) * scale_at(sb, mode.b, n, kb, j) * p[size_t(i + j * m)];
+      }
+    }
+  }
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, static_cast<float const *>(device_sa.get())));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, static_cast<float const *>(device_sb.get())));
+  std::vector<float> const ours = x.run(handle, alpha);
+  cutlassLibDestroy(handle);
+  int64_t nonfinite = 0;
+  double const error = relative_error(ours, expected, nonfinite);
+  EXPECT_EQ(0, nonfinite);
+  EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k)) << mode.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BlockScalesGpu,
+                         ::testing::Values(ModeCase{CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F,
+                                                    CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, "blk_vec"},
+                                           ModeCase{CUTLASS_LIB_MATRIX_SCALE_VEC128_32F,
+                                                    CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F, "vec_blk"},
+                                           ModeCase{CUTLASS_LIB_MATRIX_SCALE_VEC128_32F,
+                                                    CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, "vec_vec"},
+                                           ModeCase{CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F,
+                                                    CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F, "blk_blk"}),
+                         [](::testing::TestParamInfo<ModeCase> const &info) { return std::string(info.param.name); });
+
+/// Precise accumulation against fast at K = 4096 and 16384 (e4m3, f32 out, uniform [-1, 1]):
+/// precise within the fp8 bound of the suite and no worse than fast; both errors are printed (the
+/// table in docs/NOTES.md and cutlass_lib.h).
+TEST(PreciseAccumulationGpu, NoWorseThanFastAtLongK) {
+  SKIP_WITHOUT_GPU();
+  if (!build_has_block_scaled(NumericTypeID::kF32)) {
+    GTEST_SKIP() << "the block-scaled e4m3 -> f32 kernels are opt-in and not in this build";
+  }
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kF32)) {
+    NO_KERNEL_FOR("e4m3 -> f32 TN (fast accumulation)");
+  }
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  for (int64_t k : {4096, 16384}) {
+    int64_t const m = 256, n = 256;
+    Operands const x(m, n, k, 91);
+    std::vector<float> const p = x.product(0, k);
+    std::vector<double> const expected(p.begin(), p.end());
+    double error[2];
+    for (int precise = 0; precise < 2; ++precise) {
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibSetAccumulation(handle, precise ? CUTLASS_LIB_ACCUMULATION_PRECISE : CUTLASS_LIB_ACCUMULATION_FAST));
+      int64_t nonfinite = 0;
+      error[precise] = relative_error(x.run(handle, 1.0f), expected, nonfinite);
+      EXPECT_EQ(0, nonfinite);
+    }
+    EXPECT_LE(error[1], ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k)) << "K = " << k;
+    std::printf("e4m3 K = %lld: relative error fast %.3e, precise %.3e\n", static_cast<long long>(k), error[0], error[1]);
+    EXPECT_LE(error[1], error[0]) << "K = " << k;
+  }
+  cutlassLibDestroy(handle);
+}
+
+}  // namespace
