@@ -90,10 +90,12 @@ double relative_error(std::vector<float> const &x, std::vector<double> const &y,
   return std::sqrt(error / norm);
 }
 
-/// The scale of index i (row of A / column of B) in k-block kb under `mode` (the header's layout).
-double scale_at(std::vector<float> const &s, cutlassLibMatrixScale_t mode, int64_t extent, int64_t kb, int64_t i) {
-  if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F) return s[size_t(kb * extent + i)];
-  return s[size_t(kb * ((extent + 127) / 128) + i / 128)];
+/// The scale of index i (row of A / column of B) in k-block kb under `mode` (the header's layout,
+/// cuBLASLt's).
+double scale_at(std::vector<float> const &s, cutlassLibMatrixScale_t mode, int64_t extent, int64_t k_blocks,
+                int64_t kb, int64_t i) {
+  if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F) return s[size_t(kb * extent + i)];   // MN fastest
+  return s[size_t((i / 128) * k_blocks + kb)];                                          // K fastest
 }
 
 int64_t scale_count(cutlassLibMatrixScale_t mode, int64_t extent, int64_t k_blocks) {
@@ -132,7 +134,7 @@ TEST_P(BlockScalesGpu, SumOfScaledKBlocks) {
     for (int64_t j = 0; j < n; ++j) {
       for (int64_t i = 0; i < m; ++i) {
         expected[size_t(i + j * m)] +=
-            double(alpha) * scale_at(sa, mode.a, m, kb, i) * scale_at(sb, mode.b, n, kb, j) * p[size_t(i + j * m)];
+            double(alpha) * scale_at(sa, mode.a, m, k_blocks, kb, i) * scale_at(sb, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
       }
     }
   }

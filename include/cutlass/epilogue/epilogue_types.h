@@ -25,8 +25,9 @@ constexpr VectorBroadcast transposed(VectorBroadcast b) {
 /// kernels (gemm/kernel/gemm_sm90.h, Sm90BlockScales), so the epilogue leaves them alone.
 ///   kBlock1x128   one value per row of op(A) (or column of op(B)) per 128 elements of K:
 ///                 scale[(l * KB + kb) * MN + i], KB = ceil(K / 128), MN = M (A) or N (B)
-///   kBlock128x128 one value per 128 x 128 block: scale[(l * KB + kb) * ceil(MN / 128) + i / 128]
-/// (l: batch entry, kb: k-block, i: row of A / column of B; MN runs fastest).
+///   kBlock128x128 one value per 128 x 128 block: scale[(l * ceil(MN / 128) + i / 128) * KB + kb]
+/// (l: batch entry, kb: k-block, i: row of A / column of B; 1x128: MN runs fastest, 128x128: K,
+/// both as cuBLASLt reads them).
 enum class OperandScaleMode : int { kScalar = 0, kOuterVector = 3, kBlock1x128 = 4, kBlock128x128 = 5 };
 
 /// True for the modes the mainloop applies per k-block.

@@ -7,9 +7,9 @@
 /// promotion with no block scales is the "precise" accumulation mode: wgmma's fp8 adder keeps
 /// about 14 bits across a k-block, the f32 registers 24 bits across K.
 ///
-/// Scale layouts (epilogue::OperandScaleMode, the rows / columns running fastest):
-///   kBlock1x128:   scale[(l * KB + kb) * MN + i]           (i: row of op(A) or column of op(B))
-///   kBlock128x128: scale[(l * KB + kb) * ceil(MN / 128) + i / 128]
+/// Scale layouts (epilogue::OperandScaleMode; cuBLASLt's, checked against it on the H200):
+///   kBlock1x128:   scale[(l * KB + kb) * MN + i]   (i: row of op(A) or column of op(B); MN fastest)
+///   kBlock128x128: scale[(l * ceil(MN / 128) + i / 128) * KB + kb]   (K fastest)
 /// with KB = ceil(K / 128) and MN = M for A, N for B. Other modes (kScalar, kOuterVector) are the
 /// epilogue's; the mainloop treats them as 1.
 ///
@@ -68,8 +68,10 @@ struct Sm90BlockScales {
     Operand o;
     if (!scale || !epilogue::is_block_scale(mode)) return o;
     o.per_index = mode == epilogue::OperandScaleMode::kBlock1x128;
-    o.stride = o.per_index ? int64_t(extent) : int64_t((extent + 127) / 128);
-    o.base = scale + int64_t(l) * k_blocks * o.stride + (o.per_index ? 0 : first / 128);
+    int64_t const blocks = o.per_index ? int64_t(extent) : int64_t((extent + 127) / 128);
+    // 1x128: MN fastest (k-blocks extent apart); 128x128: K fastest (a block's k-blocks adjacent)
+    o.stride = o.per_index ? int64_t(extent) : 1;
+    o.base = scale + int64_t(l) * k_blocks * blocks + (o.per_index ? 0 : int64_t(first / 128) * k_blocks);
     o.extent = extent;
     return o;
   }
