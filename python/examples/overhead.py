@@ -1,6 +1,6 @@
 """Host overhead of a call from Python: cutlass_lib.linear, torch.ops.cutlass_lib.linear, a swapped
 cutlass_lib.torch.Linear layer, a planned cutlass_lib.Gemm's execute(), F.linear and nn.Linear (cuBLAS) on the same tensors, the GPU idle (each call synchronized before the next is
-timed, so the host time of the call alone is measured), median of --calls calls, for 1 and 16
+timed, so the host time of the call alone is measured; the calls take turns in rounds), median of --calls calls, for 1 and 16
 tokens. Issue 18's bar: cutlass_lib.linear at most F.linear's + 3 us, the swapped layer at most
 nn.Linear's + 3 us.
 
@@ -16,19 +16,24 @@ import cutlass_lib
 import cutlass_lib.torch  # noqa: F401  (registers torch.ops.cutlass_lib.*)
 
 
-def host_us(function, calls):
-    """Median host time (us) of one call; the stream drained before each."""
-    for _ in range(20):
-        function()
+def host_us(functions, calls, rounds=20):
+    """Median host time (us) of one call of each function; the stream drained before each call.
+    The functions take turns in rounds of calls // rounds, so a drift of the host's speed during
+    the measurement (seen: 9 us between columns measured one after another) falls on all alike."""
+    for function in functions:
+        for _ in range(20):
+            function()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(calls):
-        torch.cuda.synchronize()
-        start = time.perf_counter_ns()
-        function()
-        times.append(time.perf_counter_ns() - start)
+    times = [[] for _ in functions]
+    for _ in range(rounds):
+        for function, samples in zip(functions, times):
+            for _ in range(max(1, calls // rounds)):
+                torch.cuda.synchronize()
+                start = time.perf_counter_ns()
+                function()
+                samples.append(time.perf_counter_ns() - start)
     torch.cuda.synchronize()
-    return sorted(times)[len(times) // 2] / 1000
+    return [sorted(samples)[len(samples) // 2] / 1000 for samples in times]
 
 
 def main():
@@ -43,17 +48,14 @@ def main():
     with torch.no_grad():
         for tokens in (1, 16):
             x = torch.rand(tokens, args.hidden, device="cuda", dtype=torch.bfloat16) - 0.5
-            base = host_us(lambda: F.linear(x, w), args.calls)
             torch_layer = torch.nn.Linear(args.hidden, args.hidden, bias=False, device="cuda", dtype=torch.bfloat16)
             torch_layer.weight.data = w
-            base_module = host_us(lambda: torch_layer(x), args.calls)
-            ours = host_us(lambda: cutlass_lib.linear(x, w), args.calls)
-            op = host_us(lambda: torch.ops.cutlass_lib.linear(x, w, None, ""), args.calls)
             layer = cutlass_lib.torch.Linear(w)
-            module = host_us(lambda: layer(x), args.calls)
             planned = cutlass_lib.Gemm(x, w.t())
             planned.plan()
-            execute = host_us(planned.execute, args.calls)
+            base, base_module, ours, op, module, execute = host_us(
+                [lambda: F.linear(x, w), lambda: torch_layer(x), lambda: cutlass_lib.linear(x, w),
+                 lambda: torch.ops.cutlass_lib.linear(x, w, None, ""), lambda: layer(x), planned.execute], args.calls)
             # the function against F.linear, the swapped layer against the nn.Linear it replaces
             extra = max(ours - base, module - base_module)
             worst = max(worst, extra)
