@@ -447,6 +447,7 @@ typedef enum {
  *  k-block's partial sum to f32 registers, so block scales imply precise accumulation.
  *  Only calls with fp8 Atype / Btype take scales (others answer NOT_SUPPORTED while one is
  *  set); the k == 0 / alpha == 0 quick returns do not read them.
+ *  A later call with a scale pointer that is not 4-byte aligned answers INVALID_VALUE.
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a matrix other than A / B, a mode outside
  *  the enumerators, or OUTER_VEC_32F, VEC128_32F or BLK128x128_32F with a NULL scale. Nothing
  *  changes on an error. */

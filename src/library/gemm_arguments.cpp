@@ -129,6 +129,13 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
       (c.epilogue.scale_b_mode != OperandScaleMode::kScalar && !c.epilogue.scale_b)) {
     return gemm_failure(GemmFailure::kInvalidValue, "an outer-vector or block operand scale needs its scales");
   }
+  // f32 operands the kernels load as floats: a pointer off 4 bytes would fault in the launch
+  auto const misaligned = [](void const *p) { return (reinterpret_cast<uintptr_t>(p) & 3u) != 0; };
+  if (misaligned(c.epilogue.scale_a) || misaligned(c.epilogue.scale_b) || misaligned(c.epilogue.scale_d) ||
+      misaligned(c.epilogue.amax) || misaligned(c.epilogue.alpha_vector)) {
+    return gemm_failure(GemmFailure::kInvalidValue,
+                        "operand scales, scale_d, amax and the alpha vector must be 4-byte aligned f32 pointers");
+  }
   GemmOutcome const epilogue = check_epilogue_arguments(c);   // its INVALID_VALUEs before any NOT_SUPPORTED below
   if (epilogue.failure != GemmFailure::kNone) return epilogue;
   if (c.mode != GemmUniversalMode::kGemm && c.mode != GemmUniversalMode::kBatched) {

@@ -160,6 +160,11 @@ TEST_F(CApiHooks, MatrixScaleModes) {
     EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, blocks) << "mode " << int(mode);
     EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, blocks) << "mode " << int(mode);
   }
+  // a scale pointer off 4 bytes is INVALID_VALUE at the call (the kernel would fault loading it)
+  float const *off = reinterpret_cast<float const *>(address(0x500002));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, off));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(CUDA_R_8F_E4M3)) << "a scale pointer off 4 bytes";
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetMatrixScale(handle_, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F, nullptr));
 }

@@ -127,7 +127,8 @@ struct GemmUniversalConfiguration {
 ///    Not part of `kind` (every fp8-input kernel takes them); set with other operand types:
 ///    kErrorNotSupported.
 ///  - clamp_min <= clamp_max: the bounds of ActivationKind::kClamp.
-/// A missing required pointer, ldaux too small, a negative batch stride, a bias, alpha vector or
+/// The f32 pointers (alpha_vector, scale_d, amax, scale_a, scale_b) must be 4-byte aligned.
+/// A missing required pointer, a misaligned f32 pointer, ldaux too small, a negative batch stride, a bias, alpha vector or
 /// aux output whose batch stride (with ldaux) would span more than 2^63 - 1 bytes, clamp_min >
 /// clamp_max, an activation or a broadcast outside its enumerators is kErrorInvalidProblem.
 struct GemmEpilogueArguments {
