@@ -139,9 +139,16 @@ struct GemmSm90 {
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 
+  /// Block-scaled kernels: each consumer's staged column scales (Sm90BlockScales::SharedStorage).
+  struct BlockScaleStorage {
+    typename BlockScales::SharedStorage consumer[2];
+  };
+  struct NoBlockScaleStorage {};
+
   struct SharedStorage {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
+    typename std::conditional<kBlockScaled, BlockScaleStorage, NoBlockScaleStorage>::type block_scales;
     uint64_t full[Stages];
     uint64_t empty[Stages];
     uint64_t mainloop_done[2];   ///< ping-pong order barrier: consumer c waits on [c]
@@ -684,8 +691,7 @@ struct GemmSm90 {
       BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
                                params.scheduler.k_tiles, operand_batch(work.l),
                                work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
-                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg / 32,
-                               lane);
+                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg);
       float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < Mainloop::kAtomsM; ++a) {
@@ -693,7 +699,7 @@ struct GemmSm90 {
         for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
       }
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
-        float sa[Mainloop::kAtomsM][2], sb[BlockScales::kColumnGroups][2];
+        float sa[2] = {1.f, 1.f}, sb = 1.f;
         scales.load(k_block, sa, sb);   // in flight during the barrier wait and the MMAs
         arch::mbarrier_wait(&smem.full[stage], phase);
         fence_accumulators(acc);
@@ -702,7 +708,8 @@ struct GemmSm90 {
         arch::wgmma_wait_group<0>();
         fence_accumulators(acc);
         release_stage(smem, stage, lane);
-        BlockScales::promote(total, acc, sa, sb);
+        scales.promote(total, acc, sa, sb, smem.block_scales.consumer[consumer], k_block, thread_in_wg,
+                       block_scale_barrier(consumer));
         if (++stage == Stages) {
           stage = 0;
           phase ^= 1;
@@ -722,6 +729,9 @@ struct GemmSm90 {
   /// whole tile), and the named barrier over its warpgroup (1, 2 are the epilogue's).
   CUTLASS_DEVICE static int partial_part(int consumer) { return kCooperative ? consumer : 0; }
   CUTLASS_DEVICE static int partial_barrier(int consumer) { return 3 + consumer; }
+  /// The named barrier over a consumer warpgroup's staged column scales (block-scaled kernels, which
+  /// run no stream-K, so the partial sums' ids serve).
+  CUTLASS_DEVICE static int block_scale_barrier(int consumer) { return 3 + consumer; }
   static constexpr int kVectorsPerAtom = Mainloop::kAccumulatorsPerAtom / 4;
   static_assert(Mainloop::kAccumulatorsPerAtom % 4 == 0, "GemmSm90: accumulators per atom a multiple of 4");
 
