@@ -139,16 +139,16 @@ struct GemmSm90 {
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 
-  /// Block-scaled kernels: each consumer's staged column scales (Sm90BlockScales::SharedStorage).
+  /// Block-scaled kernels: each consumer's staged column scales (Sm90BlockScales::SharedStorage);
+  /// an empty base of the other kernels' storage (no bytes: their layout is unchanged).
   struct BlockScaleStorage {
-    typename BlockScales::SharedStorage consumer[2];
+    typename BlockScales::SharedStorage block_scales[2];
   };
   struct NoBlockScaleStorage {};
 
-  struct SharedStorage {
+  struct SharedStorage : std::conditional<kBlockScaled, BlockScaleStorage, NoBlockScaleStorage>::type {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
-    typename std::conditional<kBlockScaled, BlockScaleStorage, NoBlockScaleStorage>::type block_scales;
     uint64_t full[Stages];
     uint64_t empty[Stages];
     uint64_t mainloop_done[2];   ///< ping-pong order barrier: consumer c waits on [c]
@@ -708,7 +708,7 @@ struct GemmSm90 {
         arch::wgmma_wait_group<0>();
         fence_accumulators(acc);
         release_stage(smem, stage, lane);
-        scales.promote(total, acc, sa, sb, smem.block_scales.consumer[consumer], k_block, thread_in_wg,
+        scales.promote(total, acc, sa, sb, smem.block_scales[consumer], k_block, thread_in_wg,
                        block_scale_barrier(consumer));
         if (++stage == Stages) {
           stage = 0;
