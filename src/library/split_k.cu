@@ -67,7 +67,10 @@ int64_t bytes_of(NumericTypeID t) { return int64_t(library::sizeof_bits(t)) / 8;
 bool split_k_applies(GemmCall const &c) {
   bool const output = c.element_D == NumericTypeID::kF16 || c.element_D == NumericTypeID::kBF16 ||
                       c.element_D == NumericTypeID::kF32;
-  return c.batch_count == 1 && !c.epilogue.kind.fused() && c.element_scalar == NumericTypeID::kF32 && output &&
+  // block scales index the whole K (a slice's k-blocks are not the call's)
+  bool const block_scales =
+      epilogue::is_block_scale(c.epilogue.scale_a_mode) || epilogue::is_block_scale(c.epilogue.scale_b_mode);
+  return c.batch_count == 1 && !c.epilogue.kind.fused() && !block_scales && c.element_scalar == NumericTypeID::kF32 && output &&
          c.element_C == c.element_D && c.layout_C == LayoutTypeID::kColumnMajor &&
          c.layout_D == LayoutTypeID::kColumnMajor && bytes_of(c.element_A) > 0 && bytes_of(c.element_B) > 0;
 }

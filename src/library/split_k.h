@@ -25,7 +25,7 @@ struct SplitKPlan {
 };
 
 /// Calls the route takes (column-major output): one batch entry, the plain epilogue, host or
-/// device f32 scalars, and an f16, bf16 or f32 output.
+/// device f32 scalars, no block scales (they index the whole K), and an f16, bf16 or f32 output.
 bool split_k_applies(GemmCall const &call);
 
 /// The sliced call of `call` for `splits` slices with the workspace at `workspace`; false when

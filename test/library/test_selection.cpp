@@ -910,6 +910,9 @@ TEST(SplitK, PlanSlicesKAndKeepsAlignment) {
   GemmCall fused = c;
   fused.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
   EXPECT_FALSE(split_k_applies(fused));
+  GemmCall blocks = c;   // block scales are laid out over the call's whole K
+  blocks.epilogue.scale_b_mode = cutlass::epilogue::OperandScaleMode::kBlock1x128;
+  EXPECT_FALSE(split_k_applies(blocks));
 }
 
 /// The cost model takes the route for one 128x128 tile over K = 65536 on 132 SMs (33.5 MB of
