@@ -15,10 +15,12 @@
 ///
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
-/// needs 2 row scales per 64-row atom and 2 column scales per 8 columns: loads at compile-time
-/// offsets from one pointer per operand (s13: the first version's per-element bounds branches and
-/// 64-bit address arithmetic cost ~20 instructions per scale, which the promotion, serialized
-/// behind each k-block's wgmma, could not hide), issued before the stage's barrier wait.
+/// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. Each thread
+/// loads its row scales and one column's scale (thread t: column t of the part), issued before the
+/// stage's barrier wait; 1x128 column scales then pass through shared memory (a warpgroup barrier,
+/// LDS.64 reads). s13: the first version loaded every column scale per thread, with bounds
+/// branches and 64-bit address arithmetic (~20 instructions per scale), which the promotion,
+/// serialized behind each k-block's wgmma, could not hide (0.16x cuBLASLt).
 #pragma once
 
 #include <cstdint>
