@@ -274,8 +274,9 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if cfg.tile.schedule == BLOCKSCALED:
         if cfg.a.element not in (E4M3, E5M2):
             problems.append("block-scaled kernels take fp8 operands")
-        if 128 % warp.m or 128 % warp.n:
-            problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} must lie in one 128 x 128 scale block")
+        if warp.m != 64 or 128 % warp.n:
+            problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} must be 64 rows by columns inside one "
+                            "128-wide scale block")
         if cfg.tile.scheduler or cl != Shape(1, 1, 1):
             problems.append("block-scaled kernels run the persistent scheduler on 1x1x1 clusters")
         if cfg.epilogue.fused:

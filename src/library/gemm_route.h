@@ -11,7 +11,7 @@
 /// sizes, batch count, leading dimensions and batch strides, each pointer's alignment class (the
 /// largest power of two up to 16 bytes dividing its address, the most any kernel, TMA or the
 /// staging route asks for; 0 for null), whether C is D, the scalars' pointer mode and, for host
-/// scalars, whether alpha and beta are zero, the fp8 scale pointers' presence and vector flags,
+/// scalars, whether alpha and beta are zero, the fp8 scale pointers' alignment and modes, the accumulation mode,
 /// and the device's compute capability and SM count. Pointer values beyond their alignment never
 /// decide a route, so a hit is the choice a full selection would make; the plans (staging
 /// copies, split-K slices) are still rebuilt on the call's own pointers.

@@ -33,10 +33,10 @@ namespace cutlass {
 namespace gemm {
 namespace collective {
 
-template <int AtomsM, int WgM, int WgN>
+template <int WgM, int WgN>
 struct Sm90BlockScales {
-  static_assert(128 % WgM == 0 && 128 % WgN == 0,
-                "Sm90BlockScales: a warpgroup's rows and columns must lie in one 128-wide scale block");
+  static_assert(WgM == 64 && 128 % WgN == 0,
+                "Sm90BlockScales: a warpgroup part of 64 rows (one atom) and columns in one 128-wide scale block");
   static constexpr int kColumnGroups = WgN / 8;
 
   /// Shared memory of one consumer warpgroup: its columns' 1x128 scales of two k-blocks (by the
@@ -59,15 +59,13 @@ struct Sm90BlockScales {
   };
 
   Operand a, b;
-  int row_offset = 0;               ///< a thread's rows: first, +8 (clamped: 0 when past the extent)
-  int last_row_step = 8;            ///< second row's offset (clamped at the extent)
+  int last_row_step = 8;            ///< the thread's second row's offset from its first (clamped at the extent)
 
   /// The scales of warpgroup part (row0, col0) of batch entry l, for thread `thread` (0..127) of
   /// the part's warpgroup. m, n: the problem's extent; k_blocks: KB.
   CUTLASS_DEVICE Sm90BlockScales(float const *scale_a, epilogue::OperandScaleMode mode_a, float const *scale_b,
                                  epilogue::OperandScaleMode mode_b, int m, int n, int k_blocks, int l, int row0,
                                  int col0, int thread) {
-    static_assert(AtomsM == 1, "Sm90BlockScales: one 64-row atom per warpgroup part");
     int const row = row0 + 16 * (thread / 32) + (thread % 32) / 4;
     a = operand(scale_a, mode_a, m, k_blocks, l, row0, min(row, m - 1));
     last_row_step = min(row + 8, m - 1) - min(row, m - 1);

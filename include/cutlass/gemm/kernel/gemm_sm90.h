@@ -114,8 +114,8 @@ struct GemmSm90 {
                 "GemmSm90: the wgmma accumulates in ElementAccumulator");
   static_assert(!kBlockScaled || (Mainloop::kFp8 && TileShape::kK == 128 && EpilogueOutputOp::kOperandScales),
                 "GemmSm90: block-scaled kernels take fp8 operands, 128-deep k-blocks and the operand-scale epilogue");
-  using BlockScales = collective::Sm90BlockScales<Mainloop::kAtomsM, (kBlockScaled ? Mainloop::kWgM : 64),
-                                                      (kBlockScaled ? Mainloop::kWgN : 128)>;
+  using BlockScales =
+      collective::Sm90BlockScales<(kBlockScaled ? Mainloop::kWgM : 64), (kBlockScaled ? Mainloop::kWgN : 128)>;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
@@ -312,17 +312,24 @@ struct GemmSm90 {
     return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);
   }
 
+  /// A grouped launch's table: each group's tensor maps and output operator, its tile counts, and
+  /// the k-blocks every tile runs.
+  struct GroupTable {
+    std::vector<GroupParams> groups;
+    std::vector<Sm90GroupTiles> tiles;
+    int k_tiles = 0;
+  };
+
   /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
   /// batch, with the TMA alignment (can_implement_common), the same K >= 1 (the stage ring
   /// advances k_tiles per tile) and units that fit an int (all checked first, on every problem),
   /// then tensor maps the driver accepts. A problem with M or N == 0 takes no part (it owns no
-  /// tiles; its GroupParams stay empty). Fills *groups and *tiles (count each) and *k_tiles.
-  static Status make_group_table(Arguments const *problems, int count, std::vector<GroupParams> *groups,
-                                 std::vector<Sm90GroupTiles> *tiles, int *k_tiles) {
+  /// tiles; its GroupParams stay empty). Fills *table (count groups).
+  static Status make_group_table(Arguments const *problems, int count, GroupTable *table) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
-    groups->assign(static_cast<size_t>(count), GroupParams{});
-    tiles->assign(static_cast<size_t>(count), Sm90GroupTiles{});
+    table->groups.assign(static_cast<size_t>(count), GroupParams{});
+    table->tiles.assign(static_cast<size_t>(count), Sm90GroupTiles{});
     int64_t units = 0, k = -1;
     for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
@@ -335,19 +342,19 @@ struct GemmSm90 {
         int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
         units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
-        (*tiles)[size_t(g)].m_tiles = int(m_tiles);
+        table->tiles[size_t(g)].m_tiles = int(m_tiles);
       }
-      (*tiles)[size_t(g)].end = int(units);
+      table->tiles[size_t(g)].end = int(units);
     }
     for (int g = 0; g < count; ++g) {   // then each group's tensor maps
       Arguments const &p = problems[g];
       if (p.problem_size.m() <= 0 || p.problem_size.n() <= 0) continue;
-      GroupParams &group = (*groups)[size_t(g)];
+      GroupParams &group = table->groups[size_t(g)];
       if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
         return Status::kErrorMisalignedOperand;
       }
     }
-    *k_tiles = k > 0 ? int((k + TileShape::kK - 1) / TileShape::kK) : 0;
+    table->k_tiles = k > 0 ? int((k + TileShape::kK - 1) / TileShape::kK) : 0;
     return Status::kSuccess;
   }
 
@@ -357,10 +364,8 @@ struct GemmSm90 {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
     } else {
-      std::vector<GroupParams> groups;
-      std::vector<Sm90GroupTiles> tiles;
-      int k_tiles = 0;
-      return make_group_table(problems, count, &groups, &tiles, &k_tiles);
+      GroupTable table;
+      return make_group_table(problems, count, &table);
     }
   }
 
@@ -374,11 +379,11 @@ struct GemmSm90 {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
     } else {
-      std::vector<GroupParams> groups;
-      std::vector<Sm90GroupTiles> tiles;
-      int k_tiles = 0;
-      Status const status = make_group_table(problems, count, &groups, &tiles, &k_tiles);
+      GroupTable table;
+      Status const status = make_group_table(problems, count, &table);
       if (status != Status::kSuccess) return status;
+      std::vector<GroupParams> const &groups = table.groups;
+      std::vector<Sm90GroupTiles> const &tiles = table.tiles;
       int const units = count > 0 ? tiles.back().end : 0;
       if (units == 0) return Status::kSuccess;
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
@@ -395,7 +400,7 @@ struct GemmSm90 {
       }
       Params params;
       params.groups = device_groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(tiles.data(), device_tiles, count, k_tiles);
+      params.scheduler = Sm90GroupedTileScheduler::make(tiles.data(), device_tiles, count, table.k_tiles);
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;
@@ -567,10 +572,7 @@ struct GemmSm90 {
         arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
         Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
                        work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
-        if (++stage == Stages) {
-          stage = 0;
-          phase ^= 1;
-        }
+        advance_stage(stage, phase);
       }
     }
   }
@@ -653,6 +655,14 @@ struct GemmSm90 {
     if (thread_in_wg == 0) Epilogue::drain();
   }
 
+  /// The next position of the stage ring: the stage after `stage`, the phase flipping on each lap.
+  CUTLASS_DEVICE static void advance_stage(int &stage, uint32_t &phase) {
+    if (++stage == Stages) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+
   /// The mainloop of one unit: its k-blocks from ring position (stage, phase), one wgmma-group in
   /// flight; a stage is released once the group after it is issued and it has completed.
   CUTLASS_DEVICE static void mainloop(SharedStorage &smem, int consumer, int lane, Sm90WorkUnit const &work, int &stage,
@@ -667,10 +677,7 @@ struct GemmSm90 {
       arch::wgmma_wait_group<1>();
       if (previous >= 0) release_stage(smem, previous, lane);
       previous = stage;
-      if (++stage == Stages) {
-        stage = 0;
-        phase ^= 1;
-      }
+      advance_stage(stage, phase);
     }
     arch::wgmma_wait_group<0>();
     fence_accumulators(acc);
@@ -710,10 +717,7 @@ struct GemmSm90 {
         release_stage(smem, stage, lane);
         scales.promote(total, acc, sa, sb, smem.block_scales[consumer], k_block, thread_in_wg,
                        block_scale_barrier(consumer));
-        if (++stage == Stages) {
-          stage = 0;
-          phase ^= 1;
-        }
+        advance_stage(stage, phase);
       }
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < Mainloop::kAtomsM; ++a) {
