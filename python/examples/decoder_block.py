@@ -1,7 +1,8 @@
 """A Llama-style decoder block (RMSNorm, grouped-query attention with q/k/v/o projections, SiLU-gated
 MLP) whose nn.Linear layers are swapped for cutlass_lib's, run eagerly, under
 torch.compile(fullgraph=True) and replayed from a CUDA graph, each checked against PyTorch's own
-block (bf16 tolerance) and timed against it.
+block (bf16 tolerance) and timed against it: eagerly and as CUDA-graph replays (the GEMMs' own time,
+without the host's launches), PyTorch's and ours interleaved.
 
     python python/examples/decoder_block.py [--tokens 16] [--hidden 4096]
 """
@@ -53,20 +54,37 @@ def relative_error(y, reference):
     return ((y.double() - reference.double()).norm() / reference.double().norm()).item()
 
 
-def time_ms(function, x, repeats=50):
-    """Median GPU time of `function(x)` (CUDA events; a sleep kernel first so the events time the GPU)."""
-    for _ in range(3):
-        function(x)
-    times = []
+def time_ms(functions, repeats=50):
+    """Median GPU time (ms) of each of `functions` (no arguments), the calls interleaved so the
+    H200's clock sags alike for all; CUDA events, a long sleep kernel enqueued first so the events
+    time the GPU and not the host's launches."""
+    for f in functions:
+        for _ in range(3):
+            f()
+    times = [[] for _ in functions]
     for _ in range(repeats):
-        torch.cuda._sleep(1_000_000)
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        function(x)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+        for f, t in zip(functions, times):
+            torch.cuda._sleep(5_000_000)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            f()
+            end.record()
+            end.synchronize()
+            t.append(start.elapsed_time(end))
+    return [sorted(t)[len(t) // 2] for t in times]
+
+
+def capture(module, x):
+    """A CUDA graph of module(x) (warmed up on a side stream first) and its output buffer."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(stream):
+        module(x)                           # handle and workspace exist before capture
+        with torch.cuda.graph(graph, stream=stream):
+            y = module(x)
+    torch.cuda.current_stream().wait_stream(stream)
+    return graph, y
 
 
 def run(tokens=16, hidden=1024, heads=8, kv_heads=2, intermediate=2816, seed=0, timing=True):
@@ -85,21 +103,16 @@ def run(tokens=16, hidden=1024, heads=8, kv_heads=2, intermediate=2816, seed=0, 
         compiled = torch.compile(ours, fullgraph=True)
         results["compiled"] = relative_error(compiled(x), expected)
         static_x = x.clone()
-        ours(static_x)                      # warm-up: handle and workspace exist before capture
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.stream(stream):
-            ours(static_x)
-            with torch.cuda.graph(graph, stream=stream):
-                static_y = ours(static_x)
-        torch.cuda.current_stream().wait_stream(stream)
+        graph, static_y = capture(ours, static_x)
         static_x.copy_(torch.rand_like(x) * 2 - 1)   # new inputs in the captured buffer
         graph.replay()
         results["graph"] = relative_error(static_y, reference(static_x))
         if timing:
-            results["ms_pytorch"] = time_ms(reference, x)
-            results["ms_cutlass_lib"] = time_ms(ours, x)
+            reference_graph, _ = capture(reference, static_x)
+            eager = time_ms([lambda: reference(x), lambda: ours(x)])
+            replay = time_ms([reference_graph.replay, graph.replay])
+            results["ms_pytorch_eager"], results["ms_cutlass_lib_eager"] = eager
+            results["ms_pytorch_graph"], results["ms_cutlass_lib_graph"] = replay
     return results
 
 

@@ -247,11 +247,16 @@ struct Sm90MmaTmaGmmaSS {
   CUTLASS_HOST_DEVICE static int consumer_column(int consumer) { return kSplitN ? consumer * kWgN : 0; }
 
   /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/kInstructionK k-steps of
-  /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
+  /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero. With
+  /// kParts > 1, only columns [kPart, kPart + 1) * kWgN / kParts of the consumer's part, into that
+  /// part's accumulators (the block-scaled kernels' promotion pipeline runs narrower groups).
+  template <int kParts = 1, int kPart = 0>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
-                                 Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
+                                 Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom / kParts], bool accumulate) {
+    static_assert(kWgN % (8 * kParts) == 0 && kPart < kParts, "sm90 mainloop: a part's columns are whole 8-column groups");
+    using PartWgmma = arch::WgmmaSS<kWgN / kParts, ElementA, !kKMajorA, !kKMajorB, ElementB>;
     int const row0 = consumer_row(consumer);
-    int const col0 = consumer_column(consumer);
+    int const col0 = consumer_column(consumer) + kPart * (kWgN / kParts);
     // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
     uint64_t const desc_a0 =
         arch::advance_smem_desc(descriptor<kKMajorA>(smem.A[stage]), slab_offset<kKMajorA>(row0, 0));
@@ -264,7 +269,7 @@ struct Sm90MmaTmaGmmaSS {
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < kAtomsM; ++a) {
         uint64_t const desc_a = arch::advance_smem_desc(desc_a0, slab_offset<kKMajorA>(64 * a, kk));
-        Wgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
+        PartWgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
       }
     }
     arch::wgmma_commit_group();
