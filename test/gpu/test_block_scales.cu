@@ -4,9 +4,13 @@
 /// reference GEMM, scaled and summed on the host in double, so the scales' layout and indexing
 /// are checked independently of the kernel.
 #include <gtest/gtest.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <vector>
 
 #include "cutlass/library/singleton.h"
@@ -109,47 +113,128 @@ struct ModeCase {
 
 class BlockScalesGpu : public ::testing::TestWithParam<ModeCase> {};
 
-/// D(i, j) = alpha * sum_kb sa(i, kb) sb(j, kb) P_kb(i, j) for M, N off the tile sizes and a K whose
-/// last k-block is partial, each pairing of the block modes (DeepSeek-V3's is BLK128x128 weights
-/// as A with VEC128 activations as B).
+/// The case of one mode pairing: operands, scales (host and device) and the expected D, for M, N off
+/// the tile sizes and a K whose last k-block is partial.
+struct ScaledCase {
+  static constexpr int64_t m = 200, n = 136, k = 600, k_blocks = (k + 127) / 128;
+  static constexpr float alpha = 1.5f;
+  Operands x{m, n, k, 71};
+  std::vector<float> sa, sb;
+  DeviceBuffer device_sa, device_sb;
+  std::vector<double> expected;
+
+  explicit ScaledCase(ModeCase mode)
+      : sa(size_t(scale_count(mode.a, m, k_blocks))), sb(size_t(scale_count(mode.b, n, k_blocks))),
+        device_sa(sa.size() * 4), device_sb(sb.size() * 4), expected(size_t(m * n), 0.0) {
+    for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
+    for (size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + float((i * 53) % 11) / 4.0f;    // 0.5 .. 3
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
+    // D(i, j) = alpha * sum_kb sa(i, kb) sb(j, kb) P_kb(i, j)
+    for (int64_t kb = 0; kb < k_blocks; ++kb) {
+      std::vector<float> const p = x.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = 0; i < m; ++i) {
+          expected[size_t(i + j * m)] += double(alpha) * scale_at(sa, mode.a, m, k_blocks, kb, i) *
+                                         scale_at(sb, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
+        }
+      }
+    }
+  }
+  float const *scale_a() const { return static_cast<float const *>(device_sa.get()); }
+  float const *scale_b() const { return static_cast<float const *>(device_sb.get()); }
+};
+
+/// The C API: each pairing of the block modes on the kernel the handle selects (DeepSeek-V3's
+/// pairing is BLK128x128 weights as A with VEC128 activations as B).
 TEST_P(BlockScalesGpu, SumOfScaledKBlocks) {
   SKIP_WITHOUT_GPU();
   if (!build_has_block_scaled(NumericTypeID::kF32)) {
     GTEST_SKIP() << "the block-scaled e4m3 -> f32 kernels are opt-in and not in this build";
   }
   ModeCase const mode = GetParam();
-  int64_t const m = 200, n = 136, k = 600, k_blocks = (k + 127) / 128;
-  Operands const x(m, n, k, 71);
-  std::vector<float> sa(size_t(scale_count(mode.a, m, k_blocks))), sb(size_t(scale_count(mode.b, n, k_blocks)));
-  for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
-  for (size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + float((i * 53) % 11) / 4.0f;    // 0.5 .. 3
-  DeviceBuffer device_sa(sa.size() * 4), device_sb(sb.size() * 4);
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
-
-  float const alpha = 1.5f;
-  std::vector<double> expected(size_t(m * n), 0.0);
-  for (int64_t kb = 0; kb < k_blocks; ++kb) {
-    std::vector<float> const p = x.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
-    for (int64_t j = 0; j < n; ++j) {
-      for (int64_t i = 0; i < m; ++i) {
-        expected[size_t(i + j * m)] +=
-            double(alpha) * scale_at(sa, mode.a, m, k_blocks, kb, i) * scale_at(sb, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
-      }
-    }
-  }
+  ScaledCase const c(mode);
   cutlassLibHandle_t handle = nullptr;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, static_cast<float const *>(device_sa.get())));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, static_cast<float const *>(device_sb.get())));
-  std::vector<float> const ours = x.run(handle, alpha);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, c.scale_a()));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, c.scale_b()));
+  std::vector<float> const ours = c.x.run(handle, c.alpha);
   cutlassLibDestroy(handle);
   int64_t nonfinite = 0;
-  double const error = relative_error(ours, expected, nonfinite);
+  double const error = relative_error(ours, c.expected, nonfinite);
   EXPECT_EQ(0, nonfinite);
-  EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k)) << mode.name;
+  EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, c.k)) << mode.name;
+}
+
+/// Host floats of a device array of f32, bf16 or f16.
+std::vector<float> output_to_host(NumericTypeID type, void const *device, int64_t count) {
+  if (type == NumericTypeID::kF32) return to_host(device, count);
+  std::vector<uint16_t> bits(static_cast<size_t>(count));
+  EXPECT_EQ(cudaSuccess, cudaMemcpy(bits.data(), device, bits.size() * 2, cudaMemcpyDeviceToHost));
+  std::vector<float> host(bits.size());
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (type == NumericTypeID::kBF16) {
+      __nv_bfloat16 v;
+      std::memcpy(&v, &bits[i], 2);
+      host[i] = __bfloat162float(v);
+    } else {
+      __half v;
+      std::memcpy(&v, &bits[i], 2);
+      host[i] = __half2float(v);
+    }
+  }
+  return host;
+}
+
+/// Every block-scaled e4m3 kernel of the build (each tile, cluster and output type) run directly
+/// with each pairing, so kernels the handle would not pick for this shape are checked too.
+TEST_P(BlockScalesGpu, EveryKernel) {
+  SKIP_WITHOUT_GPU();
+  ModeCase const mode = GetParam();
+  int const cc = cutlass_lib_test::device_compute_capability();
+  int ran = 0;
+  std::unique_ptr<ScaledCase> c;
+  for (auto const &op : Singleton::get().manifest.operations()) {
+    auto const &d = static_cast<GemmDescription const &>(op->description());
+    if (!cutlass_lib_test::is_block_scaled(d) || d.A.element != NumericTypeID::kFE4M3 ||
+        d.B.element != NumericTypeID::kFE4M3 || cc < d.tile_description.minimum_compute_capability ||
+        cc > d.tile_description.maximum_compute_capability) {
+      continue;
+    }
+    SCOPED_TRACE(d.name);
+    if (!c) c.reset(new ScaledCase(mode));
+    int64_t const m = c->m, n = c->n, k = c->k;
+    DeviceBuffer D(size_t(m * n * 4));
+    ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
+    float const beta = 0;
+    GemmUniversalConfiguration cfg;
+    cfg.mode = cutlass::gemm::GemmUniversalMode::kGemm;
+    cfg.problem_size = cutlass::gemm::GemmCoord(int(m), int(n), int(k));
+    cfg.lda = k, cfg.ldb = k, cfg.ldc = m, cfg.ldd = m;
+    GemmUniversalArguments args;
+    args.problem_size = cfg.problem_size;
+    args.A = c->x.A.get(), args.B = c->x.B.get(), args.D = D.get();
+    args.alpha = &c->alpha, args.beta = &beta;
+    args.lda = k, args.ldb = k, args.ldc = m, args.ldd = m;
+    args.epilogue.accumulation = AccumulationMode::kPrecise;
+    args.epilogue.scale_a = c->scale_a(), args.epilogue.scale_b = c->scale_b();
+    args.epilogue.scale_a_mode = mode.a == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? cutlass::epilogue::OperandScaleMode::kBlock1x128
+                                                                                : cutlass::epilogue::OperandScaleMode::kBlock128x128;
+    args.epilogue.scale_b_mode = mode.b == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? cutlass::epilogue::OperandScaleMode::kBlock1x128
+                                                                                : cutlass::epilogue::OperandScaleMode::kBlock128x128;
+    ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args));
+    std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
+    DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
+    ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
+    ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    int64_t nonfinite = 0;
+    double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), c->expected, nonfinite);
+    EXPECT_EQ(0, nonfinite);
+    EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "the block-scaled e4m3 kernels are opt-in and not in this build";
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, BlockScalesGpu,

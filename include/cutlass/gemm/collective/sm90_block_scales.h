@@ -15,18 +15,25 @@
 ///
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
-/// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. Each thread
-/// loads its row scales and one column's scale (thread t: column t % WgN of the part), two k-blocks
-/// ahead of their use; 1x128 column scales then pass through shared memory (a warpgroup barrier,
-/// LDS.64 reads). The mainloop (GemmSm90::promoted_mainloop) promotes one wgmma-group while the
-/// next runs. History: s13's first version loaded every column scale per thread, with bounds
-/// branches and 64-bit address arithmetic (~20 instructions per scale), which the promotion,
-/// serialized behind each k-block's wgmma, could not hide (0.16x cuBLASLt); the lean loads with
-/// the same serialization reached 0.45x (block scales) and 0.73x (precise, no scales).
+/// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. The scales
+/// reach shared memory by cp.async, two k-blocks ahead of their use: thread t copies row t % 64's
+/// and column t % WgN's value (a 128x128 block's one value into every slot), into one of three
+/// buffers; at a k-block's first promotion each thread waits for its copies of that k-block and a
+/// warpgroup barrier publishes them. No scale passes through a register before it is used, so a
+/// load's latency (longer than a k-block under a full-speed GEMM's traffic) stalls nothing.
+/// The mainloop (GemmSm90::promoted_mainloop) promotes one wgmma-group while the next runs.
+///
+/// History (8192^3, e4m3 -> bf16, ratio to cuBLASLt's same mode): s13's first version loaded every
+/// column scale per thread with bounds branches (0.16x blocks); the lean loads (one per thread)
+/// with each k-block's group waited for, then promoted: 0.45x blocks, 0.73x precise; promotion
+/// pipelined behind the next group with register prefetch: 0.48x blocks (the rotating registers
+/// waited on the loads), 0.77x precise (at the 64-column groups' shared-memory bandwidth: 96 KB of
+/// operand reads and TMA writes per k-block at 128 B/clock is 750 clocks; ncu measured 765).
 #pragma once
 
 #include <cstdint>
 
+#include "cutlass/arch/memory_sm80.h"
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/epilogue_types.h"
@@ -43,23 +50,25 @@ struct Sm90BlockScales {
   /// of 64 (two sets of 32 accumulators beside the 64 promoted ones fit the 168 registers a
   /// 384-thread CTA gets; two full 128-column sets spilled); narrower parts run whole.
   static constexpr int kPieces = WgN > 64 ? 2 : 1;
+  /// Scale buffers: k-block kb's read while kb + 1's may be landing and kb + 2's are issued.
+  static constexpr int kBuffers = 3;
 
-  /// Shared memory of one consumer warpgroup: its columns' 1x128 scales of two k-blocks (by the
-  /// k-block's parity). A buffer is written again two k-blocks later, after every thread passed the
-  /// barrier of the k-block in between; across tiles, the epilogue's warpgroup barriers order the
-  /// last reads of one tile before the first writes of the next.
+  /// Shared memory of one consumer warpgroup. A buffer is copied into (see promote) only after
+  /// every thread passed the barrier of a k-block after the one that last read it; across units,
+  /// the epilogue's warpgroup barriers order the last reads of one unit before the first copies of
+  /// the next.
   struct SharedStorage {
-    alignas(16) float columns[2][WgN];   // read as float2
+    alignas(16) float columns[kBuffers][WgN];   // read as float2
+    alignas(16) float rows[kBuffers][64];
   };
 
-  /// One operand's scales at k-block 0 of batch entry l: `first` points at this thread's value
-  /// (rows: its first row; columns: column t % WgN of the part, which thread t stages for the
-  /// warpgroup; 128x128: the block's value), `stride` floats apart from one k-block to the next.
-  /// Indices past the extent are clamped to its last one: the partial sums there are zeros (TMA
-  /// fills out-of-bounds elements with zeros), so any finite scale does. `scaled` and `per_index`
-  /// come from kernel parameters only, so every branch on them is uniform: a per-thread branch
-  /// while the other accumulator set's wgmma-group is in flight makes ptxas serialize every wgmma
-  /// (C7518, "compiler-inserted WG.DP in divergent path").
+  /// One operand's scale that this thread copies, at k-block 0 of batch entry l (`first`), and
+  /// `stride` floats apart from one k-block to the next. Indices past the extent are clamped to
+  /// its last one: the partial sums there are zeros (TMA fills out-of-bounds elements with zeros),
+  /// so any finite scale does. `scaled` and `per_index` come from kernel parameters only, so every
+  /// branch on them is uniform: a per-thread branch while the other accumulator set's wgmma-group
+  /// is in flight makes ptxas serialize every wgmma (C7518, "compiler-inserted WG.DP in divergent
+  /// path").
   struct Operand {
     float const *first = nullptr;
     int stride = 0;                 ///< M or N (1x128), 1 (128x128): below 2^31
@@ -68,19 +77,22 @@ struct Sm90BlockScales {
   };
 
   Operand a, b;
-  int last_row_step = 8;            ///< the thread's second row's offset from its first (clamped at the extent)
   int last_k_block = 0;             ///< KB - 1
+  int first_row = 0;                ///< this thread's first row in the part (16 w + l / 4)
+  uint32_t row_slot = 0;            ///< .shared address of rows[0][thread % 64]
+  uint32_t column_slot = 0;         ///< .shared address of columns[0][thread % WgN]
 
   /// The scales of warpgroup part (row0, col0) of batch entry l, for thread `thread` (0..127) of
   /// the part's warpgroup. m, n: the problem's extent; k_blocks: KB.
   CUTLASS_DEVICE Sm90BlockScales(float const *scale_a, epilogue::OperandScaleMode mode_a, float const *scale_b,
                                  epilogue::OperandScaleMode mode_b, int m, int n, int k_blocks, int l, int row0,
-                                 int col0, int thread) {
+                                 int col0, int thread, SharedStorage &smem) {
     last_k_block = k_blocks - 1;
-    int const row = row0 + 16 * (thread / 32) + (thread % 32) / 4;
-    a = operand(scale_a, mode_a, m, k_blocks, l, row0, min(row, m - 1));
-    last_row_step = min(row + 8, m - 1) - min(row, m - 1);
+    first_row = 16 * (thread / 32) + (thread % 32) / 4;
+    a = operand(scale_a, mode_a, m, k_blocks, l, row0, min(row0 + thread % 64, m - 1));
     b = operand(scale_b, mode_b, n, k_blocks, l, col0, min(col0 + thread % WgN, n - 1));
+    row_slot = arch::shared_address(&smem.rows[0][thread % 64]);
+    column_slot = arch::shared_address(&smem.columns[0][thread % WgN]);
   }
 
   CUTLASS_DEVICE static Operand operand(float const *scale, epilogue::OperandScaleMode mode, int extent, int k_blocks,
@@ -97,39 +109,51 @@ struct Sm90BlockScales {
     return o;
   }
 
-  /// One k-block's scales for this thread: its two row scales (or the 128x128 value) and the
-  /// column scale it stages (or the 128x128 value); 1 where the operand has no block scale.
-  struct Values {
-    float row[2] = {1.f, 1.f};
-    float column = 1.f;
-  };
-
-  /// The loads of k-block kb (clamped to the last one, so a load ahead of the loop's end stays in
-  /// the scale arrays). The mainloop issues them two k-blocks ahead of their promotion: a global
-  /// load's latency (~1 us under a full-speed GEMM's traffic) is longer than one k-block's MMAs
-  /// (~0.3 us at 128x128x128), and loading at the top of the same k-block left it exposed (s14:
-  /// 0.45x cuBLASLt, 0.94 us per k-block against 0.53 with no scales to load).
-  CUTLASS_DEVICE Values load(int kb) const {
-    Values v;
+  /// Issues this thread's copies of k-block kb's scales (clamped to the last k-block, so copies
+  /// past the loop's end stay in the scale arrays) into buffer `buffer`, as one cp.async group (an
+  /// empty one without block scales, so the group count is the same on every path).
+  CUTLASS_DEVICE void copy(int kb, int buffer) const {
     kb = min(kb, last_k_block);
     if (a.scaled) {
-      float const *p = a.first + int64_t(kb) * a.stride;
-      v.row[0] = __ldg(p);
-      v.row[1] = a.per_index ? __ldg(p + last_row_step) : v.row[0];
+      arch::cp_async_zfill<4>(row_slot + uint32_t(buffer * 64 * 4), a.first + int64_t(kb) * a.stride, true);
     }
-    if (b.scaled) v.column = __ldg(b.first + int64_t(kb) * b.stride);
+    if (b.scaled) {
+      arch::cp_async_zfill<4>(column_slot + uint32_t(buffer * WgN * 4), b.first + int64_t(kb) * b.stride, true);
+    }
+    arch::cp_async_commit();
+  }
+
+  /// Shared loads at .shared addresses (volatile: kept after the barrier that publishes them).
+  CUTLASS_DEVICE static float lds(uint32_t address) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(address));
     return v;
   }
+  CUTLASS_DEVICE static float2 lds2(uint32_t address) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(address));
+    return v;
+  }
+
+  /// The first two k-blocks' copies, before a unit's first group is issued.
+  CUTLASS_DEVICE void prologue(int k_begin) const {
+    copy(k_begin, 0);
+    copy(k_begin + 1, 1);
+  }
+
+  /// After a unit's last promotion: no copy of this unit may land in the next unit's buffers.
+  CUTLASS_DEVICE static void epilogue() { arch::cp_async_wait<0>(); }
 
   /// total += partial * row scale * column scale over part kPiece of the accumulator fragment
   /// (the part's kPartial accumulators are columns [kPiece, kPiece + 1) * WgN / kPieces of the
   /// warpgroup's; d[4 i + 2 h + c]: row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group
-  /// completed. 1x128 column scales go through `smem` (at part 0: this thread's staged value
-  /// stored, a barrier over the warpgroup, `barrier`; then each thread reads its columns); no
-  /// block scales: an add.
+  /// completed; `index` counts the unit's k-blocks from 0 (buffer index % 3). At part 0: this
+  /// thread's copies of the k-block are waited for, a barrier over the warpgroup (`barrier`)
+  /// publishes every thread's, and k-block kb + 2's copies are issued into the buffer every thread
+  /// has finished reading (the one of kb - 1). No block scales: an add.
   template <int kPiece, int kTotal, int kPartial>
-  CUTLASS_DEVICE void promote(float (&total)[1][kTotal], float const (&partial)[1][kPartial], Values const &scale,
-                              SharedStorage &smem, int kb, int thread, int barrier) const {
+  CUTLASS_DEVICE void promote(float (&total)[1][kTotal], float const (&partial)[1][kPartial], int kb, int index,
+                              int thread, int barrier) const {
     static_assert(kTotal == WgN / 2 && kTotal % kPartial == 0 && kPartial % 4 == 0,
                   "Sm90BlockScales: WgN / 2 accumulators per atom and thread, in whole 8-column parts");
     constexpr int kGroups = kPartial / 4;         // 8-column groups in the part
@@ -139,11 +163,25 @@ struct Sm90BlockScales {
       for (int v = 0; v < kPartial; ++v) total[0][4 * kFirst + v] += partial[0][v];
       return;
     }
-    float const (&row)[2] = scale.row;
+    int const buffer = index % kBuffers;
+    if (kPiece == 0) {
+      arch::cp_async_wait<1>();                   // kb's copies landed (kb + 1's may not have)
+      arch::named_barrier_sync(barrier, 128);
+      copy(kb + 2, (index + 2) % kBuffers);
+    }
+    // .shared addresses of this k-block's buffers (the slots' bases)
+    uint32_t const rows = row_slot + uint32_t(buffer * 64 * 4) - 4u * uint32_t(thread % 64);
+    uint32_t const columns = column_slot + uint32_t(buffer * WgN * 4) - 4u * uint32_t(thread % WgN);
+    float row[2] = {1.f, 1.f};
+    if (a.scaled) {
+      row[0] = lds(rows + 4u * uint32_t(first_row));
+      row[1] = lds(rows + 4u * uint32_t(first_row + 8));
+    }
     if (!b.per_index) {   // one column scale: folded into the two row scales
+      float const column = b.scaled ? lds(columns) : 1.f;
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
-        float const f = row[h] * scale.column;
+        float const f = row[h] * column;
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < kGroups; ++i) {
           CUTLASS_PRAGMA_UNROLL
@@ -155,21 +193,25 @@ struct Sm90BlockScales {
       }
       return;
     }
-    float *columns = smem.columns[kb & 1];
-    if (kPiece == 0) {
-      columns[thread % WgN] = scale.column;   // threads t and t + WgN store the same value
-      arch::named_barrier_sync(barrier, 128);
-    }
     int const lane = thread % 32;
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < kGroups; ++i) {
-      float2 const s = *reinterpret_cast<float2 const *>(columns + 8 * (kFirst + i) + 2 * (lane % 4));
+      float2 s = lds2(columns + 4u * uint32_t(8 * (kFirst + i) + 2 * (lane % 4)));
+      if (!a.per_index) {   // one row scale (128x128 or none): folded into the column pair
+        s.x *= row[0];
+        s.y *= row[0];
+      }
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
         float &t0 = total[0][4 * (kFirst + i) + 2 * h + 0];
         float &t1 = total[0][4 * (kFirst + i) + 2 * h + 1];
-        t0 = fmaf(partial[0][4 * i + 2 * h + 0] * row[h], s.x, t0);
-        t1 = fmaf(partial[0][4 * i + 2 * h + 1] * row[h], s.y, t1);
+        if (a.per_index) {
+          t0 = fmaf(partial[0][4 * i + 2 * h + 0] * row[h], s.x, t0);
+          t1 = fmaf(partial[0][4 * i + 2 * h + 1] * row[h], s.y, t1);
+        } else {
+          t0 = fmaf(partial[0][4 * i + 2 * h + 0], s.x, t0);
+          t1 = fmaf(partial[0][4 * i + 2 * h + 1], s.y, t1);
+        }
       }
     }
   }

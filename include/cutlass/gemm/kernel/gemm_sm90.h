@@ -100,8 +100,8 @@ struct GemmSm90 {
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
   static_assert(!kGrouped || kClusterSize == 1, "GemmSm90: grouped launches run 1x1x1 clusters");
-  static_assert(!kBlockScaled || (!kStreamK && !kGrouped && kClusterSize == 1),
-                "GemmSm90: block-scaled kernels run the persistent scheduler on 1x1x1 clusters");
+  static_assert(!kBlockScaled || (!kStreamK && !kGrouped),
+                "GemmSm90: block-scaled kernels run the persistent scheduler");
 
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
@@ -690,7 +690,7 @@ struct GemmSm90 {
   /// the k-block's scales is added into f32 registers (`total`), which end in `acc` for the
   /// epilogue. The next group is issued before the wait, so the tensor core works through it while
   /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
-  /// with no scales at all). Scales are loaded two k-blocks ahead of their use.
+  /// with no scales at all). Scales are copied into shared memory two k-blocks ahead of their use.
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
@@ -702,15 +702,15 @@ struct GemmSm90 {
       BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
                                params.scheduler.k_tiles, operand_batch(work.l),
                                work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
-                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg);
+                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg,
+                               smem.block_scales[consumer]);
       float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < Mainloop::kAtomsM; ++a) {
         CUTLASS_PRAGMA_UNROLL
         for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
       }
-      typename BlockScales::Values ahead[2] = {scales.load(work.k_begin), scales.load(work.k_begin + 1)};
-      typename BlockScales::Values now;
+      scales.prologue(work.k_begin);
       int promoted_stage = stage;   // the stage of the group promoted next (issue runs one group ahead)
       // Group g is piece g % kPieces of k-block k_begin + g / kPieces, in set g % 2: with two
       // pieces a set always holds the same piece, with one the sets alternate by k-block, so a
@@ -725,18 +725,13 @@ struct GemmSm90 {
       };
       auto promote = [&](auto set_index, Set &done, int group) {
         constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-        int const k_block = work.k_begin + group / BlockScales::kPieces;
+        int const index = group / BlockScales::kPieces;   // the unit's k-block count so far
         fence_accumulators(done);
         if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group: its stage is free
           release_stage(smem, promoted_stage, lane);
           promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
         }
-        if (kPiece == 0) {
-          now = ahead[0];
-          ahead[0] = ahead[1];
-          ahead[1] = scales.load(k_block + 2);
-        }
-        scales.template promote<kPiece>(total, done, now, smem.block_scales[consumer], k_block, thread_in_wg,
+        scales.template promote<kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
                                         block_scale_barrier(consumer));
       };
       // Every path into the loop's head and out of its body has exactly set 0's group in flight:
@@ -766,6 +761,7 @@ struct GemmSm90 {
         arch::wgmma_wait_group<0>();
         promote(first, set0, g);
       }
+      BlockScales::epilogue();
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < Mainloop::kAtomsM; ++a) {
         CUTLASS_PRAGMA_UNROLL
