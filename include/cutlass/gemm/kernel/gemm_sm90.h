@@ -600,7 +600,22 @@ struct GemmSm90 {
         arch::mbarrier_wait(&smem.mainloop_done[consumer], uint32_t((j - 1) >> 1) & 1);
       }
       if constexpr (kBlockScaled) {
-        promoted_mainloop(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+        auto const &op = params.epilogue.output_op;
+        switch (BlockScales::promotion(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode)) {
+          case collective::Promotion::kAdd:
+            promoted_mainloop<collective::Promotion::kAdd>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+            break;
+          case collective::Promotion::kRowScales:
+            promoted_mainloop<collective::Promotion::kRowScales>(params, smem, consumer, thread_in_wg, work, stage, phase,
+                                                                 acc);
+            break;
+          case collective::Promotion::kColumnScales:
+            promoted_mainloop<collective::Promotion::kColumnScales>(params, smem, consumer, thread_in_wg, work, stage,
+                                                                    phase, acc);
+            break;
+          default:
+            promoted_mainloop<collective::Promotion::kBoth>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+        }
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
       }
@@ -691,6 +706,8 @@ struct GemmSm90 {
   /// epilogue. The next group is issued before the wait, so the tensor core works through it while
   /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
   /// with no scales at all). Scales are copied into shared memory two k-blocks ahead of their use.
+  /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer().
+  template <collective::Promotion kKind>
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
@@ -731,8 +748,8 @@ struct GemmSm90 {
           release_stage(smem, promoted_stage, lane);
           promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
         }
-        scales.template promote<kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
-                                        block_scale_barrier(consumer));
+        scales.template promote<kKind, kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
+                                               block_scale_barrier(consumer));
       };
       // Every path into the loop's head and out of its body has exactly set 0's group in flight:
       // ptxas tracks the groups path by path, and a merge where either set could be in flight
