@@ -16,19 +16,21 @@
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
 /// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. The scales
-/// reach shared memory by cp.async, two k-blocks ahead of their use: thread t copies row t % 64's
-/// and column t % WgN's value (a 128x128 block's one value into every slot), into one of three
+/// reach shared memory by cp.async, kAhead k-blocks ahead of their use: thread t copies row t % 64's
+/// and column t % WgN's value (a 128x128 block's one value into every slot), into one of kBuffers
 /// buffers; at a k-block's first promotion each thread waits for its copies of that k-block and a
 /// warpgroup barrier publishes them. No scale passes through a register before it is used, so a
 /// load's latency (longer than a k-block under a full-speed GEMM's traffic) stalls nothing.
 /// The mainloop (GemmSm90::promoted_mainloop) promotes one wgmma-group while the next runs.
 ///
-/// History (8192^3, e4m3 -> bf16, ratio to cuBLASLt's same mode): s13's first version loaded every
-/// column scale per thread with bounds branches (0.16x blocks); the lean loads (one per thread)
-/// with each k-block's group waited for, then promoted: 0.45x blocks, 0.73x precise; promotion
-/// pipelined behind the next group with register prefetch: 0.48x blocks (the rotating registers
-/// waited on the loads), 0.77x precise (at the 64-column groups' shared-memory bandwidth: 96 KB of
-/// operand reads and TMA writes per k-block at 128 B/clock is 750 clocks; ncu measured 765).
+/// History (8192^3 and three llm shapes, e4m3 -> bf16, ratio to cuBLASLt's same mode): s13's first
+/// version loaded every column scale per thread with bounds branches (0.16x with block scales); the
+/// lean loads (one per thread), each k-block's group waited for, then promoted: 0.45x, 0.73x
+/// precise; promotion pipelined behind the next group with register prefetch: 0.48-0.59x, 0.77-0.82x
+/// (the rotating registers waited on the loads); cp.async two k-blocks ahead, the modes as run-time
+/// branches: 0.39-0.47x, 0.76x (ptxas if-converted every mode's code into the loop); one mainloop
+/// per promotion kind: 0.45-0.57x, 0.90-0.93x precise (s14, 03ea8ed). kAhead 4 with one slot per
+/// thread: not yet run on a GPU.
 #pragma once
 
 #include <cstdint>
@@ -61,16 +63,23 @@ struct Sm90BlockScales {
   /// of 64 (two sets of 32 accumulators beside the 64 promoted ones fit the 168 registers a
   /// 384-thread CTA gets; two full 128-column sets spilled); narrower parts run whole.
   static constexpr int kPieces = WgN > 64 ? 2 : 1;
-  /// Scale buffers: k-block kb's read while kb + 1's may be landing and kb + 2's are issued.
-  static constexpr int kBuffers = 3;
+  /// Scale buffers: k-block kb's is read while the copies of the next kAhead are in flight (issued
+  /// kAhead k-blocks before their use: an L2 load under a full-speed GEMM's traffic takes longer
+  /// than the two k-blocks of s14's first version, which ran at 0.45-0.57x cuBLASLt with block
+  /// scales against 0.90-0.93x without).
+  static constexpr int kBuffers = 5;
+  static constexpr int kAhead = kBuffers - 1;
+  /// Slots per buffer: thread t copies into slot t (rows t % 64 and columns t % WgN), so no two
+  /// threads write one address (racecheck reported identical values from two threads as hazards).
+  static constexpr int kSlots = 128;
 
   /// Shared memory of one consumer warpgroup. A buffer is copied into (see promote) only after
   /// every thread passed the barrier of a k-block after the one that last read it; across units,
   /// the epilogue's warpgroup barriers order the last reads of one unit before the first copies of
   /// the next.
   struct SharedStorage {
-    alignas(16) float columns[kBuffers][WgN];   // read as float2
-    alignas(16) float rows[kBuffers][64];
+    alignas(16) float columns[kBuffers][kSlots];   // read as float2
+    alignas(16) float rows[kBuffers][kSlots];
   };
 
   /// One operand's scale that this thread copies, at k-block 0 of batch entry l (`first`), and
@@ -90,8 +99,8 @@ struct Sm90BlockScales {
   Operand a, b;
   int last_k_block = 0;             ///< KB - 1
   int first_row = 0;                ///< this thread's first row in the part (16 w + l / 4)
-  uint32_t row_slot = 0;            ///< .shared address of rows[0][thread % 64]
-  uint32_t column_slot = 0;         ///< .shared address of columns[0][thread % WgN]
+  uint32_t row_slot = 0;            ///< .shared address of rows[0][thread]
+  uint32_t column_slot = 0;         ///< .shared address of columns[0][thread]
 
   /// The scales of warpgroup part (row0, col0) of batch entry l, for thread `thread` (0..127) of
   /// the part's warpgroup. m, n: the problem's extent; k_blocks: KB.
@@ -102,8 +111,8 @@ struct Sm90BlockScales {
     first_row = 16 * (thread / 32) + (thread % 32) / 4;
     a = operand(scale_a, mode_a, m, k_blocks, l, row0, min(row0 + thread % 64, m - 1));
     b = operand(scale_b, mode_b, n, k_blocks, l, col0, min(col0 + thread % WgN, n - 1));
-    row_slot = arch::shared_address(&smem.rows[0][thread % 64]);
-    column_slot = arch::shared_address(&smem.columns[0][thread % WgN]);
+    row_slot = arch::shared_address(&smem.rows[0][thread]);
+    column_slot = arch::shared_address(&smem.columns[0][thread]);
   }
 
   CUTLASS_DEVICE static Operand operand(float const *scale, epilogue::OperandScaleMode mode, int extent, int k_blocks,
@@ -126,10 +135,10 @@ struct Sm90BlockScales {
   CUTLASS_DEVICE void copy(int kb, int buffer) const {
     kb = min(kb, last_k_block);
     if (a.scaled) {
-      arch::cp_async_zfill<4>(row_slot + uint32_t(buffer * 64 * 4), a.first + int64_t(kb) * a.stride, true);
+      arch::cp_async_zfill<4>(row_slot + uint32_t(buffer * kSlots * 4), a.first + int64_t(kb) * a.stride, true);
     }
     if (b.scaled) {
-      arch::cp_async_zfill<4>(column_slot + uint32_t(buffer * WgN * 4), b.first + int64_t(kb) * b.stride, true);
+      arch::cp_async_zfill<4>(column_slot + uint32_t(buffer * kSlots * 4), b.first + int64_t(kb) * b.stride, true);
     }
     arch::cp_async_commit();
   }
@@ -158,10 +167,10 @@ struct Sm90BlockScales {
     return v;
   }
 
-  /// The first two k-blocks' copies, before a unit's first group is issued.
+  /// The first kAhead k-blocks' copies, before a unit's first group is issued.
   CUTLASS_DEVICE void prologue(int k_begin) const {
-    copy(k_begin, 0);
-    copy(k_begin + 1, 1);
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kAhead; ++i) copy(k_begin + i, i);
   }
 
   /// After a unit's last promotion: no copy of this unit may land in the next unit's buffers.
@@ -170,9 +179,9 @@ struct Sm90BlockScales {
   /// total += partial * row scale * column scale over part kPiece of the accumulator fragment
   /// (the part's kPartial accumulators are columns [kPiece, kPiece + 1) * WgN / kPieces of the
   /// warpgroup's; d[4 i + 2 h + c]: row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group
-  /// completed; `index` counts the unit's k-blocks from 0 (buffer index % 3). At part 0: this
+  /// completed; `index` counts the unit's k-blocks from 0 (its buffer: index % kBuffers). At part 0: this
   /// thread's copies of the k-block are waited for, a barrier over the warpgroup (`barrier`)
-  /// publishes every thread's, and k-block kb + 2's copies are issued into the buffer every thread
+  /// publishes every thread's, and k-block kb + kAhead's copies are issued into the buffer every thread
   /// has finished reading (the one of kb - 1). No block scales: an add.
   template <Promotion kKind, int kPiece, int kTotal, int kPartial>
   CUTLASS_DEVICE void promote(float (&total)[1][kTotal], float const (&partial)[1][kPartial], int kb, int index,
@@ -188,13 +197,13 @@ struct Sm90BlockScales {
     } else {
       int const buffer = index % kBuffers;
       if (kPiece == 0) {
-        arch::cp_async_wait<1>();                 // kb's copies landed (kb + 1's may not have)
+        arch::cp_async_wait<kAhead - 1>();        // kb's copies landed (the next kAhead - 1 may not have)
         arch::named_barrier_sync(barrier, 128);
-        copy(kb + 2, (index + 2) % kBuffers);
+        copy(kb + kAhead, (index + kAhead) % kBuffers);
       }
       // .shared addresses of this k-block's buffers (the slots' bases)
-      uint32_t const rows = row_slot + uint32_t(buffer * 64 * 4) - 4u * uint32_t(thread % 64);
-      uint32_t const columns = column_slot + uint32_t(buffer * WgN * 4) - 4u * uint32_t(thread % WgN);
+      uint32_t const rows = row_slot + uint32_t((buffer * kSlots - thread) * 4);
+      uint32_t const columns = column_slot + uint32_t((buffer * kSlots - thread) * 4);
       // a 128x128 A scale sits in every row slot; none: 1
       float const row[2] = {a.scaled ? lds(rows + 4u * uint32_t(first_row)) : 1.f,
                             a.scaled ? lds(rows + 4u * uint32_t(first_row + 8)) : 1.f};
