@@ -377,12 +377,22 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
 def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, stream=None):
     """torch._scaled_mm on the library's float8 kernels: out = (scale_a * scale_b) * (a @ b) [+ bias]
     for a (M, K) row-major and b (K, N) column-major (b = weight.t() of a row-major (N, K) weight),
-    both torch.float8_e4m3fn. ``scale_a``: float32, 1 element (per tensor) or (M, 1) (one per row
-    of a: row-wise); ``scale_b``: 1 element or (1, N) (one per column of b). ``out_dtype``
-    torch.bfloat16 (the default), torch.float16 or torch.float32; ``bias`` (N,) of out's dtype.
-    Scales are read by the kernel on the device (cuBLASLt's A/B scale pointers, OUTER_VEC_32F for
-    the row-wise ones). PyTorch tensors only; M, N and K multiples of 16 run the TMA kernels
-    directly, others on aligned copies. Returns out."""
+    both torch.float8_e4m3fn. ``out_dtype`` torch.bfloat16 (the default), torch.float16 or
+    torch.float32; ``bias`` (N,) of out's dtype. Scales are float32 on a's device, read by the
+    kernel (cuBLASLt's A/B scale pointers and modes):
+
+    - per tensor: 1 element each;
+    - row-wise: ``scale_a`` (M, 1), ``scale_b`` (1, N) (OUTER_VEC_32F, applied in the epilogue);
+    - block-wise over K blocks of 128 (KB = ceil(K / 128); DeepSeek-V3's recipe is 1x128 for the
+      activations and 128x128 for the weights), each k-block's partial product scaled in f32:
+      ``scale_a`` (M, KB) with strides (1, M) ("outer-dim-major": ``s.t().contiguous().t()``) for
+      1x128, or (ceil(M / 128), KB) row-major for 128x128; ``scale_b`` (KB, N) row-major for
+      1x128, or (KB, ceil(N / 128)) column-major for 128x128 (the ``.t()`` of a weight's row-major
+      (ceil(N / 128), KB) scale). Any pairing of the two block modes; the block-scaled kernels are
+      opt-in (a build with ``CUTLASS_LIBRARY_KERNELS='default,*blockscale*'``).
+
+    PyTorch tensors only; M, N and K multiples of 16 run the TMA kernels directly, others on
+    aligned copies. Returns out."""
     if not (_is_torch(a) and _is_torch(b) and _is_torch(scale_a) and _is_torch(scale_b)):
         raise TypeError("cutlass_lib.scaled_mm takes PyTorch tensors")
     if a.ndim != 2 or b.ndim != 2:
@@ -400,8 +410,21 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
             scale_b.shape, scale_b.stride(), scale_b.dtype, scale_b.device)
         planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, 1.0, 0.0, bias, None, scale_a,
                                                 scale_b))
-        planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
+        try:
+            planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
+        except CutlassLibError as error:
+            if error.status == "CUTLASS_LIB_STATUS_NO_KERNEL" and (_block_scale(scale_a, a.shape[0]) or
+                                                                 _block_scale(scale_b, b.shape[1])):
+                raise CutlassLibError(error.code, "block scales run on the opt-in block-scaled kernels: build with "
+                                                  "CUTLASS_LIBRARY_KERNELS='default,*blockscale*'") from error
+            raise
     return out
+
+
+def _block_scale(scale, extent) -> bool:
+    """Whether a scale of an operand with `extent` rows (a) or columns (b) is a block scale (not
+    per tensor, not row-wise)."""
+    return scale.numel() > 1 and not (scale.numel() == extent and (scale.ndim == 1 or 1 in tuple(scale.shape)))
 
 
 def _group_ends(offs, experts: int, total_rows: int) -> List[int]:

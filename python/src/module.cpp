@@ -131,8 +131,8 @@ struct Call {
   bool has_bias = false;
   cudaDataType_t type_bias = CUDA_R_32F;
   /// The scales of a and b (float8 operands; torch._scaled_mm's scale_a / scale_b): -1 none, else
-  /// the C API's cutlassLibMatrixScale_t (SCALAR_32F, or OUTER_VEC_32F: a's over out's rows, b's
-  /// over out's columns).
+  /// the C API's cutlassLibMatrixScale_t (SCALAR_32F; OUTER_VEC_32F: a's over out's rows, b's
+  /// over out's columns; VEC128_32F / BLK128x128_32F: block scales, Handle::scale_mode).
   int scale_a_mode = -1, scale_b_mode = -1;
   float alpha_f = 1, beta_f = 0;
   double alpha_d = 1, beta_d = 0;
@@ -258,8 +258,8 @@ class Handle {
         fail_type("cutlass_lib: scale_a / scale_b are for float8 operands");
       }
       if (A.batch != 1 || B.batch != 1 || D.batch != 1) fail_value("cutlass_lib: scaled calls are 2-D");
-      if (scale_a) call.scale_a_mode = scale_mode(*scale_a, "scale_a", D.rows, 0, &pointers->scale_a);
-      if (scale_b) call.scale_b_mode = scale_mode(*scale_b, "scale_b", D.columns, 1, &pointers->scale_b);
+      if (scale_a) call.scale_a_mode = scale_mode(*scale_a, "scale_a", D.rows, A.columns, 0, &pointers->scale_a);
+      if (scale_b) call.scale_b_mode = scale_mode(*scale_b, "scale_b", D.columns, A.columns, 1, &pointers->scale_b);
     }
     return call;
   }
@@ -461,10 +461,19 @@ class Handle {
     return status;
   }
 
-  /// The layout of a float8 operand's scale (torch._scaled_mm's rules): one f32 element (per
-  /// tensor), or `extent` contiguous f32 elements along out's rows (axis 0: shape (M, 1) or (M,))
-  /// or columns (axis 1: shape (1, N) or (N,)).
-  int scale_mode(Array const &array, char const *name, int64_t extent, int axis, float const **data) const {
+  /// The layout of a float8 operand's scale (torch._scaled_mm's shapes; the C API's
+  /// cutlassLibMatrixScale_t, whose layouts are cuBLASLt's): one f32 element (per tensor); a
+  /// row-wise vector of `extent` contiguous elements along out's rows (axis 0, a: shape (M, 1) or
+  /// (M,)) or columns (axis 1, b: (1, N) or (N,)); or block scales over K blocks of 128 (KB =
+  /// ceil(K / 128)):
+  ///   a (M, K): (M, KB) with strides (1, M), one per row and K block ("outer-dim-major", VEC128);
+  ///             (ceil(M / 128), KB) row-major, one per 128 x 128 block (BLK128x128)
+  ///   b (K, N): (KB, N) row-major, one per column and K block (VEC128);
+  ///             (KB, ceil(N / 128)) column-major, one per 128 x 128 block (BLK128x128)
+  /// Both layouts are independent of out's layout (a's VEC128 scales are MN-fastest whichever BLAS
+  /// operand a becomes). Strides of extent-1 dimensions are not checked.
+  int scale_mode(Array const &array, char const *name, int64_t extent, int64_t k, int axis,
+                 float const **data) const {
     if (array.device_type() != nb::device::cuda::value || array.device_id() != device_) {
       fail_value(std::string("cutlass_lib: '") + name + "' must be on the operands' CUDA device");
     }
@@ -473,14 +482,38 @@ class Handle {
     int64_t count = 1;
     for (size_t d = 0; d < array.ndim(); ++d) count *= int64_t(array.shape(d));
     if (count == 1) return int(CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F);
-    bool const shaped = array.ndim() == 1 || (array.ndim() == 2 && array.shape(size_t(1 - axis)) == 1);
+    bool const row_wise = array.ndim() == 1 || (array.ndim() == 2 && array.shape(size_t(1 - axis)) == 1);
     int64_t const stride = array.ndim() == 1 ? array.stride(0) : array.stride(size_t(axis));
-    if (!shaped || count != extent || stride != 1) {
-      fail_value(std::string("cutlass_lib: '") + name + "' must have 1 element (per tensor) or " +
-                 std::to_string(extent) + " contiguous ones (" + (axis == 0 ? "(M, 1): one per row of a" :
-                 "(1, N): one per column of b") + ")");
+    if (row_wise && count == extent && stride == 1) return int(CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F);
+    int64_t const k_blocks = (k + 127) / 128, blocks = (extent + 127) / 128;
+    if (array.ndim() == 2) {
+      // (rows, columns) of the scale as a and b hold their K: a's K is its second dimension, b's its first
+      int64_t const rows = int64_t(array.shape(0)), columns = int64_t(array.shape(1));
+      auto const strided = [&](int64_t s0, int64_t s1) {
+        return (rows == 1 || array.stride(0) == s0) && (columns == 1 || array.stride(1) == s1);
+      };
+      if (axis == 0 && rows == extent && columns == k_blocks && strided(1, extent)) {
+        return int(CUTLASS_LIB_MATRIX_SCALE_VEC128_32F);
+      }
+      if (axis == 0 && rows == blocks && columns == k_blocks && strided(k_blocks, 1)) {
+        return int(CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F);
+      }
+      if (axis == 1 && rows == k_blocks && columns == extent && strided(extent, 1)) {
+        return int(CUTLASS_LIB_MATRIX_SCALE_VEC128_32F);
+      }
+      if (axis == 1 && rows == k_blocks && columns == blocks && strided(1, k_blocks)) {
+        return int(CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F);
+      }
     }
-    return int(CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F);
+    std::string const e = std::to_string(extent), kb = std::to_string(k_blocks), mb = std::to_string(blocks);
+    fail_value(std::string("cutlass_lib: '") + name + "' must have 1 element (per tensor), " + e +
+               " contiguous ones (" + (axis == 0 ? "(M, 1): one per row of a" : "(1, N): one per column of b") +
+               "), or block scales over K blocks of 128: " +
+               (axis == 0 ? "(" + e + ", " + kb + ") with strides (1, " + e + ") (1x128, e.g. s.t().contiguous().t()) or (" +
+                                mb + ", " + kb + ") row-major (128x128)"
+                          : "(" + kb + ", " + e + ") row-major (1x128) or (" + kb + ", " + mb +
+                                ") column-major (128x128, e.g. the .t() of a weight's row-major (" + mb + ", " + kb +
+                                ") scale)"));
   }
 
   /// A 1-D CUDA vector (bias).

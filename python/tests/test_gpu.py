@@ -203,6 +203,56 @@ def test_scaled_mm_matches_the_scaled_product(torch_cuda, rowwise, out_dtype):
     assert relative_error(plain, a.double() @ w.double().t()) < (1e-2 if out_dtype == "bfloat16" else 2e-3)
 
 
+def _expand_block_scale(scale, mode, rows, columns, k_along_rows):
+    """A block scale expanded to the (rows, columns) operand it scales: 1x128 scales one row (a) or
+    column (b) per K block of 128, 128x128 one 128 x 128 block; K runs along the columns of a
+    (k_along_rows False) and the rows of b (True)."""
+    scale = scale.double()
+    if mode == "1x128":
+        expanded = scale.repeat_interleave(128, dim=0 if k_along_rows else 1)
+    else:
+        expanded = scale.repeat_interleave(128, dim=0).repeat_interleave(128, dim=1)
+    return expanded[:rows, :columns]
+
+
+@pytest.mark.parametrize("mode_a", ["1x128", "128x128"])
+@pytest.mark.parametrize("mode_b", ["1x128", "128x128"])
+def test_scaled_mm_block_scales(torch_cuda, mode_a, mode_b):
+    """DeepSeek-V3-style block scales in torch._scaled_mm's shapes (a's 1x128 outer-dim-major,
+    b's 128x128 the transpose of a weight's row-major scale), against the product of the
+    dequantized operands; M, N off the tile sizes, K with a partial last block."""
+    torch = torch_cuda
+    m, n, k = 200, 144, 592
+    kb, mb, nb = (k + 127) // 128, (m + 127) // 128, (n + 127) // 128
+    a = ((torch.rand(m, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    w = ((torch.rand(n, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    if mode_a == "1x128":
+        scale_a = (torch.rand(kb, m, device="cuda") + 0.25).t()      # (M, KB), strides (1, M)
+    else:
+        scale_a = torch.rand(mb, kb, device="cuda") + 0.25            # (MB, KB) row-major
+    if mode_b == "1x128":
+        scale_b = torch.rand(kb, n, device="cuda") + 0.25             # (KB, N) row-major
+    else:
+        scale_b = (torch.rand(nb, kb, device="cuda") + 0.25).t()      # the weight's (NB, KB) scale, transposed
+    out = call_or_skip(cutlass_lib.scaled_mm, a, w.t(), scale_a, scale_b)
+    torch.cuda.synchronize()
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    a_scaled = a.double() * _expand_block_scale(scale_a, mode_a, m, k, False)
+    b_scaled = w.t().double() * _expand_block_scale(scale_b, mode_b, k, n, True)
+    assert relative_error(out, a_scaled @ b_scaled) < 1e-2
+
+
+def test_scaled_mm_names_the_block_scale_layouts(torch_cuda):
+    torch = torch_cuda
+    a = torch.zeros(200, 592, device="cuda").to(torch.float8_e4m3fn)
+    w = torch.zeros(144, 592, device="cuda").to(torch.float8_e4m3fn)
+    one = torch.ones(1, device="cuda")
+    with pytest.raises(ValueError, match=r"\(200, 5\) with strides \(1, 200\)"):
+        cutlass_lib.scaled_mm(a, w.t(), torch.ones(200, 5, device="cuda"), one)   # 1x128 must be outer-dim-major
+    with pytest.raises(ValueError, match=r"\(5, 2\) column-major"):
+        cutlass_lib.scaled_mm(a, w.t(), one, torch.ones(5, 2, device="cuda"))     # 128x128 of b: column-major
+
+
 def test_scaled_mm_checks_scale_shapes(torch_cuda):
     torch = torch_cuda
     a = torch.zeros(32, 64, device="cuda").to(torch.float8_e4m3fn)

@@ -187,53 +187,61 @@ std::vector<float> output_to_host(NumericTypeID type, void const *device, int64_
   return host;
 }
 
+/// The kernel-level mode of a C API block mode (VEC128_32F or BLK128x128_32F).
+cutlass::epilogue::OperandScaleMode block_mode(cutlassLibMatrixScale_t mode) {
+  return mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? cutlass::epilogue::OperandScaleMode::kBlock1x128
+                                                     : cutlass::epilogue::OperandScaleMode::kBlock128x128;
+}
+
 /// Every block-scaled e4m3 kernel of the build (each tile, cluster and output type) run directly
-/// with each pairing, so kernels the handle would not pick for this shape are checked too.
+/// with each pairing, so kernels the handle would not pick for this shape are checked too, at K of
+/// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity and
+/// copies its scales 4 k-blocks ahead; K = 112 and 592 end in a partial k-block). K a multiple of
+/// 16: 16-byte leading dimensions, the kernels' own rule.
 TEST_P(BlockScalesGpu, EveryKernel) {
   SKIP_WITHOUT_GPU();
   ModeCase const mode = GetParam();
   int const cc = cutlass_lib_test::device_compute_capability();
   int ran = 0;
-  std::unique_ptr<ScaledCase> c;
-  for (auto const &op : Singleton::get().manifest.operations()) {
-    auto const &d = static_cast<GemmDescription const &>(op->description());
-    if (!cutlass_lib_test::is_block_scaled(d) || d.A.element != NumericTypeID::kFE4M3 ||
-        d.B.element != NumericTypeID::kFE4M3 || cc < d.tile_description.minimum_compute_capability ||
-        cc > d.tile_description.maximum_compute_capability) {
-      continue;
+  for (int64_t const depth : {112, 256, 384, 592, 768}) {
+    std::unique_ptr<ScaledCase> c;
+    for (auto const &op : Singleton::get().manifest.operations()) {
+      auto const &d = static_cast<GemmDescription const &>(op->description());
+      if (!cutlass_lib_test::is_block_scaled(d) || d.A.element != NumericTypeID::kFE4M3 ||
+          d.B.element != NumericTypeID::kFE4M3 || cc < d.tile_description.minimum_compute_capability ||
+          cc > d.tile_description.maximum_compute_capability) {
+        continue;
+      }
+      SCOPED_TRACE(std::string(d.name) + " K=" + std::to_string(depth));
+      if (!c) c.reset(new ScaledCase(mode, depth));
+      int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
+      DeviceBuffer D(size_t(m * n * 4));
+      ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
+      float const beta = 0;
+      GemmUniversalConfiguration cfg;
+      cfg.mode = cutlass::gemm::GemmUniversalMode::kGemm;
+      cfg.problem_size = cutlass::gemm::GemmCoord(int(m), int(n), int(k));
+      cfg.lda = k, cfg.ldb = k, cfg.ldc = m, cfg.ldd = m;
+      GemmUniversalArguments args;
+      args.problem_size = cfg.problem_size;
+      args.A = c->x.A.get(), args.B = c->x.B.get(), args.D = D.get();
+      args.alpha = &c->alpha, args.beta = &beta;
+      args.lda = k, args.ldb = k, args.ldc = m, args.ldd = m;
+      args.epilogue.accumulation = AccumulationMode::kPrecise;
+      args.epilogue.scale_a = c->scale_a(), args.epilogue.scale_b = c->scale_b();
+      args.epilogue.scale_a_mode = block_mode(mode.a), args.epilogue.scale_b_mode = block_mode(mode.b);
+      ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args));
+      std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
+      DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
+      ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
+      ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      int64_t nonfinite = 0;
+      double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), c->expected, nonfinite);
+      EXPECT_EQ(0, nonfinite);
+      EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
+      ++ran;
     }
-    SCOPED_TRACE(d.name);
-    if (!c) c.reset(new ScaledCase(mode, 592));   // 16-byte leading dimensions (the kernels' own rule); 4.6 k-blocks
-    int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
-    DeviceBuffer D(size_t(m * n * 4));
-    ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
-    float const beta = 0;
-    GemmUniversalConfiguration cfg;
-    cfg.mode = cutlass::gemm::GemmUniversalMode::kGemm;
-    cfg.problem_size = cutlass::gemm::GemmCoord(int(m), int(n), int(k));
-    cfg.lda = k, cfg.ldb = k, cfg.ldc = m, cfg.ldd = m;
-    GemmUniversalArguments args;
-    args.problem_size = cfg.problem_size;
-    args.A = c->x.A.get(), args.B = c->x.B.get(), args.D = D.get();
-    args.alpha = &c->alpha, args.beta = &beta;
-    args.lda = k, args.ldb = k, args.ldc = m, args.ldd = m;
-    args.epilogue.accumulation = AccumulationMode::kPrecise;
-    args.epilogue.scale_a = c->scale_a(), args.epilogue.scale_b = c->scale_b();
-    args.epilogue.scale_a_mode = mode.a == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? cutlass::epilogue::OperandScaleMode::kBlock1x128
-                                                                                : cutlass::epilogue::OperandScaleMode::kBlock128x128;
-    args.epilogue.scale_b_mode = mode.b == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? cutlass::epilogue::OperandScaleMode::kBlock1x128
-                                                                                : cutlass::epilogue::OperandScaleMode::kBlock128x128;
-    ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args));
-    std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
-    DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
-    ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
-    ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    int64_t nonfinite = 0;
-    double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), c->expected, nonfinite);
-    EXPECT_EQ(0, nonfinite);
-    EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
-    ++ran;
   }
   if (ran == 0) GTEST_SKIP() << "the block-scaled e4m3 kernels are opt-in and not in this build";
 }
