@@ -167,6 +167,69 @@ TEST_P(BlockScalesGpu, SumOfScaledKBlocks) {
   EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, c.k)) << mode.name;
 }
 
+/// Strided-batched: two batch entries, each with its own operands and scales, the scales of entry
+/// l after entry l - 1's in each array (the header's layouts: l is the slowest index), through
+/// cutlassLibGemmStridedBatchedEx.
+TEST_P(BlockScalesGpu, StridedBatched) {
+  SKIP_WITHOUT_GPU();
+  if (!build_has_block_scaled(NumericTypeID::kF32)) {
+    GTEST_SKIP() << "the block-scaled e4m3 -> f32 kernels are opt-in and not in this build";
+  }
+  ModeCase const mode = GetParam();
+  int64_t const k = 592;   // 16-byte leading dimensions: the kernels run the batch directly
+  ScaledCase const first(mode, k);   // entry 0: its operands, scales and expected D
+  int64_t const m = ScaledCase::m, n = ScaledCase::n;
+  // entry 1: operands of another seed, entry 0's scales reversed
+  DeviceBuffer A(size_t(2 * m * k)), B(size_t(2 * k * n));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(A.get(), first.x.A.get(), size_t(m * k), cudaMemcpyDeviceToDevice));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(B.get(), first.x.B.get(), size_t(k * n), cudaMemcpyDeviceToDevice));
+  Operands const second(m, n, k, 173);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(A.bytes_ptr() + m * k, second.A.get(), size_t(m * k), cudaMemcpyDeviceToDevice));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(B.bytes_ptr() + k * n, second.B.get(), size_t(k * n), cudaMemcpyDeviceToDevice));
+  std::vector<float> sa(first.sa), sb(first.sb);
+  sa.insert(sa.end(), first.sa.rbegin(), first.sa.rend());
+  sb.insert(sb.end(), first.sb.rbegin(), first.sb.rend());
+  DeviceBuffer device_sa(sa.size() * 4), device_sb(sb.size() * 4);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
+  // entry 1's expected D from its own operands and the reversed scales
+  std::vector<float> const sa1(first.sa.rbegin(), first.sa.rend()), sb1(first.sb.rbegin(), first.sb.rend());
+  std::vector<double> expected1(size_t(m * n), 0.0);
+  int64_t const k_blocks = (k + 127) / 128;
+  for (int64_t kb = 0; kb < k_blocks; ++kb) {
+    std::vector<float> const p = second.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < m; ++i) {
+        expected1[size_t(i + j * m)] += double(ScaledCase::alpha) * scale_at(sa1, mode.a, m, k_blocks, kb, i) *
+                                        scale_at(sb1, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
+      }
+    }
+  }
+  DeviceBuffer D(size_t(2 * m * n * 4));
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, D.get(), 2 * m * n));
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, static_cast<float const *>(device_sa.get())));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, static_cast<float const *>(device_sb.get())));
+  float const alpha = ScaledCase::alpha, beta = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmStridedBatchedEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.get(),
+                                           CUDA_R_8F_E4M3, k, m * k, B.get(), CUDA_R_8F_E4M3, k, k * n, &beta, D.get(),
+                                           CUDA_R_32F, m, m * n, 2, CUTLASS_LIB_COMPUTE_32F));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  cutlassLibDestroy(handle);
+  std::vector<float> const ours = to_host(D.get(), 2 * m * n);
+  for (int l = 0; l < 2; ++l) {
+    std::vector<float> const part(ours.begin() + l * m * n, ours.begin() + (l + 1) * m * n);
+    int64_t nonfinite = 0;
+    double const error = relative_error(part, l == 0 ? first.expected : expected1, nonfinite);
+    EXPECT_EQ(0, nonfinite) << "batch entry " << l;
+    EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k)) << mode.name << " entry " << l;
+  }
+}
+
 /// Host floats of a device array of f32, bf16 or f16.
 std::vector<float> output_to_host(NumericTypeID type, void const *device, int64_t count) {
   if (type == NumericTypeID::kF32) return to_host(device, count);
