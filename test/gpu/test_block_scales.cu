@@ -113,6 +113,24 @@ struct ModeCase {
 
 class BlockScalesGpu : public ::testing::TestWithParam<ModeCase> {};
 
+/// D(i, j) = alpha * sum_kb sa(i, kb) sb(j, kb) P_kb(i, j): the expected D of x's operands with
+/// scales sa / sb in `mode`'s layouts, each k-block's product P_kb from the reference GEMM.
+std::vector<double> scaled_sum(Operands const &x, ModeCase mode, std::vector<float> const &sa,
+                               std::vector<float> const &sb, double alpha) {
+  int64_t const m = x.m, n = x.n, k = x.k, k_blocks = (k + 127) / 128;
+  std::vector<double> sum(size_t(m * n), 0.0);
+  for (int64_t kb = 0; kb < k_blocks; ++kb) {
+    std::vector<float> const p = x.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < m; ++i) {
+        sum[size_t(i + j * m)] += alpha * scale_at(sa, mode.a, m, k_blocks, kb, i) *
+                                  scale_at(sb, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
+      }
+    }
+  }
+  return sum;
+}
+
 /// The case of one mode pairing: operands, scales (host and device) and the expected D, for M, N off
 /// the tile sizes and a K whose last k-block is partial.
 struct ScaledCase {
@@ -126,21 +144,12 @@ struct ScaledCase {
 
   ScaledCase(ModeCase mode, int64_t k_)
       : k(k_), k_blocks((k_ + 127) / 128), x(m, n, k_, 71), sa(size_t(scale_count(mode.a, m, k_blocks))),
-        sb(size_t(scale_count(mode.b, n, k_blocks))), device_sa(sa.size() * 4), device_sb(sb.size() * 4), expected(size_t(m * n), 0.0) {
+        sb(size_t(scale_count(mode.b, n, k_blocks))), device_sa(sa.size() * 4), device_sb(sb.size() * 4) {
     for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
     for (size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + float((i * 53) % 11) / 4.0f;    // 0.5 .. 3
     EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
     EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
-    // D(i, j) = alpha * sum_kb sa(i, kb) sb(j, kb) P_kb(i, j)
-    for (int64_t kb = 0; kb < k_blocks; ++kb) {
-      std::vector<float> const p = x.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
-      for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < m; ++i) {
-          expected[size_t(i + j * m)] += double(alpha) * scale_at(sa, mode.a, m, k_blocks, kb, i) *
-                                         scale_at(sb, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
-        }
-      }
-    }
+    expected = scaled_sum(x, mode, sa, sb, alpha);
   }
   float const *scale_a() const { return static_cast<float const *>(device_sa.get()); }
   float const *scale_b() const { return static_cast<float const *>(device_sb.get()); }
@@ -194,17 +203,7 @@ TEST_P(BlockScalesGpu, StridedBatched) {
   ASSERT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
   // entry 1's expected D from its own operands and the reversed scales
   std::vector<float> const sa1(first.sa.rbegin(), first.sa.rend()), sb1(first.sb.rbegin(), first.sb.rend());
-  std::vector<double> expected1(size_t(m * n), 0.0);
-  int64_t const k_blocks = (k + 127) / 128;
-  for (int64_t kb = 0; kb < k_blocks; ++kb) {
-    std::vector<float> const p = second.product(128 * kb, std::min<int64_t>(128, k - 128 * kb));
-    for (int64_t j = 0; j < n; ++j) {
-      for (int64_t i = 0; i < m; ++i) {
-        expected1[size_t(i + j * m)] += double(ScaledCase::alpha) * scale_at(sa1, mode.a, m, k_blocks, kb, i) *
-                                        scale_at(sb1, mode.b, n, k_blocks, kb, j) * p[size_t(i + j * m)];
-      }
-    }
-  }
+  std::vector<double> const expected1 = scaled_sum(second, mode, sa1, sb1, ScaledCase::alpha);
   DeviceBuffer D(size_t(2 * m * n * 4));
   ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, D.get(), 2 * m * n));
   cutlassLibHandle_t handle = nullptr;
