@@ -405,6 +405,10 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
             out = _new_out(a, b, out_dtype)
         if out.numel() == 0:
             return out   # M or N == 0: nothing to compute (the scales of an empty operand have no address)
+        if a.shape[1] == 0 and (scale_a.numel() == 0 or scale_b.numel() == 0):
+            # K == 0 with block scales (no K blocks, so no scale has an address): the empty sum
+            out.zero_()
+            return out.add_(bias) if bias is not None else out
         key = _signature("scaled_mm", a, b, out, 1.0, 0.0, bias, None) + (
             scale_a.shape, scale_a.stride(), scale_a.dtype, scale_a.device,
             scale_b.shape, scale_b.stride(), scale_b.dtype, scale_b.device)
@@ -413,18 +417,23 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
         try:
             planned.run(a, b, out, bias, _stream_handle(a, stream), False, scale_a, scale_b)
         except CutlassLibError as error:
-            if error.status == "CUTLASS_LIB_STATUS_NO_KERNEL" and (_block_scale(scale_a, a.shape[0]) or
-                                                                 _block_scale(scale_b, b.shape[1])):
-                raise CutlassLibError(error.code, "block scales run on the opt-in block-scaled kernels: build with "
-                                                  "CUTLASS_LIBRARY_KERNELS='default,*blockscale*'") from error
+            if error.status == "CUTLASS_LIB_STATUS_NO_KERNEL" and (_block_scale(scale_a, a.shape[0], 0) or
+                                                                 _block_scale(scale_b, b.shape[1], 1)):
+                raise CutlassLibError(error.code, "no block-scaled kernel of this build takes the call: they take "
+                                                  "float8_e4m3fn a (row-major) and b (column-major) and are "
+                                                  "opt-in (CUTLASS_LIBRARY_KERNELS='default,*blockscale*')") from error
             raise
     return out
 
 
-def _block_scale(scale, extent) -> bool:
-    """Whether a scale of an operand with `extent` rows (a) or columns (b) is a block scale (not
-    per tensor, not row-wise)."""
-    return scale.numel() > 1 and not (scale.numel() == extent and (scale.ndim == 1 or 1 in tuple(scale.shape)))
+def _block_scale(scale, extent: int, axis: int) -> bool:
+    """Whether a's (axis 0, `extent` = M) or b's (axis 1, `extent` = N) scale is a block scale: not
+    one element (per tensor) and not row-wise ((M,), (M, 1) / (N,), (1, N)), as module.cpp's
+    scale_mode tells them apart."""
+    if scale.numel() == 1:
+        return False
+    row_wise = scale.ndim == 1 or (scale.ndim == 2 and scale.shape[1 - axis] == 1)
+    return not (row_wise and scale.numel() == extent)
 
 
 def _group_ends(offs, experts: int, total_rows: int) -> List[int]:

@@ -242,6 +242,30 @@ def test_scaled_mm_block_scales(torch_cuda, mode_a, mode_b):
     assert relative_error(out, a_scaled @ b_scaled) < 1e-2
 
 
+def test_scaled_mm_block_scales_into_a_column_major_out(torch_cuda):
+    """The unswapped BLAS call (out column-major: a is the C API's A): the same scales mean the
+    same product; and K == 0 with block scales (no K blocks) is the empty sum plus bias."""
+    torch = torch_cuda
+    m, n, k = 200, 144, 592
+    kb, nb = (k + 127) // 128, (n + 127) // 128
+    a = ((torch.rand(m, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    w = ((torch.rand(n, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
+    scale_a = (torch.rand(kb, m, device="cuda") + 0.25).t()     # 1x128
+    scale_b = (torch.rand(nb, kb, device="cuda") + 0.25).t()    # 128x128
+    out = torch.empty(n, m, device="cuda", dtype=torch.bfloat16).t()
+    call_or_skip(cutlass_lib.scaled_mm, a, w.t(), scale_a, scale_b, out=out)
+    torch.cuda.synchronize()
+    a_scaled = a.double() * _expand_block_scale(scale_a, "1x128", m, k, False)
+    b_scaled = w.t().double() * _expand_block_scale(scale_b, "128x128", k, n, True)
+    assert relative_error(out, a_scaled @ b_scaled) < 1e-2
+    empty_a = torch.zeros(m, 0, device="cuda").to(torch.float8_e4m3fn)
+    empty_w = torch.zeros(n, 0, device="cuda").to(torch.float8_e4m3fn)
+    bias = torch.rand(n, device="cuda").to(torch.bfloat16)
+    y = cutlass_lib.scaled_mm(empty_a, empty_w.t(), torch.ones(0, m, device="cuda").t(),
+                              torch.ones(0, n, device="cuda"), bias=bias)
+    assert torch.equal(y, bias.expand(m, n))
+
+
 def test_scaled_mm_names_the_block_scale_layouts(torch_cuda):
     torch = torch_cuda
     a = torch.zeros(200, 592, device="cuda").to(torch.float8_e4m3fn)
