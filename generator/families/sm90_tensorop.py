@@ -290,9 +290,9 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     # stage each consumer's row and column terms (at most 3 floats).
     vectors = cfg.epilogue.bias or cfg.epilogue.alpha_vector or cfg.a.element in (E4M3, E5M2)
     vector_bytes = 2 * (warp.m + warp.n) * 12 if vectors else 0
-    # block-scaled kernels stage each consumer's row and column scales of five k-blocks (f32, 128
+    # block-scaled kernels stage each consumer's row and column scales of four k-blocks (f32, 128
     # slots each: Sm90BlockScales::SharedStorage)
-    block_scale_bytes = 2 * 5 * (128 + 128) * 4 if cfg.tile.schedule == BLOCKSCALED else 0
+    block_scale_bytes = 2 * 4 * (128 + 128) * 4 if cfg.tile.schedule == BLOCKSCALED else 0
     total = stage_bytes * cfg.tile.stages + EPILOGUE_BYTES + KERNEL_OVERHEAD_BYTES + vector_bytes + block_scale_bytes
     if total > SHARED_MEMORY_LIMIT_BYTES:
         problems.append(f"{cfg.tile.stages} stages and the epilogue need {total} bytes of shared memory; "

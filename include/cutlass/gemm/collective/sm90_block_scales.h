@@ -29,8 +29,10 @@
 /// precise; promotion pipelined behind the next group with register prefetch: 0.48-0.59x, 0.77-0.82x
 /// (the rotating registers waited on the loads); cp.async two k-blocks ahead, the modes as run-time
 /// branches: 0.39-0.47x, 0.76x (ptxas if-converted every mode's code into the loop); one mainloop
-/// per promotion kind: 0.45-0.57x, 0.90-0.93x precise (s14, 03ea8ed). kAhead 4 with one slot per
-/// thread: not yet run on a GPU.
+/// per promotion kind: 0.45-0.57x, 0.90-0.93x precise (s14, 03ea8ed; its block-scaled k-loop was
+/// issue-bound: 275 instructions per k-block and warp against 148 for precise). Then (not yet run
+/// on a GPU): copies three k-blocks ahead, one slot per thread, the 128x128 operand's value folded
+/// into the other's staged values once per k-block (one FFMA per element).
 #pragma once
 
 #include <cstdint>
@@ -64,11 +66,11 @@ struct Sm90BlockScales {
   /// 384-thread CTA gets; two full 128-column sets spilled); narrower parts run whole.
   static constexpr int kPieces = WgN > 64 ? 2 : 1;
   /// Scale buffers: k-block kb's is read while the copies of the next kAhead are in flight (issued
-  /// kAhead k-blocks before their use: an L2 load under a full-speed GEMM's traffic takes longer
-  /// than the two k-blocks of s14's first version, which ran at 0.45-0.57x cuBLASLt with block
-  /// scales against 0.90-0.93x without).
-  static constexpr int kBuffers = 5;
+  /// kAhead k-blocks before their use, more than the two of s14's first version, in case an L2
+  /// load under a full-speed GEMM's traffic outlasts two k-blocks).
+  static constexpr int kBuffers = 4;
   static constexpr int kAhead = kBuffers - 1;
+  static_assert((kBuffers & (kBuffers - 1)) == 0, "Sm90BlockScales: a power-of-two ring (index & (kBuffers - 1))");
   /// Slots per buffer: thread t copies into slot t (rows t % 64 and columns t % WgN), so no two
   /// threads write one address (racecheck reported identical values from two threads as hazards).
   static constexpr int kSlots = 128;
@@ -155,7 +157,8 @@ struct Sm90BlockScales {
     return a_rows ? Promotion::kBoth : Promotion::kColumnScales;
   }
 
-  /// Shared loads at .shared addresses (volatile: kept after the barrier that publishes them).
+  /// Shared loads and stores at .shared addresses (volatile: kept on their side of the barrier that
+  /// publishes them).
   CUTLASS_DEVICE static float lds(uint32_t address) {
     float v;
     asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(address));
@@ -165,6 +168,9 @@ struct Sm90BlockScales {
     float2 v;
     asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(address));
     return v;
+  }
+  CUTLASS_DEVICE static void sts(uint32_t address, float v) {
+    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(address), "f"(v) : "memory");
   }
 
   /// The first kAhead k-blocks' copies, before a unit's first group is issued.
@@ -195,41 +201,57 @@ struct Sm90BlockScales {
       for (int v = 0; v < kPartial; ++v) total[0][4 * kFirst + v] += partial[0][v];
       return;
     } else {
-      int const buffer = index % kBuffers;
+      int const buffer = index & (kBuffers - 1);
+      // .shared addresses of this thread's slots in this k-block's buffers, and the buffers' bases
+      uint32_t const own_row = row_slot + uint32_t(buffer * kSlots * 4);
+      uint32_t const own_column = column_slot + uint32_t(buffer * kSlots * 4);
+      uint32_t const rows = own_row - 4u * uint32_t(thread);
+      uint32_t const columns = own_column - 4u * uint32_t(thread);
       if (kPiece == 0) {
         arch::cp_async_wait<kAhead - 1>();        // kb's copies landed (the next kAhead - 1 may not have)
+        // The operand with one value for the whole part (128x128) is folded into the other's
+        // values once per k-block, each thread into its own slot (its own copies, landed), so the
+        // promotion is one FFMA per element: s14 measured the promotion issue-bound (275
+        // instructions per k-block and warp with a per-element FMUL, 148 for a plain add; two
+        // consumer warps share a scheduler for 512 cycles of MMAs per k-block).
+        if constexpr (kKind == Promotion::kColumnScales) {
+          if (a.scaled) sts(own_column, lds(own_column) * lds(own_row));
+        } else if constexpr (kKind == Promotion::kRowScales) {
+          if (a.scaled && b.scaled) sts(own_row, lds(own_row) * lds(own_column));
+        }
         arch::named_barrier_sync(barrier, 128);
-        copy(kb + kAhead, (index + kAhead) % kBuffers);
+        copy(kb + kAhead, (index + kAhead) & (kBuffers - 1));
       }
-      // .shared addresses of this k-block's buffers (the slots' bases)
-      uint32_t const rows = row_slot + uint32_t((buffer * kSlots - thread) * 4);
-      uint32_t const columns = column_slot + uint32_t((buffer * kSlots - thread) * 4);
-      // a 128x128 A scale sits in every row slot; none: 1
-      float const row[2] = {a.scaled ? lds(rows + 4u * uint32_t(first_row)) : 1.f,
-                            a.scaled ? lds(rows + 4u * uint32_t(first_row + 8)) : 1.f};
       if constexpr (kKind == Promotion::kRowScales) {
-        float const column = b.scaled ? lds(columns) : 1.f;
+        // each row's scale times B's one value (folded above when both are scaled)
+        float f[2];
+        if (a.scaled) {
+          f[0] = lds(rows + 4u * uint32_t(first_row));
+          f[1] = lds(rows + 4u * uint32_t(first_row + 8));
+        } else {
+          f[0] = f[1] = b.scaled ? lds(columns) : 1.f;
+        }
         CUTLASS_PRAGMA_UNROLL
         for (int h = 0; h < 2; ++h) {
-          float const f = row[h] * column;
           CUTLASS_PRAGMA_UNROLL
           for (int i = 0; i < kGroups; ++i) {
             CUTLASS_PRAGMA_UNROLL
             for (int c = 0; c < 2; ++c) {
               float &t = total[0][4 * (kFirst + i) + 2 * h + c];
-              t = fmaf(partial[0][4 * i + 2 * h + c], f, t);
+              t = fmaf(partial[0][4 * i + 2 * h + c], f[h], t);
             }
           }
         }
       } else {
         int const lane = thread % 32;
+        float row[2] = {1.f, 1.f};   // kBoth: each row's 1x128 scale
+        if constexpr (kKind == Promotion::kBoth) {
+          row[0] = lds(rows + 4u * uint32_t(first_row));
+          row[1] = lds(rows + 4u * uint32_t(first_row + 8));
+        }
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < kGroups; ++i) {
-          float2 s = lds2(columns + 4u * uint32_t(8 * (kFirst + i) + 2 * (lane % 4)));
-          if constexpr (kKind == Promotion::kColumnScales) {
-            s.x *= row[0];
-            s.y *= row[0];
-          }
+          float2 const s = lds2(columns + 4u * uint32_t(8 * (kFirst + i) + 2 * (lane % 4)));   // kColumnScales: folded
           CUTLASS_PRAGMA_UNROLL
           for (int h = 0; h < 2; ++h) {
             float &t0 = total[0][4 * (kFirst + i) + 2 * h + 0];
