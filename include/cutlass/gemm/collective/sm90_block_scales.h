@@ -185,7 +185,7 @@ struct Sm90BlockScales {
   /// total += partial * row scale * column scale over part kPiece of the accumulator fragment
   /// (the part's kPartial accumulators are columns [kPiece, kPiece + 1) * WgN / kPieces of the
   /// warpgroup's; d[4 i + 2 h + c]: row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group
-  /// completed; `index` counts the unit's k-blocks from 0 (its buffer: index % kBuffers). At part 0: this
+  /// completed; `index` counts the unit's k-blocks from 0 (its buffer: index & (kBuffers - 1)). At part 0: this
   /// thread's copies of the k-block are waited for, a barrier over the warpgroup (`barrier`)
   /// publishes every thread's, and k-block kb + kAhead's copies are issued into the buffer every thread
   /// has finished reading (the one of kb - 1). No block scales: an add.

@@ -705,7 +705,7 @@ struct GemmSm90 {
   /// the k-block's scales is added into f32 registers (`total`), which end in `acc` for the
   /// epilogue. The next group is issued before the wait, so the tensor core works through it while
   /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
-  /// with no scales at all). Scales are copied into shared memory two k-blocks ahead of their use.
+  /// with no scales at all). Scales are copied into shared memory BlockScales::kAhead k-blocks ahead.
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer().
   template <collective::Promotion kKind>
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
