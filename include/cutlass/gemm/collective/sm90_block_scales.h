@@ -87,15 +87,14 @@ struct Sm90BlockScales {
   /// One operand's scale that this thread copies, at k-block 0 of batch entry l (`first`), and
   /// `stride` floats apart from one k-block to the next. Indices past the extent are clamped to
   /// its last one: the partial sums there are zeros (TMA fills out-of-bounds elements with zeros),
-  /// so any finite scale does. `scaled` and `per_index` come from kernel parameters only, so every
-  /// branch on them is uniform: a per-thread branch while the other accumulator set's wgmma-group
+  /// so any finite scale does. `scaled` comes from kernel parameters only, so every branch on it
+  /// is uniform: a per-thread branch while the other accumulator set's wgmma-group
   /// is in flight makes ptxas serialize every wgmma (C7518, "compiler-inserted WG.DP in divergent
   /// path").
   struct Operand {
     float const *first = nullptr;
     int stride = 0;                 ///< M or N (1x128), 1 (128x128): below 2^31
     bool scaled = false;            ///< a block scale on this operand (else 1)
-    bool per_index = false;         ///< kBlock1x128: a value per row / column
   };
 
   Operand a, b;
@@ -120,14 +119,14 @@ struct Sm90BlockScales {
   CUTLASS_DEVICE static Operand operand(float const *scale, epilogue::OperandScaleMode mode, int extent, int k_blocks,
                                         int l, int part0, int index) {
     Operand o;
-    o.scaled = scale && epilogue::is_block_scale(mode);
+    o.scaled = has_block_scale(scale, mode);
     if (!o.scaled) return o;
-    o.per_index = mode == epilogue::OperandScaleMode::kBlock1x128;
-    int64_t const blocks = o.per_index ? int64_t(extent) : int64_t((extent + 127) / 128);
+    bool const per_index = mode == epilogue::OperandScaleMode::kBlock1x128;   // a value per row / column
+    int64_t const blocks = per_index ? int64_t(extent) : int64_t((extent + 127) / 128);
     // 1x128: MN fastest (k-blocks extent apart); 128x128: K fastest (a block's k-blocks adjacent)
-    o.stride = o.per_index ? extent : 1;
+    o.stride = per_index ? extent : 1;
     float const *batch = scale + int64_t(l) * k_blocks * blocks;
-    o.first = o.per_index ? batch + index : batch + int64_t(part0 / 128) * k_blocks;
+    o.first = per_index ? batch + index : batch + int64_t(part0 / 128) * k_blocks;
     return o;
   }
 
@@ -145,11 +144,16 @@ struct Sm90BlockScales {
     arch::cp_async_commit();
   }
 
+  /// Whether an operand's scale is a block scale the mainloop applies (else it counts as 1 here).
+  CUTLASS_HOST_DEVICE static bool has_block_scale(float const *scale, epilogue::OperandScaleMode mode) {
+    return scale && epilogue::is_block_scale(mode);
+  }
+
   /// The kind of promotion the scale modes need (kernel parameters only: uniform).
   CUTLASS_HOST_DEVICE static Promotion promotion(float const *scale_a, epilogue::OperandScaleMode mode_a,
                                                   float const *scale_b, epilogue::OperandScaleMode mode_b) {
-    bool const a_scaled = scale_a && epilogue::is_block_scale(mode_a);
-    bool const b_scaled = scale_b && epilogue::is_block_scale(mode_b);
+    bool const a_scaled = has_block_scale(scale_a, mode_a);
+    bool const b_scaled = has_block_scale(scale_b, mode_b);
     bool const a_rows = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
     bool const b_columns = b_scaled && mode_b == epilogue::OperandScaleMode::kBlock1x128;
     if (!a_scaled && !b_scaled) return Promotion::kAdd;
