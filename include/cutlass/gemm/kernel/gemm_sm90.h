@@ -600,21 +600,16 @@ struct GemmSm90 {
         arch::mbarrier_wait(&smem.mainloop_done[consumer], uint32_t((j - 1) >> 1) & 1);
       }
       if constexpr (kBlockScaled) {
+        using collective::Promotion;
+        auto const run = [&](auto kind) {
+          promoted_mainloop<decltype(kind)::value>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+        };
         auto const &op = params.epilogue.output_op;
         switch (BlockScales::promotion(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode)) {
-          case collective::Promotion::kAdd:
-            promoted_mainloop<collective::Promotion::kAdd>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
-            break;
-          case collective::Promotion::kRowScales:
-            promoted_mainloop<collective::Promotion::kRowScales>(params, smem, consumer, thread_in_wg, work, stage, phase,
-                                                                 acc);
-            break;
-          case collective::Promotion::kColumnScales:
-            promoted_mainloop<collective::Promotion::kColumnScales>(params, smem, consumer, thread_in_wg, work, stage,
-                                                                    phase, acc);
-            break;
-          default:
-            promoted_mainloop<collective::Promotion::kBoth>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+          case Promotion::kAdd: run(std::integral_constant<Promotion, Promotion::kAdd>{}); break;
+          case Promotion::kRowScales: run(std::integral_constant<Promotion, Promotion::kRowScales>{}); break;
+          case Promotion::kColumnScales: run(std::integral_constant<Promotion, Promotion::kColumnScales>{}); break;
+          default: run(std::integral_constant<Promotion, Promotion::kBoth>{});
         }
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
@@ -706,84 +701,83 @@ struct GemmSm90 {
   /// epilogue. The next group is issued before the wait, so the tensor core works through it while
   /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
   /// with no scales at all). Scales are copied into shared memory BlockScales::kAhead k-blocks ahead.
-  /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer().
+  /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
+  /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
   template <collective::Promotion kKind>
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
                                                Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
-    if constexpr (kBlockScaled) {
-      using Set = Accumulator[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces];
-      auto const &op = params.epilogue.output_op;
-      int const lane = thread_in_wg % 32;
-      BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
-                               params.scheduler.k_tiles, operand_batch(work.l),
-                               work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
-                               work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg,
-                               smem.block_scales[consumer]);
-      float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
+    using Set = Accumulator[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces];
+    auto const &op = params.epilogue.output_op;
+    int const lane = thread_in_wg % 32;
+    BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
+                             params.scheduler.k_tiles, operand_batch(work.l),
+                             work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
+                             work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg,
+                             smem.block_scales[consumer]);
+    float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
+    CUTLASS_PRAGMA_UNROLL
+    for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
-      for (int a = 0; a < Mainloop::kAtomsM; ++a) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
+      for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
+    }
+    scales.prologue(work.k_begin);
+    int promoted_stage = stage;   // the stage of the group promoted next (issue runs one group ahead)
+    // Group g is piece g % kPieces of k-block k_begin + g / kPieces, in set g % 2: with two
+    // pieces a set always holds the same piece, with one the sets alternate by k-block, so a
+    // group's piece is a compile-time function of its set.
+    auto issue = [&](auto set_index, Set &into) {
+      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
+      if (kPiece == 0) arch::mbarrier_wait(&smem.full[stage], phase);
+      fence_accumulators(into);
+      Mainloop::template mma<BlockScales::kPieces, kPiece>(smem.mainloop, stage, consumer, into, false);
+      fence_accumulators(into);
+      if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
+    };
+    auto promote = [&](auto set_index, Set &done, int group) {
+      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
+      int const index = group / BlockScales::kPieces;   // the unit's k-block count so far
+      fence_accumulators(done);
+      if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group: its stage is free
+        release_stage(smem, promoted_stage, lane);
+        promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
       }
-      scales.prologue(work.k_begin);
-      int promoted_stage = stage;   // the stage of the group promoted next (issue runs one group ahead)
-      // Group g is piece g % kPieces of k-block k_begin + g / kPieces, in set g % 2: with two
-      // pieces a set always holds the same piece, with one the sets alternate by k-block, so a
-      // group's piece is a compile-time function of its set.
-      auto issue = [&](auto set_index, Set &into) {
-        constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-        if (kPiece == 0) arch::mbarrier_wait(&smem.full[stage], phase);
-        fence_accumulators(into);
-        Mainloop::template mma<BlockScales::kPieces, kPiece>(smem.mainloop, stage, consumer, into, false);
-        fence_accumulators(into);
-        if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
-      };
-      auto promote = [&](auto set_index, Set &done, int group) {
-        constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-        int const index = group / BlockScales::kPieces;   // the unit's k-block count so far
-        fence_accumulators(done);
-        if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group: its stage is free
-          release_stage(smem, promoted_stage, lane);
-          promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
-        }
-        scales.template promote<kKind, kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
-                                               block_scale_barrier(consumer));
-      };
-      // Every path into the loop's head and out of its body has exactly set 0's group in flight:
-      // ptxas tracks the groups path by path, and a merge where either set could be in flight
-      // makes it serialize every wgmma (C7514).
-      std::integral_constant<int, 0> const first;
-      std::integral_constant<int, 1> const second;
-      Set set0, set1;
-      int const groups = (work.k_end - work.k_begin) * BlockScales::kPieces;
+      scales.template promote<kKind, kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
+                                             block_scale_barrier(consumer));
+    };
+    // Every path into the loop's head and out of its body has exactly set 0's group in flight:
+    // ptxas tracks the groups path by path, and a merge where either set could be in flight
+    // makes it serialize every wgmma (C7514).
+    std::integral_constant<int, 0> const first;
+    std::integral_constant<int, 1> const second;
+    Set set0, set1;
+    int const groups = (work.k_end - work.k_begin) * BlockScales::kPieces;
+    issue(first, set0);
+    int g = 0;
+    for (; g + 2 < groups; g += 2) {
+      issue(second, set1);
+      arch::wgmma_wait_group<1>();
+      promote(first, set0, g);
       issue(first, set0);
-      int g = 0;
-      for (; g + 2 < groups; g += 2) {
-        issue(second, set1);
-        arch::wgmma_wait_group<1>();
-        promote(first, set0, g);
-        issue(first, set0);
-        arch::wgmma_wait_group<1>();
-        promote(second, set1, g + 1);
-      }
-      if (g + 1 < groups) {
-        issue(second, set1);
-        arch::wgmma_wait_group<1>();
-        promote(first, set0, g);
-        arch::wgmma_wait_group<0>();
-        promote(second, set1, g + 1);
-      } else {
-        arch::wgmma_wait_group<0>();
-        promote(first, set0, g);
-      }
-      BlockScales::epilogue();
+      arch::wgmma_wait_group<1>();
+      promote(second, set1, g + 1);
+    }
+    if (g + 1 < groups) {
+      issue(second, set1);
+      arch::wgmma_wait_group<1>();
+      promote(first, set0, g);
+      arch::wgmma_wait_group<0>();
+      promote(second, set1, g + 1);
+    } else {
+      arch::wgmma_wait_group<0>();
+      promote(first, set0, g);
+    }
+    BlockScales::epilogue();
+    CUTLASS_PRAGMA_UNROLL
+    for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
-      for (int a = 0; a < Mainloop::kAtomsM; ++a) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) acc[a][v] = total[a][v];
-      }
+      for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) acc[a][v] = total[a][v];
     }
   }
 
