@@ -127,12 +127,14 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
     ))
 
 #: 200-208 tokens in one tile (wgmma N = 208, 16-bit types; the epilogue stores 16-column boxes):
-#: 4096 x 200 x 11008 pads 200 to 256 on the 128-wide tiles (0.57x cuBLAS, whose 128x104 tiles pad
-#: 4%). Opt-in: compiled (s12), not yet run on a GPU; the stream-K twin spreads the 32 tiles of
-#: that shape over every SM.
+#: 4096 x 200 x 11008 pads 200 to 256 on the 128-wide tiles (0.56x cuBLAS, whose 128x104 tiles pad
+#: 4%). The stream-K twin spreads that shape's 32 tiles over every SM: 0.89x on the H200 (s13), so
+#: it joins the default set once the cost model ranks it there and nowhere else (s15: a 64-row tile
+#: alone on its CTA counts at half rate, gemm_selection.cpp). The persistent one stays opt-in: the
+#: model ranks it first on two llm shapes where it measured 4-6% slower than 128x128 (s13).
 TILES_N208 = tuple(
     TileRow(threadblock=Shape(128, 208, 64), warp=Shape(64, 208, 64), stages=4, schedule=COOPERATIVE,
-            instruction=Shape(64, 208, 16), scheduler=scheduler, in_default_set=False)
+            instruction=Shape(64, 208, 16), scheduler=scheduler, in_default_set=scheduler == "stream_k")
     for scheduler in ("", "stream_k"))
 
 #: Block-scaled fp8 (BLOCKSCALED; names "..._blockscale"): the large tile and the small-problem

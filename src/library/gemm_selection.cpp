@@ -164,12 +164,22 @@ constexpr double kStreamKFixedBlocks = 8.0;
 
 namespace {
 
-/// A tile's area over its efficiency. NOTE: a tile smaller than 128x128 feeds the tensor cores
-/// less well per unit of area: on the H200 the 64x128 sm90 tile ran at 0.73-0.88 of the 128x128
-/// tile's speed on large problems (docs/NOTES.md), so its time per tile counts as area / 0.8.
-double effective_area(gemm::GemmCoord const &tile) {
+/// A tile's area over its efficiency on a CTA that runs `tiles_per_cta` tiles of a K-deep call.
+/// A tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the H200 the
+/// 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems (docs/NOTES.md),
+/// so its time per tile counts as area / 0.8. A 64-row sm90 tile alone on its CTA is one
+/// warpgroup's single m64 wgmma chain with no second consumer beside it: half the tensor rate
+/// (H200: 64x128 at 4096 x 200 x 11008 took 63.8 us for 30 us of MMA, s12; 64x64 at 128 x 4096 x
+/// 14336 and 64x96 at 8192 x 96 x 8192 ran at 0.50-0.58 of the per-SM peak, s15), where the
+/// mainloop dominates: at K = 1024 the fill and the epilogue do (64x128 alone per CTA was the
+/// fastest tile at 1024^3, s15); the rule holds from K = 8192, the shortest K measured.
+double effective_area(GemmDescription const &desc, double tiles_per_cta, double k) {
+  auto const &tile = desc.tile_description.threadblock_shape;
   double const area = double(tile.m()) * tile.n();
-  return area >= 128.0 * 128.0 ? area : area / 0.8;
+  if (area >= 128.0 * 128.0) return area;
+  bool const single_chain = desc.tile_description.minimum_compute_capability >= 90 && tile.m() < 128 &&
+                            tiles_per_cta <= 1.0 && k >= 8192;
+  return single_chain ? area / 0.5 : area / 0.8;
 }
 
 /// The fraction of the tiles' rows (A's M extent and B's N extent) inside an m x n problem
@@ -196,7 +206,7 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
               kStreamKFixedBlocks / split.tiles.k_tiles;
     }
   }
-  return waves * effective_area(tile);
+  return waves * effective_area(desc, std::ceil(tiles / std::max(sm_count, 1)), double(call.k));
 }
 
 namespace {
@@ -334,7 +344,7 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
   }
   if (tiles == 0) return 0;
   double const cta_blocks = std::ceil(tiles / sms) * (tile_blocks / tiles);
-  double const compute = cta_blocks * 2.0 * effective_area(tile) * tile.k() / sm_rate(desc);
+  double const compute = cta_blocks * 2.0 * effective_area(desc, std::ceil(tiles / sms), tile_blocks / tiles * tile.k()) * tile.k() / sm_rate(desc);
   double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
   return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
 }

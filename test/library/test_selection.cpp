@@ -298,9 +298,10 @@ GemmDescription sm90_bf16(int m, int n, TileSchedulerType scheduler = TileSchedu
   return d;
 }
 
-/// The cost model ranks the default set's sm90 tiles as the H200 did (docs/NOTES.md, s11): the
-/// persistent 128x128 tile on large problems (not its stream-K twin, not the token-count tiles),
-/// 64x96 for 96 tokens, 64x64 for a 128-row problem with a long K.
+/// The cost model ranks the default set's sm90 tiles as the H200 did (docs/NOTES.md, s11, s13,
+/// s15): the persistent 128x128 tile on large problems (not its stream-K twin, not the
+/// token-count tiles), 64x96 for 96 tokens, 64x64 for a 128-row problem with a long K, the
+/// stream-K 128x208 tile for 200 tokens (0.89x cuBLAS where 64x128 ran 0.56x) and nowhere else.
 TEST(Selection, CostModelRanksTheSm90TilesAsMeasured) {
   struct Candidate {
     char const *name;
@@ -311,7 +312,8 @@ TEST(Selection, CostModelRanksTheSm90TilesAsMeasured) {
       {"128x128 stream-K", sm90_bf16(128, 128, TileSchedulerType::kStreamK)},
       {"64x128", sm90_bf16(64, 128)},
       {"64x96", sm90_bf16(64, 96)},
-      {"64x64", sm90_bf16(64, 64)}};
+      {"64x64", sm90_bf16(64, 64)},
+      {"128x208 stream-K", sm90_bf16(128, 208, TileSchedulerType::kStreamK)}};
   auto best = [&](GemmCall const &c) {   // select_kernel's order: estimated time, then wave cost
     std::string name;
     double least = 1e300, least_waves = 1e300;
@@ -327,6 +329,26 @@ TEST(Selection, CostModelRanksTheSm90TilesAsMeasured) {
   EXPECT_EQ("64x96", best(bf16_tn_call(8192, 96, 8192)));
   EXPECT_EQ("64x64", best(bf16_tn_call(128, 4096, 14336)));
   EXPECT_EQ("64x64", best(bf16_tn_call(64, 8192, 8192))) << "a tie at the HBM time with 64x128, fewer waves";
+  EXPECT_EQ("128x208 stream-K", best(bf16_tn_call(4096, 200, 11008)));
+  EXPECT_EQ("128x128", best(bf16_tn_call(10240, 512, 5120)));
+  EXPECT_EQ("128x128", best(bf16_tn_call(8192, 28672, 8192)));
+  EXPECT_EQ("64x128", best(bf16_tn_call(1024, 1024, 1024))) << "K = 1024: the single-chain rule does not apply";
+}
+
+/// A 64-row sm90 tile alone on its CTA (one tile per CTA, K >= 8192) counts at half rate; with
+/// two tiles per CTA, or a short K, at the small-tile factor 0.8; sm80 tiles never at half rate.
+TEST(Selection, LoneSixtyFourRowTileCountsAtHalfRate) {
+  GemmDescription const d = sm90_bf16(64, 128);
+  GemmCall const one = bf16_tn_call(4096, 200, 11008);   // 64 x 2 = 128 tiles: one per CTA
+  EXPECT_DOUBLE_EQ(64.0 * 128 / 0.5, wave_cost(d, one, 132));
+  GemmCall const two = bf16_tn_call(8192, 200, 11008);   // 256 tiles: two per CTA
+  EXPECT_DOUBLE_EQ(2 * 64.0 * 128 / 0.8, wave_cost(d, two, 132));
+  GemmCall const short_k = bf16_tn_call(4096, 200, 4096);
+  EXPECT_DOUBLE_EQ(64.0 * 128 / 0.8, wave_cost(d, short_k, 132));
+  GemmDescription sm80 = d;
+  sm80.tile_description.minimum_compute_capability = 80;
+  EXPECT_DOUBLE_EQ(64.0 * 128 / 0.8, wave_cost(sm80, one, 132));
+  EXPECT_DOUBLE_EQ(128.0 * 128, wave_cost(sm90_bf16(128, 128), one, 132)) << "two m64 chains: full rate";
 }
 
 TEST(Selection, WaveCostCountsWavesOfTiles) {
