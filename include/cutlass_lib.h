@@ -24,8 +24,10 @@
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
- *                                 default set; transa T, transb N (both operands K-major),
- *                                 16-byte alignment; the tensor core's own accumulation, which
+ *                                 default set; the kernels take transa T, transb N (both operands
+ *                                 K-major) at 16-byte alignment; other transposes and alignments
+ *                                 run on transposed / aligned copies in the workspace (Alignment,
+ *                                 below), as do s8 and tf32 on sm90; the tensor core's own accumulation, which
  *                                 keeps about 14 bits of each k-block's sum, or the precise one:
  *                                 cutlassLibSetAccumulation; per-tensor, row-wise or 1x128 /
  *                                 128x128 block scales of A and B: cutlassLibSetMatrixScale)
@@ -36,8 +38,10 @@
  *
  * Alignment: the fastest kernels need every pointer, leading dimension and batch stride (and the
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
- * kernel of the same types (down to 1-element alignment), not an error; a call that no kernel in
- * the build accepts gets CUTLASS_LIB_STATUS_NO_KERNEL.
+ * kernel of the same types (down to 1-element alignment), not an error, or the fast kernel on
+ * copies of the operands in the handle's workspace (aligned, zero-padded, and transposed to K-major
+ * for kernels that take only K-major operands), whichever the cost model estimates faster; a call
+ * that no kernel in the build accepts gets CUTLASS_LIB_STATUS_NO_KERNEL.
  *
  * Statuses (numbers match cublasStatus_t where they overlap):
  *    NOT_INITIALIZED  the handle is null

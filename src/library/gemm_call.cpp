@@ -26,6 +26,13 @@ LayoutTypeID transposed(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
 }
 
+/// The call with both operands K-major (the layouts the sm90 8-bit and tf32 kernels take).
+GemmCall k_major_operands(GemmCall c) {
+  c.layout_A = LayoutTypeID::kRowMajor;      // M x K, K contiguous
+  c.layout_B = LayoutTypeID::kColumnMajor;   // K x N, K contiguous
+  return c;
+}
+
 }  // namespace
 
 /// A row-major C/D problem as the column-major one the kernels compute: D^T = B^T * A^T.
@@ -160,8 +167,13 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmCall call = to_column_major_output(user_call);
   call.epilogue.rows = int(call.m);
   call.epilogue.columns = int(call.n);
+  //    MN-major operands may also run on K-major kernels through transposed copies (staging.h).
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
-  if (!candidates) return gemm_failure(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
+  GemmOperationVector const *k_major = Singleton::get().operation_table.find_gemm(functional_key(k_major_operands(call)));
+  if (k_major == candidates) k_major = nullptr;
+  if (!candidates && !k_major) {
+    return gemm_failure(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
+  }
 
   // 3. Quick returns: empty output, or nothing to multiply. D = beta*C runs the library's own
   //    kernel, built for the same architectures as the GEMM kernels: on a device none of the
@@ -175,7 +187,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   }
   int const cc = context.compute_capability;
   if (runs_scale_only(call)) {   // a fused epilogue always runs its kernel (K >= 1 checked)
-    if (!first_for_device(*candidates, cc)) {
+    if (!first_for_device(candidates ? *candidates : *k_major, cc)) {
       return gemm_failure(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
     }
     return scale_only(call, context, execute);
@@ -188,7 +200,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   std::string const key = remember ? route_key(call, cc, context.sm_count) : std::string();
   if (!remember || !context.routes->find(key, &route)) {
     bool any_for_device = false;
-    route = choose_route(call, *candidates, context, &any_for_device);
+    route = choose_route(call, candidates, k_major, context, &any_for_device);
     if (!route.kernel) {
       return any_for_device ? gemm_failure(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                             : gemm_failure(GemmFailure::kArchMismatch,

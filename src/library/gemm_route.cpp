@@ -49,28 +49,43 @@ uint8_t zero_class(GemmCall const &c, void const *scalar) {
 
 void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
 
-Route choose_route(GemmCall const &call, GemmOperationVector const &candidates, GemmContext const &context,
-                   bool *any_for_device) {
+Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, GemmOperationVector const *k_major,
+                   GemmContext const &context, bool *any_for_device) {
   int const cc = context.compute_capability;
   Route route;
-  route.kernel = select_kernel(candidates, call, cc, context.sm_count, true, any_for_device);
-  Operation const *preferred = first_for_device(candidates, cc);
-  if (preferred && (!route.kernel || (gemm_description(route.kernel).max_small_extent == 0 &&
-                                      !same_group(gemm_description(route.kernel), gemm_description(preferred))))) {
+  bool any_direct = false, any_packed = false;
+  if (candidates) route.kernel = select_kernel(*candidates, call, cc, context.sm_count, true, &any_direct);
+  // The packing route onto the most preferred kernel of `list`: taken when the best kernel on the
+  // copies, with the copies' cost, beats the direct choice (always when nothing fits directly).
+  auto try_packing = [&](GemmOperationVector const &list, Operation const *preferred) {
     StagingPlan plan;
     bool any = false;
-    if (plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) {
-      Operation const *on_copies = select_kernel(candidates, plan.staged, cc, context.sm_count, true, &any);
-      if (on_copies &&
-          (!route.kernel || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
-                                    estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
-                                estimated_time(gemm_description(route.kernel), call, context.sm_count))) {
-        route.kernel = on_copies;
-        route.preferred = preferred;
-        route.staged = true;
-      }
+    if (!plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) return;
+    Operation const *on_copies = select_kernel(list, plan.staged, cc, context.sm_count, true, &any);
+    any_packed = any_packed || any;
+    if (on_copies &&
+        (!route.kernel || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
+                                  estimated_staging_time(plan.workspace_bytes, staging_copies(plan)) <
+                              estimated_time(gemm_description(route.kernel), call, context.sm_count))) {
+      route.kernel = on_copies;
+      route.preferred = preferred;
+      route.staged = true;
     }
+  };
+  // aligned copies, for a call whose alignment the preferred kernel refuses
+  Operation const *preferred = candidates ? first_for_device(*candidates, cc) : nullptr;
+  if (preferred && (!route.kernel || (gemm_description(route.kernel).max_small_extent == 0 &&
+                                      !same_group(gemm_description(route.kernel), gemm_description(preferred))))) {
+    try_packing(*candidates, preferred);
   }
+  // K-major copies (transposed), for MN-major operands that no kernel of a newer family takes
+  Operation const *k_major_preferred = k_major ? first_for_device(*k_major, cc) : nullptr;
+  if (k_major_preferred &&
+      (!route.kernel || gemm_description(route.kernel).tile_description.minimum_compute_capability <
+                            gemm_description(k_major_preferred).tile_description.minimum_compute_capability)) {
+    try_packing(*k_major, k_major_preferred);
+  }
+  *any_for_device = any_direct || any_packed;
   if (!route.kernel || route.staged) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;

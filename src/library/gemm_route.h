@@ -1,6 +1,6 @@
 /// @file src/library/gemm_route.h
 /// The route of a checked call (internal): which kernel runs it and how, directly, on aligned
-/// copies of misaligned operands (staging.h) or as split-K slices (split_k.h): choose_route,
+/// copies of misaligned or MN-major operands (staging.h) or as split-K slices (split_k.h): choose_route,
 /// over the cost model's ranking (gemm_selection.h); and a handle's memo of those decisions
 /// (RouteCache), keyed by everything the decision reads, so a repeated call skips the ranking.
 /// The ranking estimates every fitting kernel (and split-K again per split count): ~1-2 us of
@@ -38,15 +38,19 @@ struct Route {
 /// A workspace address for planning only (sizes and alignment; nothing is written there).
 extern void *const kNominalWorkspace;
 
-/// The kernel for a column-major-output `call` among `candidates` (its functional key's kernels)
-/// and its route: select_kernel's choice (estimated time, then wave cost, then preference order);
-/// the packing route when the most preferred kernel refuses the call's alignment and the best
-/// kernel on aligned copies, with the copies' cost, beats the kernel that fits the originals
-/// (always when none does); then the split-K route when the cost model says slices of K and a
-/// reduction win. No kernel: route.kernel is null and *any_for_device tells a misfit (true) from
-/// an architecture mismatch.
-Route choose_route(GemmCall const &call, GemmOperationVector const &candidates, GemmContext const &context,
-                   bool *any_for_device);
+/// The kernel for a column-major-output `call` among `candidates` (its functional key's kernels;
+/// null when there are none) and its route: select_kernel's choice (estimated time, then wave
+/// cost, then preference order); the packing route when the most preferred kernel refuses the
+/// call's alignment and the best kernel on aligned copies, with the copies' cost, beats the kernel
+/// that fits the originals (always when none does); the same onto `k_major` (the kernels of the
+/// call's types with both operands K-major; null when the call's operands are K-major or no such
+/// kernel exists), with MN-major operands transposed into the copies, when no kernel fits directly
+/// or the direct choice is of an older family (e.g. fp8, s8 or tf32 MN-major operands, which the
+/// sm90 kernels take K-major only); then the split-K route when the cost model says slices of K
+/// and a reduction win. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
+/// from an architecture mismatch.
+Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, GemmOperationVector const *k_major,
+                   GemmContext const &context, bool *any_for_device);
 
 /// The key of a column-major-output call on a device (see the file comment).
 std::string route_key(GemmCall const &call, int compute_capability, int sm_count);

@@ -6,6 +6,7 @@
 
 #include "cutlass/library/util.h"
 #include "gemm_selection.h"
+#include "transpose.h"
 
 namespace cutlass {
 namespace library {
@@ -15,6 +16,12 @@ namespace {
 int64_t round_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
 size_t align_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+/// The layout an operand's copy takes for a kernel: the kernel's, where its description names one.
+LayoutTypeID kernel_layout(TensorDescription const &kernel, LayoutTypeID call) {
+  bool const named = kernel.layout == LayoutTypeID::kColumnMajor || kernel.layout == LayoutTypeID::kRowMajor;
+  return named ? kernel.layout : call;
+}
 
 /// One operand as a column-major storage matrix: `rows` contiguous elements per column.
 struct Storage {
@@ -44,8 +51,10 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   int const ea = sizeof_bits(call.element_A) / 8, eb = sizeof_bits(call.element_B) / 8;
   int const ec = sizeof_bits(call.element_C) / 8;
   if (ea == 0 || eb == 0 || ec == 0) return false;
-  bool const a_column = call.layout_A == LayoutTypeID::kColumnMajor;
-  bool const b_column = call.layout_B == LayoutTypeID::kColumnMajor;
+  // The copies take the kernel's operand layouts (a transposing copy where the call's differs).
+  LayoutTypeID const layout_a = kernel_layout(desc.A, call.layout_A), layout_b = kernel_layout(desc.B, call.layout_B);
+  bool const a_column = layout_a == LayoutTypeID::kColumnMajor;
+  bool const b_column = layout_b == LayoutTypeID::kColumnMajor;
   int64_t const ta = desc.A.alignment, tb = desc.B.alignment, tc = desc.C.alignment;
 
   // Extents padded to the alignments of the operands that hold them contiguously.
@@ -63,13 +72,15 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   p.staged.m = m;
   p.staged.n = n;
   p.staged.k = k;
+  p.staged.layout_A = layout_a;
+  p.staged.layout_B = layout_b;
   p.source = gemm_reads_c(call);
 
   // A is M x K, B is K x N, D is M x N: a padded extent reshapes every operand that has it.
   int64_t const extent_a = a_column ? call.m : call.k, extent_b = b_column ? call.k : call.n;
-  p.stage_a = m != call.m || k != call.k ||
+  p.stage_a = layout_a != call.layout_A || m != call.m || k != call.k ||
               operand_alignment(call.element_A, call.A, call.lda, call.batch_stride_A, call.batch_count, extent_a) < ta;
-  p.stage_b = k != call.k || n != call.n ||
+  p.stage_b = layout_b != call.layout_B || k != call.k || n != call.n ||
               operand_alignment(call.element_B, call.B, call.ldb, call.batch_stride_B, call.batch_count, extent_b) < tb;
   p.stage_d = m != call.m || n != call.n ||
               operand_alignment(call.element_D, call.D, call.ldd, call.batch_stride_D, call.batch_count, call.m) < tc;
@@ -128,23 +139,29 @@ int staging_copies(StagingPlan const &p) {
 bool stage_in(StagingPlan const &p, GemmCall const &call, cudaStream_t stream) {
   int const ea = sizeof_bits(call.element_A) / 8, eb = sizeof_bits(call.element_B) / 8;
   int const ec = sizeof_bits(call.element_C) / 8;
-  bool const a_column = call.layout_A == LayoutTypeID::kColumnMajor;
-  bool const b_column = call.layout_B == LayoutTypeID::kColumnMajor;
-  if (p.stage_a) {
-    void *dst = const_cast<void *>(p.staged.A);
-    if (p.zero_a && cudaMemsetAsync(dst, 0, p.bytes_a, stream) != cudaSuccess) return false;
-    if (!copy_2d(dst, p.staged.lda, p.staged.batch_stride_A, call.A, call.lda, call.batch_stride_A,
-                 a_column ? call.m : call.k, a_column ? call.k : call.m, call.batch_count, ea, stream)) {
-      return false;
+  // One operand (rows x columns of `layout` as a column-major storage) into its staged copy: a
+  // 2-D copy, or a transpose where the copy's layout differs.
+  auto stage = [&](LayoutTypeID layout, LayoutTypeID staged_layout, int64_t rows, int64_t columns, void const *src,
+                   int64_t ld, int64_t stride, void const *copy, int64_t ld_copy, int64_t stride_copy, bool zero,
+                   size_t bytes, int element_bytes) {
+    bool const column = layout == LayoutTypeID::kColumnMajor;
+    int64_t const storage_rows = column ? rows : columns, storage_columns = column ? columns : rows;
+    void *dst = const_cast<void *>(copy);
+    if (zero && cudaMemsetAsync(dst, 0, bytes, stream) != cudaSuccess) return false;
+    if (staged_layout != layout) {
+      return launch_transpose(dst, ld_copy, stride_copy, src, ld, stride, storage_rows, storage_columns,
+                              call.batch_count, element_bytes, stream);
     }
+    return copy_2d(dst, ld_copy, stride_copy, src, ld, stride, storage_rows, storage_columns, call.batch_count,
+                   element_bytes, stream);
+  };
+  if (p.stage_a && !stage(call.layout_A, p.staged.layout_A, call.m, call.k, call.A, call.lda, call.batch_stride_A,
+                          p.staged.A, p.staged.lda, p.staged.batch_stride_A, p.zero_a, p.bytes_a, ea)) {
+    return false;
   }
-  if (p.stage_b) {
-    void *dst = const_cast<void *>(p.staged.B);
-    if (p.zero_b && cudaMemsetAsync(dst, 0, p.bytes_b, stream) != cudaSuccess) return false;
-    if (!copy_2d(dst, p.staged.ldb, p.staged.batch_stride_B, call.B, call.ldb, call.batch_stride_B,
-                 b_column ? call.k : call.n, b_column ? call.n : call.k, call.batch_count, eb, stream)) {
-      return false;
-    }
+  if (p.stage_b && !stage(call.layout_B, p.staged.layout_B, call.k, call.n, call.B, call.ldb, call.batch_stride_B,
+                          p.staged.B, p.staged.ldb, p.staged.batch_stride_B, p.zero_b, p.bytes_b, eb)) {
+    return false;
   }
   if (p.zero_d && cudaMemsetAsync(p.staged.D, 0, p.bytes_d, stream) != cudaSuccess) return false;
   if (p.copy_c_into_d && call.C != p.staged.D) {

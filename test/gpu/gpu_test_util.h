@@ -95,6 +95,17 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
   return false;
 }
 
+/// Whether the handle runs calls of these types and A / B layouts on a plain kernel of this build:
+/// one of those layouts (build_has_kernel), or one with both operands K-major, which takes
+/// MN-major operands through transposed copies (the packing route, src/library/staging.h).
+inline bool build_runs_layouts(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
+                               cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C,
+                               KernelsFor where = KernelsFor::kThisDevice) {
+  using cutlass::library::LayoutTypeID;
+  return build_has_kernel(element_AB, layout_A, layout_B, element_C, 0, where) ||
+         build_has_kernel(element_AB, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor, element_C, 0, where);
+}
+
 /// Whether this build has a plain bf16 TN kernel (bf16 C) for the current device: the type the
 /// handle and C API tests call with.
 inline bool build_has_bf16_tn_kernel() {

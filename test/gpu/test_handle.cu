@@ -44,7 +44,7 @@ struct TypeCase {
   cutlassLibComputeType_t compute;
   NumericTypeID element_A, element_C;
   char const *name;
-  bool opt_in_tn_only = false;   ///< kernels only when named in the build, TN only (the fp8 rows)
+  bool k_major_only = false;   ///< kernels TN only (the fp8 rows): other transposes run on K-major copies
 };
 
 TypeCase const kTypeCases[] = {
@@ -56,8 +56,8 @@ TypeCase const kTypeCases[] = {
     {CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F_FAST_TF32, NumericTypeID::kTF32, NumericTypeID::kF32, "tf32"},
     {CUDA_R_64F, CUDA_R_64F, CUTLASS_LIB_COMPUTE_64F, NumericTypeID::kF64, NumericTypeID::kF64, "f64"},
     {CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS32, "s8_s32"},
-    // sm90 opt-in kernels, TN only (no other transpose exists); K = 72 leaves lda = 72 bytes, off
-    // TMA's 16-byte rule: the call runs on aligned copies (the packing route)
+    // sm90 kernels, TN only: K = 72 leaves lda = 72 bytes, off TMA's 16-byte rule, so TN runs on
+    // aligned copies and the other transposes on K-major (transposed) copies (the packing route)
     {CUDA_R_8F_E4M3, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3, NumericTypeID::kBF16, "e4m3_bf16",
      true},
     {CUDA_R_8F_E4M3, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3, NumericTypeID::kF32, "e4m3_f32", true},
@@ -96,9 +96,8 @@ TEST_P(CApiGpu, EveryTransposeAgainstReference) {
       auto opa = static_cast<cutlassLibOperation_t>(ta), opb = static_cast<cutlassLibOperation_t>(tb);
       LayoutTypeID const layout_A = ta ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
       LayoutTypeID const layout_B = tb ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
-      if (t.opt_in_tn_only && !(ta == 1 && tb == 0)) continue;   // never offered
-      if (!cutlass_lib_test::build_has_kernel(t.element_A, layout_A, layout_B, t.element_C)) {
-        if (t.opt_in_tn_only) GTEST_SKIP() << t.name << ": opt-in kernels, not in this build (or not for this device)";
+      if (!cutlass_lib_test::build_runs_layouts(t.element_A, layout_A, layout_B, t.element_C)) {
+        if (t.k_major_only) GTEST_SKIP() << t.name << ": no kernels in this build (or not for this device)";
         missing += std::string(missing.empty() ? "" : ", ") + "transa=" + std::to_string(ta) +
                    " transb=" + std::to_string(tb);
         continue;
@@ -155,9 +154,9 @@ TEST(ArchCoverage, CallsAnswerArchMismatchExactlyWhereNoKernelRuns) {
       for (int tb = 0; tb < 2; ++tb) {
         LayoutTypeID const layout_A = ta ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
         LayoutTypeID const layout_B = tb ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
-        bool const here = cutlass_lib_test::build_has_kernel(t.element_A, layout_A, layout_B, t.element_C);
-        bool const anywhere = cutlass_lib_test::build_has_kernel(t.element_A, layout_A, layout_B, t.element_C, 0,
-                                                                 cutlass_lib_test::KernelsFor::kAnyDevice);
+        bool const here = cutlass_lib_test::build_runs_layouts(t.element_A, layout_A, layout_B, t.element_C);
+        bool const anywhere = cutlass_lib_test::build_runs_layouts(t.element_A, layout_A, layout_B, t.element_C,
+                                                                   cutlass_lib_test::KernelsFor::kAnyDevice);
         if (!anywhere) continue;
         auto opa = static_cast<cutlassLibOperation_t>(ta), opb = static_cast<cutlassLibOperation_t>(tb);
         std::string const what = std::string(t.name) + " transa=" + std::to_string(ta) + " transb=" + std::to_string(tb);

@@ -579,6 +579,45 @@ TEST(Staging, PaddingNeverPushesAnExtentPastInt32) {
   EXPECT_EQ(1000, plan.staged.k);
 }
 
+/// MN-major operands staged for a K-major kernel: the copies take the kernel's layouts (K
+/// contiguous, padded to its alignment, leading dimension the padded K); a K-major operand that
+/// already fits is not copied; a description without layouts keeps the call's.
+TEST(Staging, MnMajorOperandsAreTransposedForKMajorKernels) {
+  GemmDescription d;
+  d.A.alignment = d.B.alignment = 16;
+  d.C.alignment = 8;
+  d.A.layout = LayoutTypeID::kRowMajor;      // M x K, K contiguous
+  d.B.layout = LayoutTypeID::kColumnMajor;   // K x N, K contiguous
+  GemmCall c = bf16_tn_call(256, 128, 72);   // as fp8: 72-byte rows of A off the 16-byte rule
+  c.element_A = c.element_B = NumericTypeID::kFE4M3;
+  c.alpha = &kOne;
+  c.beta = &kZero;
+  c.layout_A = LayoutTypeID::kColumnMajor;   // A MN-major (transa N), lda = M
+  c.lda = 256;
+  c.ldb = 80;                                // B K-major, 16-byte aligned
+  StagingPlan plan;
+  ASSERT_TRUE(plan_staging(c, d, nullptr, &plan));
+  EXPECT_TRUE(plan.stage_a);
+  EXPECT_EQ(LayoutTypeID::kRowMajor, plan.staged.layout_A);
+  EXPECT_EQ(80, plan.staged.k) << "K padded to A's and B's 16-element alignment";
+  EXPECT_EQ(80, plan.staged.lda) << "the copy holds each row's K contiguously";
+  EXPECT_TRUE(plan.zero_a) << "the padding along K must read as zero";
+  EXPECT_TRUE(plan.stage_b) << "K padded: B's copy is padded too";
+  EXPECT_EQ(LayoutTypeID::kColumnMajor, plan.staged.layout_B);
+  // K already aligned and B K-major: only A is copied (transposed), nothing padded
+  c.k = 64;
+  c.ldb = 64;
+  ASSERT_TRUE(plan_staging(c, d, nullptr, &plan));
+  EXPECT_TRUE(plan.stage_a);
+  EXPECT_FALSE(plan.zero_a);
+  EXPECT_EQ(64, plan.staged.lda);
+  EXPECT_FALSE(plan.stage_b);
+  EXPECT_EQ(c.B, plan.staged.B);
+  // a description without layouts: copies keep the call's layouts (alignment only)
+  d.A.layout = d.B.layout = LayoutTypeID::kInvalid;
+  EXPECT_FALSE(plan_staging(c, d, nullptr, &plan)) << "aligned, same layouts: nothing to stage";
+}
+
 /// A column-major-output call with exactly the types and layouts of `d` and its epilogue pieces
 /// (operands 16-byte aligned, M = N = K = 256, bias / alpha vector / aux set when the kind has them).
 GemmCall call_for(GemmDescription const &d, EpilogueDescription const &kind) {
