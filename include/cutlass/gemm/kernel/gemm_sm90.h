@@ -1,8 +1,9 @@
 /// @file cutlass/gemm/kernel/gemm_sm90.h
 /// GemmSm90: the Hopper (sm_90a) warp-specialized, persistent GEMM. 384 threads per CTA, one CTA
 /// per SM, walking output tiles in the Sm90TileScheduler order:
-///   warpgroup 0 (producer, 40 registers): one thread issues the TMA loads of A and B into a ring
-///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier;
+///   warpgroup 0 (producer, 40 registers; see kProducerRegisters): one thread issues the TMA loads of A and B into a ring
+///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier (block-scaled
+///     kernels: its warp also copies each k-block's scales into the stage);
 ///   warpgroups 1, 2 (consumers, 232 registers): wgmma from the stages into f32 accumulators,
 ///     then the TMA epilogue (sm90_epilogue_tma.h). Cooperative: the two split every tile.
 ///     Ping-pong: they take alternate tiles, and an order barrier lets a consumer start a tile's
@@ -114,8 +115,8 @@ struct GemmSm90 {
                 "GemmSm90: the wgmma accumulates in ElementAccumulator");
   static_assert(!kBlockScaled || (Mainloop::kFp8 && TileShape::kK == 128 && EpilogueOutputOp::kOperandScales),
                 "GemmSm90: block-scaled kernels take fp8 operands, 128-deep k-blocks and the operand-scale epilogue");
-  using BlockScales =
-      collective::Sm90BlockScales<(kBlockScaled ? Mainloop::kWgM : 64), (kBlockScaled ? Mainloop::kWgN : 128)>;
+  using BlockScales = collective::Sm90BlockScales<(kBlockScaled ? TileShape::kM : 128), (kBlockScaled ? TileShape::kN : 128),
+                                                  (kBlockScaled ? Mainloop::kWgM : 64), (kBlockScaled ? Mainloop::kWgN : 128)>;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
@@ -134,15 +135,18 @@ struct GemmSm90 {
   static constexpr int kMaxComputeCapability = 90;   // sm_90a code runs on sm_90 only
 
   static constexpr int kThreads = 384;
-  static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = 232;
+  /// setmaxnreg per warpgroup (128 x (producer + 2 consumers) <= 64K registers). Block-scaled
+  /// kernels give the producer 56, for its warp's scale-copy addresses (at 40 the 2x1-cluster
+  /// kernel spilled 20 bytes there); their consumers use the 168 that ptxas allots anyway.
+  static constexpr int kProducerRegisters = kBlockScaled ? 56 : 40;
+  static constexpr int kConsumerRegisters = kBlockScaled ? 224 : 232;
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 
-  /// Block-scaled kernels: each consumer's staged column scales (Sm90BlockScales::SharedStorage);
-  /// an empty base of the other kernels' storage (no bytes: their layout is unchanged).
+  /// Block-scaled kernels: each stage's k-block scales (Sm90BlockScales::StageStorage); an empty
+  /// base of the other kernels' storage (no bytes: their layout is unchanged).
   struct BlockScaleStorage {
-    typename BlockScales::SharedStorage block_scales[2];
+    typename BlockScales::StageStorage block_scales[Stages];
   };
   struct NoBlockScaleStorage {};
 
@@ -476,7 +480,8 @@ struct GemmSm90 {
       }
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < Stages; ++s) {
-        arch::mbarrier_init(&smem.full[s], 1);                          // the producer's arrive + tx bytes
+        // the producer's arrive + tx bytes (block-scaled: and its warp's 32 scale-copy arrivals)
+        arch::mbarrier_init(&smem.full[s], kBlockScaled ? 1 + 32 : 1);
         // one arrive per consumer warp of every CTA of the cluster (the stage's slices land in all)
         arch::mbarrier_init(&smem.empty[s], Mainloop::kConsumersPerStage * 4 * kClusterSize);
       }
@@ -497,7 +502,7 @@ struct GemmSm90 {
 
     if (warpgroup == 0) {
       arch::warpgroup_reg_dealloc<kProducerRegisters>();
-      if (thread_in_wg == 0) producer(params, smem);
+      if (thread_in_wg == 0 || (kBlockScaled && thread_in_wg < 32)) producer(params, smem, thread_in_wg);
     } else {
       arch::warpgroup_reg_alloc<kConsumerRegisters>();
       consumer(params, smem, warpgroup - 1, thread_in_wg);
@@ -550,9 +555,11 @@ struct GemmSm90 {
     }
   }
 
-  /// One thread: for every k-block of every tile of this CTA, wait for a free stage, arm its
-  /// full barrier with the stage's bytes and issue the TMA loads.
-  CUTLASS_DEVICE static void producer(Params const &params, SharedStorage &smem) {
+  /// One thread (lane 0): for every k-block of every tile of this CTA, wait for a free stage, arm
+  /// its full barrier with the stage's bytes and issue the TMA loads. Block-scaled kernels run it
+  /// on the whole warp: every lane also copies its share of the k-block's scales into the stage
+  /// (Sm90BlockScales::copy).
+  CUTLASS_DEVICE static void producer(Params const &params, SharedStorage &smem, int lane) {
     int stage = 0;
     uint32_t phase = 0;
     int rank_m, rank_n;
@@ -569,9 +576,16 @@ struct GemmSm90 {
       }
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
-        arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
-        Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
-                       work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
+        if (!kBlockScaled || lane == 0) {   // (other kernels run this on lane 0 only)
+          arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
+          Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
+                         work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
+        }
+        if constexpr (kBlockScaled) {
+          BlockScales::copy(params.epilogue.output_op, work.m_block * TileShape::kM, work.n_block * TileShape::kN,
+                            work.l, k_block, params.scheduler.k_tiles, lane, smem.block_scales[stage],
+                            &smem.full[stage]);
+        }
         advance_stage(stage, phase);
       }
     }
@@ -700,7 +714,7 @@ struct GemmSm90 {
   /// the k-block's scales is added into f32 registers (`total`), which end in `acc` for the
   /// epilogue. The next group is issued before the wait, so the tensor core works through it while
   /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
-  /// with no scales at all). Scales are copied into shared memory BlockScales::kAhead k-blocks ahead.
+  /// with no scales at all). Each k-block's scales arrive with its stage (BlockScales::copy).
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
   template <collective::Promotion kKind>
@@ -711,18 +725,14 @@ struct GemmSm90 {
     using Set = Accumulator[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces];
     auto const &op = params.epilogue.output_op;
     int const lane = thread_in_wg % 32;
-    BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, op.rows, op.columns,
-                             params.scheduler.k_tiles, operand_batch(work.l),
-                             work.m_block * TileShape::kM + Mainloop::consumer_row(consumer),
-                             work.n_block * TileShape::kN + Mainloop::consumer_column(consumer), thread_in_wg,
-                             smem.block_scales[consumer]);
+    BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, Mainloop::consumer_row(consumer),
+                             Mainloop::consumer_column(consumer), thread_in_wg);
     float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
     }
-    scales.prologue(work.k_begin);
     int promoted_stage = stage;   // the stage of the group promoted next (issue runs one group ahead)
     // Group g is piece g % kPieces of k-block k_begin + g / kPieces, in set g % 2: with two
     // pieces a set always holds the same piece, with one the sets alternate by k-block, so a
@@ -735,16 +745,14 @@ struct GemmSm90 {
       fence_accumulators(into);
       if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
     };
-    auto promote = [&](auto set_index, Set &done, int group) {
+    auto promote = [&](auto set_index, Set &done) {
       constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-      int const index = group / BlockScales::kPieces;   // the unit's k-block count so far
       fence_accumulators(done);
-      if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group: its stage is free
+      scales.template promote<kKind, kPiece>(total, done, smem.block_scales[promoted_stage]);
+      if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group, its scales read: the stage is free
         release_stage(smem, promoted_stage, lane);
         promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
       }
-      scales.template promote<kKind, kPiece>(total, done, work.k_begin + index, index, thread_in_wg,
-                                             block_scale_barrier(consumer));
     };
     // Every path into the loop's head and out of its body has exactly set 0's group in flight:
     // ptxas tracks the groups path by path, and a merge where either set could be in flight
@@ -758,22 +766,21 @@ struct GemmSm90 {
     for (; g + 2 < groups; g += 2) {
       issue(second, set1);
       arch::wgmma_wait_group<1>();
-      promote(first, set0, g);
+      promote(first, set0);
       issue(first, set0);
       arch::wgmma_wait_group<1>();
-      promote(second, set1, g + 1);
+      promote(second, set1);
     }
     if (g + 1 < groups) {
       issue(second, set1);
       arch::wgmma_wait_group<1>();
-      promote(first, set0, g);
+      promote(first, set0);
       arch::wgmma_wait_group<0>();
-      promote(second, set1, g + 1);
+      promote(second, set1);
     } else {
       arch::wgmma_wait_group<0>();
-      promote(first, set0, g);
+      promote(first, set0);
     }
-    BlockScales::epilogue();
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
@@ -787,9 +794,6 @@ struct GemmSm90 {
   /// whole tile), and the named barrier over its warpgroup (1, 2 are the epilogue's).
   CUTLASS_DEVICE static int partial_part(int consumer) { return kCooperative ? consumer : 0; }
   CUTLASS_DEVICE static int partial_barrier(int consumer) { return 3 + consumer; }
-  /// The named barrier over a consumer warpgroup's staged column scales (block-scaled kernels, which
-  /// run no stream-K, so the partial sums' ids serve).
-  CUTLASS_DEVICE static int block_scale_barrier(int consumer) { return 3 + consumer; }
   static constexpr int kVectorsPerAtom = Mainloop::kAccumulatorsPerAtom / 4;
   static_assert(Mainloop::kAccumulatorsPerAtom % 4 == 0, "GemmSm90: accumulators per atom a multiple of 4");
 
