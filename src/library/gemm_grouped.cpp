@@ -178,8 +178,8 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
     return nullptr;
   }
   if (capture != cudaStreamCaptureStatusNone) return nullptr;
-  // by estimated time (ties: the build's order), the first that takes every problem: each
-  // can_implement_grouped encodes every problem's tensor maps, so only until one accepts
+  // by estimated time (ties: the build's order), the first that takes every problem (the checks
+  // encode no tensor maps: run_grouped does, once)
   int const count = int(problems.size());
   std::vector<std::pair<double, Operation const *>> ranked;
   for (Operation const *op : *kernels) {
@@ -228,8 +228,11 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
     std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
                  grouped->description().name);
   }
-  if (grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream) !=
-      Status::kSuccess) {
+  Status const launched = grouped->run_grouped(problems.data(), int(problems.size()), *context.workspace, context.stream);
+  if (launched == Status::kErrorMisalignedOperand) {   // a tensor map the driver refused: nothing ran
+    return dropped("the driver refused a problem's tensor map");
+  }
+  if (launched != Status::kSuccess) {
     *outcome = logged(at(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed"));
     return true;
   }

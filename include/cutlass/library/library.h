@@ -208,6 +208,8 @@ class CUTLASS_LIB_API Operation {
   /// answer kErrorNotSupported and 0 bytes.
   /// can_implement_grouped: kSuccess when the problems can run (alignment, shapes, the device),
   /// launching nothing; kErrorNotSupported for different K, kErrorInvalidProblem for a batched one.
+  /// It builds no tensor maps: run_grouped does, and answers kErrorMisalignedOperand, having
+  /// launched and copied nothing, when the driver refuses one.
   virtual Status can_implement_grouped(GemmUniversalArguments const *problems, int count) const {
     (void)problems;
     (void)count;

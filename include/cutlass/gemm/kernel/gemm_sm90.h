@@ -327,9 +327,10 @@ struct GemmSm90 {
   /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
   /// batch, with the TMA alignment (can_implement_common), the same K >= 1 (the stage ring
   /// advances k_tiles per tile) and units that fit an int (all checked first, on every problem),
-  /// then tensor maps the driver accepts. A problem with M or N == 0 takes no part (it owns no
-  /// tiles; its GroupParams stay empty). Fills *table (count groups).
-  static Status make_group_table(Arguments const *problems, int count, GroupTable *table) {
+  /// then, with `encode`, tensor maps the driver accepts (kErrorMisalignedOperand if it refuses
+  /// one). A problem with M or N == 0 takes no part (it owns no tiles; its GroupParams stay
+  /// empty). Fills *table (count groups; without `encode`, the GroupParams stay empty).
+  static Status make_group_table(Arguments const *problems, int count, GroupTable *table, bool encode) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
     table->groups.assign(static_cast<size_t>(count), GroupParams{});
@@ -350,7 +351,7 @@ struct GemmSm90 {
       }
       table->tiles[size_t(g)].end = int(units);
     }
-    for (int g = 0; g < count; ++g) {   // then each group's tensor maps
+    for (int g = 0; encode && g < count; ++g) {   // then each group's tensor maps
       Arguments const &p = problems[g];
       if (p.problem_size.m() <= 0 || p.problem_size.n() <= 0) continue;
       GroupParams &group = table->groups[size_t(g)];
@@ -362,14 +363,15 @@ struct GemmSm90 {
     return Status::kSuccess;
   }
 
-  /// Whether `count` problems can run as one grouped launch (make_group_table's rules; the maps
-  /// are encoded here as run_grouped will).
+  /// Whether `count` problems can run as one grouped launch: make_group_table's checks, without
+  /// encoding the tensor maps (run_grouped encodes them once, per launch; ~1 us of driver time
+  /// per map, four per problem).
   static Status can_implement_grouped(Arguments const *problems, int count) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
     } else {
       GroupTable table;
-      return make_group_table(problems, count, &table);
+      return make_group_table(problems, count, &table, /*encode=*/false);
     }
   }
 
@@ -384,8 +386,8 @@ struct GemmSm90 {
       return Status::kErrorNotSupported;
     } else {
       GroupTable table;
-      Status const status = make_group_table(problems, count, &table);
-      if (status != Status::kSuccess) return status;
+      Status const status = make_group_table(problems, count, &table, /*encode=*/true);
+      if (status != Status::kSuccess) return status;   // nothing launched, nothing copied
       std::vector<GroupParams> const &groups = table.groups;
       std::vector<Sm90GroupTiles> const &tiles = table.tiles;
       int const units = count > 0 ? tiles.back().end : 0;
