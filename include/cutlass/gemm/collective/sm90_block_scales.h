@@ -168,63 +168,76 @@ struct Sm90BlockScales {
     return v;
   }
 
-  /// total += partial * row scale * column scale over part kPiece of the accumulator fragment
-  /// (the part's kPartial accumulators are columns [kPiece, kPiece + 1) * WgN / kPieces of the
-  /// warpgroup's; d[4 i + 2 h + c]: row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group
-  /// completed, with the scales of its stage. No block scales (kAdd): an add.
-  template <Promotion kKind, int kPiece, int kTotal, int kPartial>
-  CUTLASS_DEVICE void promote(float (&total)[1][kTotal], float const (&partial)[1][kPartial],
-                              StageStorage const &stage) const {
-    static_assert(kTotal == WgN / 2 && kTotal % kPartial == 0 && kPartial % 4 == 0,
-                  "Sm90BlockScales: WgN / 2 accumulators per atom and thread, in whole 8-column parts");
+  /// One wgmma-group's scale factors in registers: each row half's (kRowScales: B's one value
+  /// folded in; kBoth), each column pair's (kColumnScales: A's one value folded in; kBoth). What a
+  /// kind leaves unused the compiler drops.
+  template <int kGroups>
+  struct Factors {
+    float row[2];
+    float2 column[kGroups];
+  };
+
+  /// The factors of part kPiece (its kPartial accumulators: columns [kPiece, kPiece + 1) *
+  /// WgN / kPieces of the warpgroup's) from `stage`, once its full barrier has passed. Loaded
+  /// before the next group is issued, so the loads' latency hides under that issue and the wait
+  /// (s15: loaded after the wait, ptxas having placed the wait right after the previous issue, they
+  /// sat between a group's completion and the next group's issue).
+  template <Promotion kKind, int kPiece, int kPartial>
+  CUTLASS_DEVICE Factors<kPartial / 4> factors(StageStorage const &stage) const {
     constexpr int kGroups = kPartial / 4;         // 8-column groups in the part
     constexpr int kFirst = kPiece * kGroups;      // the part's first group
-    if constexpr (kKind == Promotion::kAdd) {
-      CUTLASS_PRAGMA_UNROLL
-      for (int v = 0; v < kPartial; ++v) total[0][4 * kFirst + v] += partial[0][v];
-    } else {
+    Factors<kGroups> f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
+    if constexpr (kKind != Promotion::kAdd) {
       uint32_t const rows = arch::shared_address(&stage.rows[0]);
       uint32_t const columns = arch::shared_address(&stage.columns[0]);
       // a row's factor: its 1x128 value, the 128x128 value, or 1 (selects, not branches: ptxas
-      // if-converts uniform branches in this loop anyway)
+      // if-converts uniform branches in the k-loop anyway)
       float const a_one = a_scalar ? lds(rows) : 1.f;
-      float f[2];
       CUTLASS_PRAGMA_UNROLL
-      for (int h = 0; h < 2; ++h) f[h] = a_rows ? lds(rows + 4u * uint32_t(row + 8 * h)) : a_one;
+      for (int h = 0; h < 2; ++h) f.row[h] = a_rows ? lds(rows + 4u * uint32_t(row + 8 * h)) : a_one;
       if constexpr (kKind == Promotion::kRowScales) {
         float const b = b_scalar ? lds(columns) : 1.f;
-        f[0] *= b;
-        f[1] *= b;
-        CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < kGroups; ++i) {
-          CUTLASS_PRAGMA_UNROLL
-          for (int h = 0; h < 2; ++h) {
-            CUTLASS_PRAGMA_UNROLL
-            for (int c = 0; c < 2; ++c) {
-              float &t = total[0][4 * (kFirst + i) + 2 * h + c];
-              t = fmaf(partial[0][4 * i + 2 * h + c], f[h], t);
-            }
-          }
-        }
+        f.row[0] *= b;
+        f.row[1] *= b;
       } else {
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < kGroups; ++i) {
-          float2 s = lds2(columns + 4u * uint32_t(column + 8 * (kFirst + i)));
+          f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * (kFirst + i)));
           if constexpr (kKind == Promotion::kColumnScales) {   // A's one value (or 1) folded into the pair
-            s.x *= f[0];
-            s.y *= f[0];
+            f.column[i].x *= f.row[0];
+            f.column[i].y *= f.row[0];
           }
-          CUTLASS_PRAGMA_UNROLL
-          for (int h = 0; h < 2; ++h) {
-            float &t0 = total[0][4 * (kFirst + i) + 2 * h + 0];
-            float &t1 = total[0][4 * (kFirst + i) + 2 * h + 1];
-            if constexpr (kKind == Promotion::kBoth) {
-              t0 = fmaf(partial[0][4 * i + 2 * h + 0] * f[h], s.x, t0);
-              t1 = fmaf(partial[0][4 * i + 2 * h + 1] * f[h], s.y, t1);
-            } else {
-              t0 = fmaf(partial[0][4 * i + 2 * h + 0], s.x, t0);
-              t1 = fmaf(partial[0][4 * i + 2 * h + 1], s.y, t1);
-            }
+        }
+      }
+    }
+    return f;
+  }
+
+  /// total += partial x the factors over part kPiece of the accumulator fragment (d[4 i + 2 h + c]:
+  /// row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group completed. No block scales
+  /// (kAdd): an add.
+  template <Promotion kKind, int kPiece, int kTotal, int kPartial>
+  CUTLASS_DEVICE static void apply(float (&total)[1][kTotal], float const (&partial)[1][kPartial],
+                                   Factors<kPartial / 4> const &f) {
+    static_assert(kTotal == WgN / 2 && kTotal % kPartial == 0 && kPartial % 4 == 0,
+                  "Sm90BlockScales: WgN / 2 accumulators per atom and thread, in whole 8-column parts");
+    constexpr int kGroups = kPartial / 4;
+    constexpr int kFirst = kPiece * kGroups;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < kGroups; ++i) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int c = 0; c < 2; ++c) {
+          float &t = total[0][4 * (kFirst + i) + 2 * h + c];
+          float const p = partial[0][4 * i + 2 * h + c];
+          if constexpr (kKind == Promotion::kAdd) {
+            t += p;
+          } else if constexpr (kKind == Promotion::kRowScales) {
+            t = fmaf(p, f.row[h], t);
+          } else {
+            float const column = c == 0 ? f.column[i].x : f.column[i].y;
+            t = fmaf(kKind == Promotion::kBoth ? p * f.row[h] : p, column, t);
           }
         }
       }

@@ -747,10 +747,17 @@ struct GemmSm90 {
       fence_accumulators(into);
       if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
     };
-    auto promote = [&](auto set_index, Set &done) {
+    constexpr int kPartial = Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces;
+    // the factors of the group promoted next (its stage's full barrier passed when it was issued),
+    // loaded before the following group's issue (BlockScales::factors)
+    auto factors = [&](auto set_index) {
+      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
+      return scales.template factors<kKind, kPiece, kPartial>(smem.block_scales[promoted_stage]);
+    };
+    auto promote = [&](auto set_index, Set &done, auto const &f) {
       constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
       fence_accumulators(done);
-      scales.template promote<kKind, kPiece>(total, done, smem.block_scales[promoted_stage]);
+      BlockScales::template apply<kKind, kPiece>(total, done, f);
       if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group, its scales read: the stage is free
         release_stage(smem, promoted_stage, lane);
         promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
@@ -764,24 +771,28 @@ struct GemmSm90 {
     Set set0, set1;
     int const groups = (work.k_end - work.k_begin) * BlockScales::kPieces;
     issue(first, set0);
+    auto f0 = factors(first);
     int g = 0;
     for (; g + 2 < groups; g += 2) {
       issue(second, set1);
       arch::wgmma_wait_group<1>();
-      promote(first, set0);
+      promote(first, set0, f0);
+      auto const f1 = factors(second);
       issue(first, set0);
       arch::wgmma_wait_group<1>();
-      promote(second, set1);
+      promote(second, set1, f1);
+      f0 = factors(first);
     }
     if (g + 1 < groups) {
       issue(second, set1);
       arch::wgmma_wait_group<1>();
-      promote(first, set0);
+      promote(first, set0, f0);
+      auto const f1 = factors(second);
       arch::wgmma_wait_group<0>();
-      promote(second, set1);
+      promote(second, set1, f1);
     } else {
       arch::wgmma_wait_group<0>();
-      promote(first, set0);
+      promote(first, set0, f0);
     }
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
