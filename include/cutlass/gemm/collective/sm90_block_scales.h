@@ -37,8 +37,10 @@
 /// 128x128 value folded into the staged values: blk x vec 0.48-0.59x, vec x blk 0.52-0.63x,
 /// precise 0.82-0.96x (s15, a88c4d2; ncu: short-scoreboard stalls 2.1 of 6.3 cycles per issued
 /// instruction; ptxas moves the wgmma wait above the scale work, so the barrier, the fold and the
-/// loads sat between a group's completion and the next group's issue). Then (s15, not yet run on
-/// a GPU when written): the scales delivered with the stage, as above.
+/// loads sat between a group's completion and the next group's issue); the scales delivered with
+/// the stage, as above: blk x vec 0.52-0.67x, vec x blk 0.63-0.76x, precise 0.89-0.93x (s15,
+/// 367596b). Then (s15, not yet run on a GPU when written): each group's factors loaded before the
+/// next group's issue (factors / apply), so only FFMAs follow the wgmma wait.
 #pragma once
 
 #include <cstdint>
