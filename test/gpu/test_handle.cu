@@ -468,6 +468,61 @@ TEST_P(StagedGemm, MatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, StagedGemm, ::testing::Values(0, 1, 2, 3));
 
+/// MN-major operands of types whose fast kernels take K-major operands only (sm90 fp8, s8, tf32)
+/// run through transposed copies (staging.h): strided-batched calls with padded strides, K off
+/// the 16-byte rule, beta != 0, every transpose but TN, against the reference.
+TEST(KMajorCopies, StridedBatchedEveryTranspose) {
+  SKIP_WITHOUT_GPU();
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  int64_t const m = 264, n = 136, k = 200, batch = 2;
+  std::string missing;
+  for (TypeCase const &t : kTypeCases) {
+    bool const k_major_kernels = t.element_A == NumericTypeID::kFE4M3 || t.element_A == NumericTypeID::kS8 ||
+                                 t.element_A == NumericTypeID::kTF32;
+    if (!k_major_kernels) continue;
+    for (int ta = 0; ta < 2; ++ta) {
+      for (int tb = 0; tb < 2; ++tb) {
+        if (ta == 1 && tb == 0) continue;   // TN: the kernels' own layouts
+        LayoutTypeID const layout_A = ta ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+        LayoutTypeID const layout_B = tb ? LayoutTypeID::kRowMajor : LayoutTypeID::kColumnMajor;
+        std::string const what = std::string(t.name) + " transa=" + std::to_string(ta) + " transb=" + std::to_string(tb);
+        if (!cutlass_lib_test::build_runs_layouts(t.element_A, layout_A, layout_B, t.element_C)) {
+          missing += (missing.empty() ? "" : ", ") + what;
+          continue;
+        }
+        int64_t const lda = (ta ? k : m) + 3, ldb = (tb ? n : k) + 5, ldc = m + 2;
+        int64_t const stride_a = lda * (ta ? m : k) + 7, stride_b = ldb * (tb ? k : n) + 9, stride_c = ldc * n + 1;
+        Matrix A(t.element_A, stride_a, batch, stride_a), B(t.element_A, stride_b, batch, stride_b);
+        Matrix C(t.element_C, stride_c, batch, stride_c), R(t.element_C, stride_c, batch, stride_c);
+        A.fill(31), B.fill(32), C.fill(33);
+        double const beta = t.element_C == NumericTypeID::kS32 ? 1.0 : 0.5;
+        HostScalars s(t.compute, 1.0, beta);
+        ref::GemmProblem p;
+        p.m = m, p.n = n, p.k = k, p.batch_count = batch;
+        p.element_A = p.element_B = t.element_A, p.element_C = t.element_C;
+        p.layout_A = layout_A, p.layout_B = layout_B;
+        p.alpha = 1.0, p.beta = beta;
+        p.A = A.ptr(), p.lda = lda, p.batch_stride_A = stride_a, p.B = B.ptr(), p.ldb = ldb, p.batch_stride_B = stride_b;
+        p.C = C.ptr(), p.ldc = ldc, p.batch_stride_C = stride_c, p.D = R.ptr(), p.ldd = ldc, p.batch_stride_D = stride_c;
+        ASSERT_TRUE(ref::reference_gemm(p)) << what;
+        auto opa = static_cast<cutlassLibOperation_t>(ta), opb = static_cast<cutlassLibOperation_t>(tb);
+        ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                  cutlassLibGemmStridedBatchedEx(handle, opa, opb, m, n, k, s.alpha(), A.ptr(), t.a, lda, stride_a,
+                                                 B.ptr(), t.a, ldb, stride_b, s.beta(), C.ptr(), t.c, ldc, stride_c,
+                                                 batch, t.compute))
+            << what;
+        ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize()) << what;
+        ref::Comparison c = ref::compare(t.element_C, m, n, batch, C.ptr(), ldc, stride_c, R.ptr(), ldc, stride_c);
+        EXPECT_EQ(0, c.nonfinite) << what;
+        EXPECT_LE(c.relative_error, ref::error_bound(t.element_A, t.element_C, k)) << what;
+      }
+    }
+  }
+  cutlassLibDestroy(handle);
+  if (!missing.empty()) NO_KERNEL_FOR(missing);
+}
+
 /// Few output tiles and a long K (the split-K route, split_k.h, where the build has the f32-output
 /// kernel it needs): results against the reference for bf16 / f16 / f32 outputs, with beta and C,
 /// host and device scalars, K = 65536 (split) and K = 65544 (no split count divides it into
