@@ -7,7 +7,7 @@ read ``KernelConfig`` fields by name, so this module is the single description o
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from .datatypes import COLUMN_MAJOR, E4M3, E5M2, DataType, Layout, Shape
+from .datatypes import COLUMN_MAJOR, E4M3, E5M2, F32, S8, DataType, Layout, Shape
 from .epilogues import ACTIVATIONS, NONE, PLAIN, Epilogue, EpilogueRow
 from .naming import kernel_name
 
@@ -122,8 +122,9 @@ class KernelConfig:
         when the epilogue is fused)."""
         args = f"{self.c.element.cpp}, {self.accumulator.cpp}, {self.compute.cpp}"
         e = self.epilogue
-        # fp8 operands: alpha also takes their per-tensor scales (LinearCombination's OperandScales)
-        operand_scales = self.a.element in (E4M3, E5M2)
+        # fp8 operands, and s8 operands with an f32 epilogue (int8 dequantization): alpha also takes
+        # their per-tensor scales, the terms their per-row / per-column ones (LinearCombination's OperandScales)
+        operand_scales = self.a.element in (E4M3, E5M2) or (self.a.element == S8 and self.compute == F32)
         if e.fused or operand_scales:
             flag = lambda b: "true" if b else "false"  # noqa: E731
             bias = self.element_bias.cpp if self.element_bias else "float"

@@ -22,6 +22,12 @@
  *    CUDA_R_32F  x CUDA_R_32F  -> CUDA_R_32F, COMPUTE_32F_FAST_TF32       (tf32 tensor cores)
  *    CUDA_R_64F  x CUDA_R_64F  -> CUDA_R_64F, COMPUTE_64F                 (SIMT dgemm)
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_32I, COMPUTE_32I                 (s32 accumulate, wraps)
+ *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F (int8 dequantization:
+ *                                 exact s32 sums, then alpha, per-tensor or per-row / per-column
+ *                                 f32 scales (cutlassLibSetMatrixScale) and beta in f32; sm90
+ *                                 kernels "..._s8_s8_s32_bf16_..." etc., opt-in by name: built and
+ *                                 checked on the host, not yet run on a GPU; TN at 16-byte
+ *                                 alignment, other layouts on transposed copies)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; the kernels take transa T, transb N (both operands
@@ -397,8 +403,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHa
 /** Per-tensor scales of fp8 operands (cuBLASLt's CUBLASLT_MATMUL_DESC_A_SCALE_POINTER and
  *  B_SCALE_POINTER): device f32 scalars, read by the kernel, multiplying alpha, so later calls
  *  compute D = alpha * (*scaleA) * (*scaleB) * op(A) op(B) + beta * C (then the epilogue's other
- *  pieces); NULL means 1, both NULL turn them off. Only calls with fp8 Atype / Btype take them: a
- *  call of other types while one is set answers NOT_SUPPORTED. The k == 0 / alpha == 0 quick
+ *  pieces); NULL means 1, both NULL turn them off. Only calls with fp8 Atype / Btype, or
+ *  CUDA_R_8I ones with COMPUTE_32F (int8 dequantization), take them: a call of other types while
+ *  one is set answers NOT_SUPPORTED. The k == 0 / alpha == 0 quick
  *  returns do not read them. The same as cutlassLibSetMatrixScale(SCALAR_32F) for A and for B.
  *  NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle_t handle, const float *scaleA,
@@ -449,8 +456,10 @@ typedef enum {
  *  The block modes run on the block-scaled sm90 kernels only (names "..._blockscale", e4m3 /
  *  e5m2 TN, 16-byte alignment; a build without them answers NO_KERNEL), which promote every
  *  k-block's partial sum to f32 registers, so block scales imply precise accumulation.
- *  Only calls with fp8 Atype / Btype take scales (others answer NOT_SUPPORTED while one is
- *  set); the k == 0 / alpha == 0 quick returns do not read them.
+ *  Only calls with fp8 Atype / Btype take scales, and CUDA_R_8I ones with COMPUTE_32F the
+ *  SCALAR_32F and OUTER_VEC_32F modes (int8 dequantization: the s32 sum of each output times
+ *  its row's and column's scales); others answer NOT_SUPPORTED while one is set. The k == 0 /
+ *  alpha == 0 quick returns do not read them.
  *  A later call with a scale pointer that is not 4-byte aligned answers INVALID_VALUE.
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a matrix other than A / B, a mode outside
  *  the enumerators, or OUTER_VEC_32F, VEC128_32F or BLK128x128_32F with a NULL scale. Nothing

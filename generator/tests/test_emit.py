@@ -360,10 +360,13 @@ def test_list_writes_nothing(tmp_path, capsys):
 
 
 def test_fp8_operand_kernels_take_operand_scales():
-    """The e4m3-input kernels' output operator has OperandScales (alpha times the per-tensor
-    scales of A and B); no other kernel's has."""
+    """The fp8-input kernels' output operator has OperandScales (alpha times the per-tensor
+    scales of A and B, the terms their outer vectors), and so do the s8-input kernels with an
+    f32 epilogue (int8 dequantization); no other kernel's has."""
     kernels = enumerate_kernels()
     for k in kernels:
         scaled = k.output_op_cpp.endswith(", true>")
-        assert scaled == (k.a.element.name in ("e4m3", "e5m2")), k.name
+        dequant = k.a.element.name == "s8" and k.compute.name == "f32"
+        assert scaled == (k.a.element.name in ("e4m3", "e5m2") or dequant), k.name
     assert any(k.a.element.name == "e4m3" for k in kernels)
+    assert any(k.a.element.name == "s8" and k.compute.name == "f32" for k in kernels)

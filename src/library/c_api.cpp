@@ -65,6 +65,13 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kF64, NumericTypeID::kF64, NumericTypeID::kF64},
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kS32, NumericTypeID::kS32, NumericTypeID::kS32},
+    // int8 dequantization: s32 accumulation, f32 epilogue (opt-in sm90 kernels "..._s8_s8_s32_bf16_...")
+    {CUDA_R_8I, CUDA_R_8I, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
+     NumericTypeID::kBF16, NumericTypeID::kS32, NumericTypeID::kF32},
+    {CUDA_R_8I, CUDA_R_8I, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
+     NumericTypeID::kF16, NumericTypeID::kS32, NumericTypeID::kF32},
+    {CUDA_R_8I, CUDA_R_8I, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
+     NumericTypeID::kF32, NumericTypeID::kS32, NumericTypeID::kF32},
     {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E4M3, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
      NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,

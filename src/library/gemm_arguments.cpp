@@ -149,8 +149,16 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   }
   if (c.batch_count > 65535) return gemm_failure(GemmFailure::kNotSupported, "batch_count must be <= 65535");
   bool const fp8_operands = c.element_A == NumericTypeID::kFE4M3 || c.element_A == NumericTypeID::kFE5M2;
-  if ((c.epilogue.scale_a || c.epilogue.scale_b) && !fp8_operands) {
-    return gemm_failure(GemmFailure::kNotSupported, "operand scales (scale_a, scale_b) are for fp8 operands");
+  // s8 operands with an f32 epilogue (int8 dequantization) take per-tensor and outer-vector scales
+  bool const s8_dequant = c.element_A == NumericTypeID::kS8 && c.element_scalar == NumericTypeID::kF32;
+  if ((c.epilogue.scale_a || c.epilogue.scale_b) && !fp8_operands && !s8_dequant) {
+    return gemm_failure(GemmFailure::kNotSupported,
+                        "operand scales (scale_a, scale_b) are for fp8 operands, and s8 operands with f32 outputs");
+  }
+  bool const block_scales = (c.epilogue.scale_a && epilogue::is_block_scale(c.epilogue.scale_a_mode)) ||
+                            (c.epilogue.scale_b && epilogue::is_block_scale(c.epilogue.scale_b_mode));
+  if (block_scales && !fp8_operands) {
+    return gemm_failure(GemmFailure::kNotSupported, "block scales (1x128, 128x128) are for fp8 operands");
   }
   if (c.epilogue.accumulation == AccumulationMode::kPrecise && !fp8_operands) {
     return gemm_failure(GemmFailure::kNotSupported, "precise accumulation is for fp8 operands");

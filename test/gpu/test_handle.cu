@@ -3,6 +3,8 @@
 /// scalars, and the select query agreeing with what runs.
 #include <gtest/gtest.h>
 
+#include <cuda_fp16.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -647,6 +649,105 @@ TEST(CApiOperandScales, E4m3ScalesMultiplyAlpha) {
 /// Row-wise scales (cutlassLibSetMatrixScale, OUTER_VEC_32F): D(i, j) = sa[i] * sb[j] * AB(i, j)
 /// for e4m3 operands, M and N off the tile sizes, against the f32 reference scaled on the host; then
 /// A's scale as a vector with B's a scalar.
+/// int8 dequantization (opt-in sm90 kernels "..._s8_s8_s32_bf16_..." etc.): s8 x s8 summed exactly in
+/// s32, then D = alpha * scale_a[m] * scale_b[n] * acc in f32, stored as bf16 / f16 / f32, with A's
+/// outer-vector scales and B's outer-vector or per-tensor one, against the reference's exact
+/// product scaled on the host. Block scales are fp8's only (NOT_SUPPORTED).
+TEST(CApiOperandScales, S8DequantizedOutputs) {
+  SKIP_WITHOUT_GPU();
+  int64_t const m = 200, n = 72, k = 512;
+  Matrix A(NumericTypeID::kS8, k, m, k), B(NumericTypeID::kS8, k, n, k), R(NumericTypeID::kF32, m, n, m);
+  A.fill(41), B.fill(42);
+  std::vector<float> scales(size_t(m + n));
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
+  DeviceBuffer device_scales(scales.size() * 4);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
+  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
+  ref::GemmProblem p;   // the exact integer product, in f32
+  p.m = m, p.n = n, p.k = k;
+  p.element_A = p.element_B = NumericTypeID::kS8, p.element_C = NumericTypeID::kF32;
+  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+  p.alpha = 1.0, p.beta = 0.0;
+  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  std::vector<float> product(size_t(m * n));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  struct Output {
+    NumericTypeID type;
+    cudaDataType_t c;
+  };
+  std::string missing;
+  for (Output const out : {Output{NumericTypeID::kBF16, CUDA_R_16BF}, Output{NumericTypeID::kF16, CUDA_R_16F},
+                           Output{NumericTypeID::kF32, CUDA_R_32F}}) {
+    if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kS8, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                            out.type)) {
+      missing += std::string(missing.empty() ? "" : ", ") + "s8 -> " + cutlass::library::to_string(out.type) + " TN";
+      continue;
+    }
+    Matrix C(out.type, m, n, m);
+    std::vector<float> ours(size_t(m * n));
+    for (bool b_vector : {true, false}) {
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, sa));
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B,
+                                         b_vector ? CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F
+                                                  : CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F,
+                                         sb));
+      ASSERT_TRUE(ref::fill_poison(out.type, C.ptr(), C.count()));
+      float const alpha = 1.5f, beta = 0.0f;
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8I, k,
+                                 B.ptr(), CUDA_R_8I, k, &beta, C.ptr(), out.c, m, CUTLASS_LIB_COMPUTE_32F));
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      // our output in f32 (a reference GEMM with alpha 1 and K = 1 would round; convert directly)
+      std::vector<uint16_t> half_bits(size_t(m * n));
+      if (out.type == NumericTypeID::kF32) {
+        ASSERT_EQ(cudaSuccess, cudaMemcpy(ours.data(), C.ptr(), ours.size() * 4, cudaMemcpyDeviceToHost));
+      } else {
+        ASSERT_EQ(cudaSuccess, cudaMemcpy(half_bits.data(), C.ptr(), half_bits.size() * 2, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < ours.size(); ++i) {
+          if (out.type == NumericTypeID::kBF16) {
+            uint32_t const bits = uint32_t(half_bits[i]) << 16;
+            std::memcpy(&ours[i], &bits, 4);
+          } else {
+            __half_raw raw;
+            raw.x = half_bits[i];
+            ours[i] = __half2float(__half(raw));
+          }
+        }
+      }
+      double error = 0, norm = 0;
+      int64_t nonfinite = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = 0; i < m; ++i) {
+          double const expected = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] *
+                                  product[size_t(i + j * m)];
+          double const got = ours[size_t(i + j * m)];
+          nonfinite += std::isfinite(got) ? 0 : 1;
+          error += (got - expected) * (got - expected);
+          norm += expected * expected;
+        }
+      }
+      EXPECT_EQ(0, nonfinite) << cutlass::library::to_string(out.type) << " b_vector " << b_vector;
+      EXPECT_LE(std::sqrt(error / norm), ref::error_bound(NumericTypeID::kS8, out.type, k))
+          << cutlass::library::to_string(out.type) << " b_vector " << b_vector;
+    }
+  }
+  // block scales are fp8's: named status, nothing launched
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_VEC128_32F, sa));
+  float const alpha = 1.0f, beta = 0.0f;
+  Matrix D(NumericTypeID::kF32, m, n, m);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED,
+            cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8I, k, B.ptr(),
+                             CUDA_R_8I, k, &beta, D.ptr(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
+  cutlassLibDestroy(handle);
+  if (!missing.empty()) GTEST_SKIP() << missing << ": opt-in kernels, not in this build (or not for this device)";
+}
+
 TEST(CApiOperandScales, E4m3OuterVectorScales) {
   SKIP_WITHOUT_GPU();
   if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
