@@ -187,7 +187,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   }
   int const cc = context.compute_capability;
   if (runs_scale_only(call)) {   // a fused epilogue always runs its kernel (K >= 1 checked)
-    if (!first_for_device(candidates ? *candidates : *k_major, cc)) {
+    if (!(candidates && first_for_device(*candidates, cc)) && !(k_major && first_for_device(*k_major, cc))) {
       return gemm_failure(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
     }
     return scale_only(call, context, execute);
@@ -197,7 +197,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   //      plans are rebuilt on this call's pointers, on a nominal workspace for sizing.
   Route route;
   bool const remember = context.routes && !selection_log_enabled();
-  std::string const key = remember ? route_key(call, cc, context.sm_count) : std::string();
+  std::string const key = remember ? route_key(call, cc, context.sm_count, packing_limit(context)) : std::string();
   if (!remember || !context.routes->find(key, &route)) {
     bool any_for_device = false;
     route = choose_route(call, candidates, k_major, context, &any_for_device);

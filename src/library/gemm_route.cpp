@@ -56,11 +56,15 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   bool any_direct = false, any_packed = false;
   if (candidates) route.kernel = select_kernel(*candidates, call, cc, context.sm_count, true, &any_direct);
   // The packing route onto the most preferred kernel of `list`: taken when the best kernel on the
-  // copies, with the copies' cost, beats the direct choice (always when nothing fits directly).
+  // copies, with the copies' cost, beats the direct choice (always when nothing fits directly),
+  // and, beside a direct choice, when its copies fit the caller's workspace (packing_limit): a
+  // call that ran without one must not start answering WORKSPACE_TOO_SMALL.
+  size_t const limit = packing_limit(context);
   auto try_packing = [&](GemmOperationVector const &list, Operation const *preferred) {
     StagingPlan plan;
     bool any = false;
     if (!plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) return;
+    if (route.kernel && plan.workspace_bytes > limit) return;
     Operation const *on_copies = select_kernel(list, plan.staged, cc, context.sm_count, true, &any);
     any_packed = any_packed || any;
     if (on_copies &&
@@ -85,7 +89,8 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
                             gemm_description(k_major_preferred).tile_description.minimum_compute_capability)) {
     try_packing(*k_major, k_major_preferred);
   }
-  *any_for_device = any_direct || any_packed;
+  // a kernel of either list runs on this device: a misfit, not an architecture mismatch
+  *any_for_device = any_direct || any_packed || preferred || k_major_preferred;
   if (!route.kernel || route.staged) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;
@@ -96,10 +101,14 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   return route;
 }
 
-std::string route_key(GemmCall const &c, int compute_capability, int sm_count) {
+size_t packing_limit(GemmContext const &context) {
+  return context.workspace_fixed && context.workspace_size ? *context.workspace_size : SIZE_MAX;
+}
+
+std::string route_key(GemmCall const &c, int compute_capability, int sm_count, size_t packing_limit) {
   GemmEpilogueArguments const &e = c.epilogue;
   KeyWriter w;
-  w << compute_capability << sm_count << c.mode << c.m << c.n << c.k << c.batch_count;
+  w << compute_capability << sm_count << packing_limit << c.mode << c.m << c.n << c.k << c.batch_count;
   w << c.element_compute << c.element_scalar << c.pointer_mode << zero_class(c, c.alpha) << zero_class(c, c.beta);
   w << c.element_A << c.element_B << c.element_C << c.element_D;
   w << c.layout_A << c.layout_B << c.layout_C << c.layout_D << c.transform_A << c.transform_B;

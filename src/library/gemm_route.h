@@ -11,13 +11,15 @@
 /// sizes, batch count, leading dimensions and batch strides, each pointer's alignment class (the
 /// largest power of two up to 16 bytes dividing its address, the most any kernel, TMA or the
 /// staging route asks for; 0 for null), whether C is D, the scalars' pointer mode and, for host
-/// scalars, whether alpha and beta are zero, the fp8 scale pointers' alignment and modes, the accumulation mode,
-/// and the device's compute capability and SM count. Pointer values beyond their alignment never
-/// decide a route, so a hit is the choice a full selection would make; the plans (staging
-/// copies, split-K slices) are still rebuilt on the call's own pointers.
+/// scalars, whether alpha and beta are zero, the fp8 scale pointers' alignment and modes, the
+/// accumulation mode, and the device's compute capability, SM count and packing limit (the
+/// caller's fixed workspace size). Pointer values beyond their alignment never decide a route, so
+/// a hit is the choice a full selection would make; the plans (staging copies, split-K slices)
+/// are still rebuilt on the call's own pointers.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -52,8 +54,12 @@ extern void *const kNominalWorkspace;
 Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, GemmOperationVector const *k_major,
                    GemmContext const &context, bool *any_for_device);
 
-/// The key of a column-major-output call on a device (see the file comment).
-std::string route_key(GemmCall const &call, int compute_capability, int sm_count);
+/// The most workspace a packing route may take beside a direct kernel: the caller's fixed
+/// workspace (cutlassLibSetWorkspace), else no limit (the handle grows its own).
+size_t packing_limit(GemmContext const &context);
+
+/// The key of a column-major-output call on a device with a packing limit (see the file comment).
+std::string route_key(GemmCall const &call, int compute_capability, int sm_count, size_t packing_limit = SIZE_MAX);
 
 /// At most kCapacity routes; inserting into a full cache empties it first (a workload repeats a
 /// few hundred shapes at most; a sweep over more pays a full selection per call, as without it).

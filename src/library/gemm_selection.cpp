@@ -167,7 +167,7 @@ namespace {
 /// A tile's area over its efficiency on a CTA that runs `tiles_per_cta` tiles of a K-deep call.
 /// A tile smaller than 128x128 feeds the tensor cores less well per unit of area: on the H200 the
 /// 64x128 sm90 tile ran at 0.73-0.88 of the 128x128 tile's speed on large problems (docs/NOTES.md),
-/// so its time per tile counts as area / 0.8. A 64-row sm90 tile alone on its CTA is one
+/// so its time per tile counts as area / 0.8. A 64-row sm90 ping-pong tile alone on its CTA is one
 /// warpgroup's single m64 wgmma chain with no second consumer beside it: half the tensor rate
 /// (H200: 64x128 at 4096 x 200 x 11008 took 63.8 us for 30 us of MMA, s12; 64x64 at 128 x 4096 x
 /// 14336 and 64x96 at 8192 x 96 x 8192 ran at 0.50-0.58 of the per-SM peak, s15), where the
@@ -177,8 +177,9 @@ double effective_area(GemmDescription const &desc, double tiles_per_cta, double 
   auto const &tile = desc.tile_description.threadblock_shape;
   double const area = double(tile.m()) * tile.n();
   if (area >= 128.0 * 128.0) return area;
+  // (a cooperative 64-row tile splits N between two warpgroups: two chains, warp_count.n() == 2)
   bool const single_chain = desc.tile_description.minimum_compute_capability >= 90 && tile.m() < 128 &&
-                            tiles_per_cta <= 1.0 && k >= 8192;
+                            desc.tile_description.warp_count.n() < 2 && tiles_per_cta <= 1.0 && k >= 8192;
   return single_chain ? area / 0.5 : area / 0.8;
 }
 

@@ -1032,6 +1032,13 @@ TEST(RouteCache, KeySeesWhatSelectionReads) {
   EXPECT_NE(key, route_key(changed, 90, 132)) << "N";
   EXPECT_NE(key, route_key(c, 90, 114)) << "another SM count";
   EXPECT_NE(key, route_key(c, 80, 132)) << "another compute capability";
+  EXPECT_NE(key, route_key(c, 90, 132, size_t(32) << 20)) << "a caller's fixed workspace limits the packing route";
+  GemmContext context;
+  size_t bytes = size_t(32) << 20;
+  context.workspace_size = &bytes;
+  EXPECT_EQ(SIZE_MAX, packing_limit(context)) << "the handle's own workspace grows";
+  context.workspace_fixed = true;
+  EXPECT_EQ(bytes, packing_limit(context));
 }
 
 TEST(RouteCache, HoldsAtMostItsCapacity) {
