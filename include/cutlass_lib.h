@@ -46,8 +46,10 @@
  * contiguous extent of each operand) to be a multiple of 16 bytes. Anything less runs a slower
  * kernel of the same types (down to 1-element alignment), not an error, or the fast kernel on
  * copies of the operands in the handle's workspace (aligned, zero-padded, and transposed to K-major
- * for kernels that take only K-major operands), whichever the cost model estimates faster; a call
- * that no kernel in the build accepts gets CUTLASS_LIB_STATUS_NO_KERNEL.
+ * for kernels that take only K-major operands), whichever the cost model estimates faster (with a
+ * caller's workspace, cutlassLibSetWorkspace, copies that do not fit it are taken only when no
+ * kernel accepts the operands as they are); a call that no kernel in the build accepts gets
+ * CUTLASS_LIB_STATUS_NO_KERNEL.
  *
  * Statuses (numbers match cublasStatus_t where they overlap):
  *    NOT_INITIALIZED  the handle is null
