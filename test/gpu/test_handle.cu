@@ -649,6 +649,82 @@ TEST(CApiOperandScales, E4m3ScalesMultiplyAlpha) {
 /// Row-wise scales (cutlassLibSetMatrixScale, OUTER_VEC_32F): D(i, j) = sa[i] * sb[j] * AB(i, j)
 /// for e4m3 operands, M and N off the tile sizes, against the f32 reference scaled on the host; then
 /// A's scale as a vector with B's a scalar.
+/// A caller's workspace (cutlassLibSetWorkspace) and the packing route: a tf32 NN call that has a
+/// direct kernel (sm80) keeps running in a workspace too small for the K-major copies the route
+/// would take with the handle's own workspace; an fp8 NN call, which runs only on copies,
+/// answers WORKSPACE_TOO_SMALL in one byte less than it asked for, touching nothing, and runs in
+/// the size it asked for.
+TEST(KMajorCopies, CallersWorkspaceLimitsTheCopies) {
+  SKIP_WITHOUT_GPU();
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  DeviceBuffer small(size_t(1) << 20);
+  struct Case {
+    cudaDataType_t a, c;
+    cutlassLibComputeType_t compute;
+    NumericTypeID element_A, element_C;
+    bool direct;   ///< a kernel takes the MN-major operands as they are
+  };
+  std::string missing;
+  for (Case const t : {Case{CUDA_R_32F, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F_FAST_TF32, NumericTypeID::kTF32,
+                            NumericTypeID::kF32, true},
+                       Case{CUDA_R_8F_E4M3, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+                            NumericTypeID::kBF16, false}}) {
+    bool const direct = cutlass_lib_test::build_has_kernel(t.element_A, LayoutTypeID::kColumnMajor,
+                                                           LayoutTypeID::kColumnMajor, t.element_C);
+    if (direct != t.direct ||
+        !cutlass_lib_test::build_has_kernel(t.element_A, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                            t.element_C)) {
+      missing += std::string(missing.empty() ? "" : ", ") + to_string(t.element_A) + (t.direct ? " NN and TN" : " TN only");
+      continue;
+    }
+    int64_t const m = 2048, n = 1024, k = 2048;
+    Matrix A(t.element_A, m, k, m), B(t.element_A, k, n, k), C(t.element_C, m, n, m), R(t.element_C, m, n, m);
+    Matrix before(t.element_C, m, n, m);
+    A.fill(51), B.fill(52), C.fill(53);
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(before.ptr(), C.ptr(), size_t(C.count()) * element_bytes(t.element_C),
+                                      cudaMemcpyDeviceToDevice));
+    ref::GemmProblem p;
+    p.m = m, p.n = n, p.k = k;
+    p.element_A = p.element_B = t.element_A, p.element_C = t.element_C;
+    p.layout_A = p.layout_B = LayoutTypeID::kColumnMajor;
+    p.alpha = 1.0, p.beta = 0.5;
+    p.A = A.ptr(), p.lda = m, p.B = B.ptr(), p.ldb = k, p.C = C.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+    ASSERT_TRUE(ref::reference_gemm(p));
+    float const alpha = 1.0f, beta = 0.5f;
+    auto gemm = [&]() {
+      return cutlassLibGemmEx(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), t.a, m, B.ptr(),
+                              t.a, k, &beta, C.ptr(), t.c, m, t.compute);
+    };
+    size_t bytes = 0;   // with the handle's own workspace
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, nullptr, 0));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibGetWorkspaceSize(handle, CUTLASS_LIB_OP_N, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), t.a, m,
+                                         0, B.ptr(), t.a, k, 0, &beta, C.ptr(), t.c, m, 0, 1, t.compute, &bytes));
+    DeviceBuffer exact(bytes + 256);
+    void *const aligned = reinterpret_cast<void *>((reinterpret_cast<uintptr_t>(exact.get()) + 255) / 256 * 256);
+    if (t.direct) {
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, small.get(), size_t(1) << 20));
+    } else {
+      ASSERT_GT(bytes, size_t(0)) << "the copies need a workspace";
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, aligned, bytes - 1));
+      EXPECT_EQ(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL, gemm());
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      EXPECT_TRUE(ref::bytes_equal(before.ptr(), C.ptr(), size_t(C.count()) * element_bytes(t.element_C)))
+          << "nothing launched";
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, aligned, bytes));
+    }
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm()) << to_string(t.element_A);
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    ref::Comparison c = ref::compare(t.element_C, m, n, 1, C.ptr(), m, 0, R.ptr(), m, 0);
+    EXPECT_EQ(0, c.nonfinite) << to_string(t.element_A);
+    EXPECT_LE(c.relative_error, ref::error_bound(t.element_A, t.element_C, k)) << to_string(t.element_A);
+  }
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, nullptr, 0));
+  cutlassLibDestroy(handle);
+  if (!missing.empty()) NO_KERNEL_FOR(missing);
+}
+
 /// int8 dequantization (opt-in sm90 kernels "..._s8_s8_s32_bf16_..." etc.): s8 x s8 summed exactly in
 /// s32, then D = alpha * scale_a[m] * scale_b[n] * acc in f32, stored as bf16 / f16 / f32, with A's
 /// outer-vector scales and B's outer-vector or per-tensor one, against the reference's exact
