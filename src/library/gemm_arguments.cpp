@@ -12,15 +12,14 @@
 namespace cutlass {
 namespace library {
 
+int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
+  return layout == LayoutTypeID::kColumnMajor ? rows : columns;
+}
+
 namespace {
 
 bool is_matrix_layout(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor || layout == LayoutTypeID::kRowMajor;
-}
-
-/// The extent a leading dimension must cover: rows for column-major, columns for row-major.
-int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
-  return layout == LayoutTypeID::kColumnMajor ? rows : columns;
 }
 
 /// True when a rows x columns operand stored with leading dimension `ld`, `batch` of them

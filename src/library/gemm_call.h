@@ -89,6 +89,9 @@ GemmFunctionalKey functional_key(GemmCall const &call);
 
 // ---- Argument checks and the facts of a call they share (gemm_arguments.cpp) ---------------
 
+/// The extent a leading dimension must cover: rows for column-major, columns for row-major.
+int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns);
+
 /// True when a checked call computes C = beta * C without a GEMM kernel (the BLAS quick return):
 /// K == 0, or alpha == 0 in host memory, and no fused epilogue. A and B are then not read (they
 /// may be null).

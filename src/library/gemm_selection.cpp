@@ -27,15 +27,6 @@ bool selection_log_enabled() {
 
 int max_alignment(GemmDescription const &d) { return std::max(d.A.alignment, std::max(d.B.alignment, d.C.alignment)); }
 
-namespace {
-
-/// The extent a leading dimension must cover: rows for column-major, columns for row-major.
-int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns) {
-  return layout == LayoutTypeID::kColumnMajor ? rows : columns;
-}
-
-}  // namespace
-
 GemmDescription const &gemm_description(Operation const *op) {
   return static_cast<GemmDescription const &>(op->description());
 }

@@ -23,12 +23,6 @@ LayoutTypeID kernel_layout(TensorDescription const &kernel, LayoutTypeID call) {
   return named ? kernel.layout : call;
 }
 
-/// One operand as a column-major storage matrix: `rows` contiguous elements per column.
-struct Storage {
-  void const *ptr;
-  int64_t ld, batch_stride, rows, columns;
-};
-
 /// Copies `rows` x `columns` elements per batch between column-major storages.
 bool copy_2d(void *dst, int64_t ld_dst, int64_t stride_dst, void const *src, int64_t ld_src, int64_t stride_src,
              int64_t rows, int64_t columns, int64_t batch_count, int element_bytes, cudaStream_t stream) {
@@ -77,7 +71,9 @@ bool plan_staging(GemmCall const &call, GemmDescription const &desc, void *works
   p.source = gemm_reads_c(call);
 
   // A is M x K, B is K x N, D is M x N: a padded extent reshapes every operand that has it.
-  int64_t const extent_a = a_column ? call.m : call.k, extent_b = b_column ? call.k : call.n;
+  // (the alignment checks read the call's operands, in the call's layouts)
+  int64_t const extent_a = leading_extent(call.layout_A, call.m, call.k);
+  int64_t const extent_b = leading_extent(call.layout_B, call.k, call.n);
   p.stage_a = layout_a != call.layout_A || m != call.m || k != call.k ||
               operand_alignment(call.element_A, call.A, call.lda, call.batch_stride_A, call.batch_count, extent_a) < ta;
   p.stage_b = layout_b != call.layout_B || k != call.k || n != call.n ||

@@ -725,6 +725,32 @@ TEST(KMajorCopies, CallersWorkspaceLimitsTheCopies) {
   if (!missing.empty()) NO_KERNEL_FOR(missing);
 }
 
+/// How far `ours` (m x n, column-major, on the host) is from alpha * scale_a[i] * scale_b[j] *
+/// product(i, j), with `scales` holding scale_a's m values, then scale_b's n (b_vector) or its one:
+/// the count of non-finite outputs and the relative error (root of summed squares over the
+/// expected's).
+struct ScaledError {
+  int64_t nonfinite = 0;
+  double relative = 0;
+};
+ScaledError scaled_error(std::vector<float> const &ours, std::vector<float> const &product,
+                         std::vector<float> const &scales, int64_t m, int64_t n, float alpha, bool b_vector) {
+  double error = 0, norm = 0;
+  ScaledError e;
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) {
+      double const expected = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] *
+                              product[size_t(i + j * m)];
+      double const got = ours[size_t(i + j * m)];
+      e.nonfinite += std::isfinite(got) ? 0 : 1;
+      error += (got - expected) * (got - expected);
+      norm += expected * expected;
+    }
+  }
+  e.relative = std::sqrt(error / norm);
+  return e;
+}
+
 /// int8 dequantization (opt-in sm90 kernels "..._s8_s8_s32_bf16_..." etc.): s8 x s8 summed exactly in
 /// s32, then D = alpha * scale_a[m] * scale_b[n] * acc in f32, stored as bf16 / f16 / f32, with A's
 /// outer-vector scales and B's outer-vector or per-tensor one, against the reference's exact
@@ -795,20 +821,9 @@ TEST(CApiOperandScales, S8DequantizedOutputs) {
           }
         }
       }
-      double error = 0, norm = 0;
-      int64_t nonfinite = 0;
-      for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < m; ++i) {
-          double const expected = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] *
-                                  product[size_t(i + j * m)];
-          double const got = ours[size_t(i + j * m)];
-          nonfinite += std::isfinite(got) ? 0 : 1;
-          error += (got - expected) * (got - expected);
-          norm += expected * expected;
-        }
-      }
-      EXPECT_EQ(0, nonfinite) << cutlass::library::to_string(out.type) << " b_vector " << b_vector;
-      EXPECT_LE(std::sqrt(error / norm), ref::error_bound(NumericTypeID::kS8, out.type, k))
+      ScaledError const e = scaled_error(ours, product, scales, m, n, alpha, b_vector);
+      EXPECT_EQ(0, e.nonfinite) << cutlass::library::to_string(out.type) << " b_vector " << b_vector;
+      EXPECT_LE(e.relative, ref::error_bound(NumericTypeID::kS8, out.type, k))
           << cutlass::library::to_string(out.type) << " b_vector " << b_vector;
     }
   }
@@ -865,20 +880,9 @@ TEST(CApiOperandScales, E4m3OuterVectorScales) {
                                B.ptr(), CUDA_R_8F_E4M3, k, &beta, C.ptr(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     ASSERT_EQ(cudaSuccess, cudaMemcpy(ours.data(), C.ptr(), ours.size() * 4, cudaMemcpyDeviceToHost));
-    double error = 0, norm = 0;
-    int64_t nonfinite = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      for (int64_t i = 0; i < m; ++i) {
-        double const expected = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] *
-                                product[size_t(i + j * m)];
-        double const got = ours[size_t(i + j * m)];
-        nonfinite += std::isfinite(got) ? 0 : 1;
-        error += (got - expected) * (got - expected);
-        norm += expected * expected;
-      }
-    }
-    EXPECT_EQ(0, nonfinite) << "b_vector " << b_vector;
-    EXPECT_LE(std::sqrt(error / norm), ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k))
+    ScaledError const e = scaled_error(ours, product, scales, m, n, alpha, b_vector);
+    EXPECT_EQ(0, e.nonfinite) << "b_vector " << b_vector;
+    EXPECT_LE(e.relative, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, k))
         << "b_vector " << b_vector;
   }
   cutlassLibDestroy(handle);
