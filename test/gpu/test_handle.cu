@@ -733,6 +733,17 @@ struct ScaledError {
   int64_t nonfinite = 0;
   double relative = 0;
 };
+/// A's scale per row (OUTER_VEC_32F, sa) and B's per column (b_vector) or per tensor (sb) on
+/// `handle`: true when both were taken.
+bool set_outer_scales(cutlassLibHandle_t handle, float const *sa, float const *sb, bool b_vector) {
+  return cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, sa) ==
+             CUTLASS_LIB_STATUS_SUCCESS &&
+         cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B,
+                                  b_vector ? CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F
+                                           : CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F,
+                                  sb) == CUTLASS_LIB_STATUS_SUCCESS;
+}
+
 ScaledError scaled_error(std::vector<float> const &ours, std::vector<float> const &product,
                          std::vector<float> const &scales, int64_t m, int64_t n, float alpha, bool b_vector) {
   double error = 0, norm = 0;
@@ -791,13 +802,7 @@ TEST(CApiOperandScales, S8DequantizedOutputs) {
     Matrix C(out.type, m, n, m);
     std::vector<float> ours(size_t(m * n));
     for (bool b_vector : {true, false}) {
-      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-                cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, sa));
-      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-                cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B,
-                                         b_vector ? CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F
-                                                  : CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F,
-                                         sb));
+      ASSERT_TRUE(set_outer_scales(handle, sa, sb, b_vector));
       ASSERT_TRUE(ref::fill_poison(out.type, C.ptr(), C.count()));
       float const alpha = 1.5f, beta = 0.0f;
       ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
@@ -866,13 +871,7 @@ TEST(CApiOperandScales, E4m3OuterVectorScales) {
   cutlassLibHandle_t handle = nullptr;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
   for (bool b_vector : {true, false}) {
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-              cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F, sa));
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-              cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B,
-                                       b_vector ? CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F
-                                                : CUTLASS_LIB_MATRIX_SCALE_SCALAR_32F,
-                                       sb));
+    ASSERT_TRUE(set_outer_scales(handle, sa, sb, b_vector));
     ASSERT_TRUE(ref::fill_poison(NumericTypeID::kF32, C.ptr(), C.count()));
     float const alpha = 1.5f, beta = 0.0f;
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
