@@ -132,27 +132,30 @@ std::vector<double> scaled_sum(Operands const &x, ModeCase mode, std::vector<flo
 }
 
 /// The case of one mode pairing: operands, scales (host and device) and the expected D, for M, N off
-/// the tile sizes and a K whose last k-block is partial.
+/// the tile sizes and a K whose last k-block is partial. The device scale arrays start `offset`
+/// floats into their buffers: 0 (16-byte aligned: the kernels bulk-copy 1x128 scales, whose
+/// extents here are multiples of 4) or 1 (misaligned: each lane copies its share, zeros past M / N).
 struct ScaledCase {
   static constexpr int64_t m = 200, n = 136;
   static constexpr float alpha = 1.5f;
-  int64_t k, k_blocks;
+  int64_t k, k_blocks, offset;
   Operands x;
   std::vector<float> sa, sb;
   DeviceBuffer device_sa, device_sb;
   std::vector<double> expected;
 
-  ScaledCase(ModeCase mode, int64_t k_)
-      : k(k_), k_blocks((k_ + 127) / 128), x(m, n, k_, 71), sa(size_t(scale_count(mode.a, m, k_blocks))),
-        sb(size_t(scale_count(mode.b, n, k_blocks))), device_sa(sa.size() * 4), device_sb(sb.size() * 4) {
+  ScaledCase(ModeCase mode, int64_t k_, int64_t offset_ = 0)
+      : k(k_), k_blocks((k_ + 127) / 128), offset(offset_), x(m, n, k_, 71),
+        sa(size_t(scale_count(mode.a, m, k_blocks))), sb(size_t(scale_count(mode.b, n, k_blocks))),
+        device_sa((sa.size() + offset_) * 4), device_sb((sb.size() + offset_) * 4) {
     for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
     for (size_t i = 0; i < sb.size(); ++i) sb[i] = 0.5f + float((i * 53) % 11) / 4.0f;    // 0.5 .. 3
-    EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sa.get(), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
-    EXPECT_EQ(cudaSuccess, cudaMemcpy(device_sb.get(), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(const_cast<float *>(scale_a()), sa.data(), sa.size() * 4, cudaMemcpyHostToDevice));
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(const_cast<float *>(scale_b()), sb.data(), sb.size() * 4, cudaMemcpyHostToDevice));
     expected = scaled_sum(x, mode, sa, sb, alpha);
   }
-  float const *scale_a() const { return static_cast<float const *>(device_sa.get()); }
-  float const *scale_b() const { return static_cast<float const *>(device_sb.get()); }
+  float const *scale_a() const { return static_cast<float const *>(device_sa.get()) + offset; }
+  float const *scale_b() const { return static_cast<float const *>(device_sb.get()) + offset; }
 };
 
 /// The C API: each pairing of the block modes on the kernel the handle selects (DeepSeek-V3's
@@ -257,15 +260,17 @@ cutlass::epilogue::OperandScaleMode block_mode(cutlassLibMatrixScale_t mode) {
 
 /// Every block-scaled e4m3 kernel of the build (each tile, cluster and output type) run directly
 /// with each pairing, so kernels the handle would not pick for this shape are checked too, at K of
-/// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity and
-/// copies its scales 4 k-blocks ahead; K = 112 and 592 end in a partial k-block). K a multiple of
-/// 16: 16-byte leading dimensions, the kernels' own rule.
+/// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity; K = 112
+/// and 592 end in a partial k-block), the scales 16-byte aligned at odd k-block counts and
+/// misaligned at even ones (the producer's two ways of copying 1x128 scales). K a multiple of 16:
+/// 16-byte leading dimensions, the kernels' own rule.
 TEST_P(BlockScalesGpu, EveryKernel) {
   SKIP_WITHOUT_GPU();
   ModeCase const mode = GetParam();
   int const cc = cutlass_lib_test::device_compute_capability();
   int ran = 0;
   for (int64_t const depth : {112, 256, 384, 592, 768}) {
+    int64_t const k_blocks = (depth + 127) / 128;
     std::unique_ptr<ScaledCase> c;
     for (auto const &op : Singleton::get().manifest.operations()) {
       auto const &d = static_cast<GemmDescription const &>(op->description());
@@ -275,7 +280,8 @@ TEST_P(BlockScalesGpu, EveryKernel) {
         continue;
       }
       SCOPED_TRACE(std::string(d.name) + " K=" + std::to_string(depth));
-      if (!c) c.reset(new ScaledCase(mode, depth));
+      SCOPED_TRACE(k_blocks % 2 ? "scales 16-byte aligned" : "scales misaligned");
+      if (!c) c.reset(new ScaledCase(mode, depth, k_blocks % 2 ? 0 : 1));
       int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
       DeviceBuffer D(size_t(m * n * 4));
       ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));

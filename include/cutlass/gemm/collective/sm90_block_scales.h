@@ -13,13 +13,16 @@
 /// with KB = ceil(K / 128) and MN = M for A, N for B. Other modes (kScalar, kOuterVector) are the
 /// epilogue's; the mainloop treats them as 1.
 ///
-/// Delivery: the scales of a k-block travel with its stage. The producer warp's 32 lanes copy the
-/// tile's row scales of A and column scales of B of that k-block (each lane 1/32 of them; a 128x128
-/// block's one value by lane 0) into the stage's StageStorage by cp.async, and each lane ends with
+/// Delivery: the scales of a k-block travel with its stage. The producer warp decides once per
+/// tile how each operand's scales are copied (Source): a 1x128 operand whose extent is a multiple
+/// of 4 and whose array is 16-byte aligned by one bulk copy from lane 0 (its bytes counted in the
+/// stage's expected transaction bytes), other 1x128 operands by every lane's 4-byte cp.async of its
+/// share, a 128x128 block's one value by lane 0's cp.async; every lane then ends with
 /// cp.async.mbarrier.arrive.noinc on the stage's full barrier (PTX ISA, "cp.async.mbarrier.arrive"),
 /// which therefore completes only when the TMA bytes and every scale have landed; the consumers
 /// already wait on it before the stage's wgmma, and release the stage after the promotion that
-/// read its scales. No barrier and no copy remain on the consumers' path.
+/// read its scales. No barrier and no copy remain on the consumers' path. A bulk copy leaves the
+/// slots past M or N as they were; the consumers zero the totals there once per tile (mask_padding).
 ///
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
@@ -39,8 +42,11 @@
 /// instruction; ptxas moves the wgmma wait above the scale work, so the barrier, the fold and the
 /// loads sat between a group's completion and the next group's issue); the scales delivered with
 /// the stage, as above: blk x vec 0.52-0.67x, vec x blk 0.63-0.76x, precise 0.89-0.93x (s15,
-/// 367596b). Then (s15, not yet run on a GPU when written): each group's factors loaded before the
-/// next group's issue (factors / apply), so only FFMAs follow the wgmma wait.
+/// 367596b); each group's factors loaded before the next group's issue (factors / apply), so only
+/// FFMAs follow the wgmma wait: blk x vec 0.57-0.69x, vec x blk 0.63-0.75x (s16, 16f609d; ncu: the
+/// producer warp issued 157 instructions per stage and was busy in 95% of its samples, the
+/// consumers waited on the full barrier in 22% of theirs: the producer paced the CTA). Then (s16)
+/// the per-tile Source decisions and the bulk copy above: ~70 producer instructions per stage.
 #pragma once
 
 #include <cstdint>
@@ -103,38 +109,97 @@ struct Sm90BlockScales {
 
   // ---- producer warp -------------------------------------------------------------------------
 
-  /// Lane `lane`'s copies of one operand's scales of k-block kb into `slots` (the tile's `kSlots`
-  /// rows or columns from index0 of an extent-long side, batch entry l; k_blocks: KB), without a
-  /// commit: its share of a 1x128 operand's values (index kb * extent + i, MN fastest; zeros past
-  /// the extent), or lane 0 the 128x128 block's (index (i / 128) * KB + kb, K fastest).
+  /// How the producer warp copies one operand's scales of one tile, decided once per tile
+  /// (sources()), so each k-block's copy is a pointer step and one or a few copy instructions.
+  /// s15's copy re-derived the mode, the batch and every lane's bounds from the kernel parameters
+  /// at every k-block: 157 producer instructions per stage, issued at one per ~7 cycles, so the
+  /// single producer warp (busy 95% of its samples, under ncu) paced the CTA at half the tensor rate.
+  enum class SourceKind {
+    kNone,    ///< no block scale on this operand: nothing copied
+    kBulk,    ///< 1x128, extent % 4 == 0 and a 16-byte aligned array: lane 0's one bulk copy
+              ///< (cp.async.bulk, PTX ISA "Data Movement: cp.async.bulk") of the tile's values
+    kLanes,   ///< 1x128 otherwise: each lane's 4-byte cp.async of its share (zeros past the extent)
+    kOne,     ///< 128x128: lane 0's 4-byte cp.async of the tile's one value
+  };
+  struct Source {
+    float const *first = nullptr;   ///< k-block 0's source: the tile's first value (kBulk, kOne) or this lane's (kLanes)
+    int64_t step = 0;               ///< floats from one k-block's source to the next
+    uint32_t bytes = 0;             ///< kBulk: bytes per k-block (the tile's values inside the extent)
+    int last = 0;                   ///< kLanes: offset from `first` of the extent's last value (< 0: none of this lane's)
+    SourceKind kind = SourceKind::kNone;
+  };
+
+  /// Operand scale `scale` (mode `mode`, an extent-long side) of the tile's kSlots rows or
+  /// columns from index0, batch entry l (k_blocks: KB), for lane `lane`.
   template <int kSlots>
-  CUTLASS_DEVICE static void copy_operand(float const *scale, epilogue::OperandScaleMode mode, int extent, int index0,
-                                          int l, int kb, int k_blocks, int lane, float (&slots)[kSlots]) {
-    if (!has_block_scale(scale, mode)) return;
-    if (mode == epilogue::OperandScaleMode::kBlock1x128) {
-      float const *batch = scale + (int64_t(l) * k_blocks + kb) * extent;
-      CUTLASS_PRAGMA_UNROLL
-      for (int s = lane; s < kSlots; s += 32) {
-        int const i = index0 + s;
-        arch::cp_async_zfill<4>(arch::shared_address(&slots[s]), batch + (i < extent ? i : extent - 1), i < extent);
+  CUTLASS_DEVICE static Source source(float const *scale, epilogue::OperandScaleMode mode, int extent, int index0,
+                                      int l, int k_blocks, int lane) {
+    Source s;
+    if (!has_block_scale(scale, mode)) return s;
+    if (mode == epilogue::OperandScaleMode::kBlock1x128) {   // scale[(l * KB + kb) * extent + i]
+      float const *batch = scale + int64_t(l) * k_blocks * extent;
+      s.step = extent;
+      if (extent % 4 == 0 && reinterpret_cast<uintptr_t>(scale) % 16 == 0) {
+        s.kind = SourceKind::kBulk;
+        s.first = batch + index0;
+        s.bytes = uint32_t(min(kSlots, extent - index0)) * 4u;
+      } else {
+        s.kind = SourceKind::kLanes;
+        s.first = batch + index0 + lane;
+        s.last = extent - 1 - index0 - lane;
       }
-    } else if (lane == 0) {
+    } else {   // scale[(l * ceil(extent / 128) + i / 128) * KB + kb]
       int64_t const blocks = (int64_t(extent) + 127) / 128;
-      float const *value = scale + (int64_t(l) * blocks + index0 / 128) * k_blocks + kb;
-      arch::cp_async_zfill<4>(arch::shared_address(&slots[0]), value, true);
+      s.kind = SourceKind::kOne;
+      s.first = scale + (int64_t(l) * blocks + index0 / 128) * k_blocks;
+      s.step = 1;
+    }
+    return s;
+  }
+
+  /// Both operands' sources for tile (m0, n0) of batch entry l (op: the output operator's
+  /// parameters: scale pointers and modes, rows = M, columns = N).
+  struct TileSources {
+    Source rows, columns;
+    /// The bytes the bulk copies add to each stage's transaction count.
+    CUTLASS_DEVICE uint32_t bulk_bytes() const {
+      return (rows.kind == SourceKind::kBulk ? rows.bytes : 0u) + (columns.kind == SourceKind::kBulk ? columns.bytes : 0u);
+    }
+  };
+  template <typename OutputParams>
+  CUTLASS_DEVICE static TileSources sources(OutputParams const &op, int m0, int n0, int l, int k_blocks, int lane) {
+    TileSources t;
+    t.rows = source<TileM>(op.scale_a, op.scale_a_mode, op.rows, m0, l, k_blocks, lane);
+    t.columns = source<TileN>(op.scale_b, op.scale_b_mode, op.columns, n0, l, k_blocks, lane);
+    return t;
+  }
+
+  /// Lane `lane`'s copies of k-block kb's values of source s into `slots`. Slots past the
+  /// extent: zeros (kLanes), or left as they were (kBulk: the consumer zeroes what they touch,
+  /// see mask_padding).
+  template <int kSlots>
+  CUTLASS_DEVICE static void copy_source(Source const &s, int kb, int lane, float (&slots)[kSlots], uint64_t *full) {
+    float const *const src = s.first + kb * s.step;
+    if (s.kind == SourceKind::kBulk) {
+      if (lane == 0) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, &slots[0], src, s.bytes, full);
+    } else if (s.kind == SourceKind::kOne) {
+      if (lane == 0) arch::cp_async_zfill<4>(arch::shared_address(&slots[0]), src, true);
+    } else if (s.kind == SourceKind::kLanes) {
+      CUTLASS_PRAGMA_UNROLL
+      for (int j = 0; j < kSlots / 32; ++j) {
+        arch::cp_async_zfill<4>(arch::shared_address(&slots[32 * j + lane]), src + min(32 * j, s.last), 32 * j <= s.last);
+      }
     }
   }
 
-  /// The producer warp's share of k-block kb's scales for tile (m0, n0) of batch entry l, into
-  /// `stage`, each lane then arriving (without incrementing the pending count) on the stage's
-  /// `full` barrier once its copies have landed: so the barrier counts 32 arrivals beyond the
-  /// producer's own, with or without scales to copy. op: the output operator's parameters (scale
-  /// pointers and modes, rows = M, columns = N).
-  template <typename OutputParams>
-  CUTLASS_DEVICE static void copy(OutputParams const &op, int m0, int n0, int l, int kb, int k_blocks, int lane,
-                                  StageStorage &stage, uint64_t *full) {
-    copy_operand(op.scale_a, op.scale_a_mode, op.rows, m0, l, kb, k_blocks, lane, stage.rows);
-    copy_operand(op.scale_b, op.scale_b_mode, op.columns, n0, l, kb, k_blocks, lane, stage.columns);
+  /// The producer warp's share of k-block kb's scales into `stage`: lane 0's bulk or one-value
+  /// copies, or every lane's part; then each lane arrives (without incrementing the pending
+  /// count) on the stage's `full` barrier once its cp.async copies have landed: so the barrier
+  /// counts 32 arrivals beyond the producer's own, whatever the modes (a bulk copy completes its
+  /// bytes on the barrier itself: lane 0 adds them to the stage's expected bytes, bulk_bytes()).
+  CUTLASS_DEVICE static void copy(TileSources const &t, int kb, int lane, StageStorage &stage, uint64_t *full) {
+    copy_source(t.rows, kb, lane, stage.rows, full);
+    copy_source(t.columns, kb, lane, stage.columns, full);
     cuda::ptx::cp_async_mbarrier_arrive_noinc(full);
   }
 
@@ -213,6 +278,19 @@ struct Sm90BlockScales {
       }
     }
     return f;
+  }
+
+  /// Zeroes this thread's totals outside the problem (rows_left / columns_left: M and N past the
+  /// tile's origin), once per tile: a bulk copy leaves the slots past the extent as they were
+  /// (another tile's scales, or never written), and the epilogue relies on padding elements
+  /// being exactly 0 (amax without bounds tests).
+  template <int kTotal>
+  CUTLASS_DEVICE void mask_padding(float (&total)[1][kTotal], int rows_left, int columns_left) const {
+    CUTLASS_PRAGMA_UNROLL
+    for (int v = 0; v < kTotal; ++v) {
+      int const r = row + 8 * ((v / 2) % 2), c = column + 8 * (v / 4) + v % 2;
+      if (r >= rows_left || c >= columns_left) total[0][v] = 0.f;
+    }
   }
 
   /// total += partial x the factors over part kPiece of the accumulator fragment (d[4 i + 2 h + c]:

@@ -576,17 +576,22 @@ struct GemmSm90 {
         arch::tensor_map_acquire(&mainloop_params(params, work.l).tma_B);
         acquired = work.l;
       }
+      typename BlockScales::TileSources scale_sources;   // (block-scaled only; dropped elsewhere)
+      uint32_t stage_bytes = Mainloop::kStageBytes;      // all slices, all sources
+      if constexpr (kBlockScaled) {
+        scale_sources = BlockScales::sources(params.epilogue.output_op, work.m_block * TileShape::kM,
+                                             work.n_block * TileShape::kN, work.l, params.scheduler.k_tiles, lane);
+        stage_bytes += scale_sources.bulk_bytes();
+      }
       for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
         arch::mbarrier_wait(&smem.empty[stage], phase ^ 1);   // a fresh barrier passes parity 1
         if (!kBlockScaled || lane == 0) {   // (other kernels run this on lane 0 only)
-          arch::mbarrier_arrive_expect_tx(&smem.full[stage], Mainloop::kStageBytes);   // all slices, all sources
+          arch::mbarrier_arrive_expect_tx(&smem.full[stage], stage_bytes);
           Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
                          work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
         }
         if constexpr (kBlockScaled) {
-          BlockScales::copy(params.epilogue.output_op, work.m_block * TileShape::kM, work.n_block * TileShape::kN,
-                            work.l, k_block, params.scheduler.k_tiles, lane, smem.block_scales[stage],
-                            &smem.full[stage]);
+          BlockScales::copy(scale_sources, k_block, lane, smem.block_scales[stage], &smem.full[stage]);
         }
         advance_stage(stage, phase);
       }
@@ -793,6 +798,9 @@ struct GemmSm90 {
     } else {
       arch::wgmma_wait_group<0>();
       promote(first, set0, f0);
+    }
+    if constexpr (kKind != collective::Promotion::kAdd) {
+      scales.mask_padding(total, op.rows - work.m_block * TileShape::kM, op.columns - work.n_block * TileShape::kN);
     }
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
