@@ -59,8 +59,8 @@ cublasStatus_t cublas_gemm(cublasHandle_t handle, GemmProblem const &p0) {
     compute = CUBLAS_COMPUTE_64F;
     alpha = &alpha_d;
     beta = &beta_d;
-  } else if (p.element_A == NumericTypeID::kS8) {
-    compute = CUBLAS_COMPUTE_32I;
+  } else if (p.element_A == NumericTypeID::kS8 && p.element_C != NumericTypeID::kF32) {
+    compute = CUBLAS_COMPUTE_32I;   // s8 x s8 -> s32 (or s8); s8 x s8 -> f32 is cuBLAS's COMPUTE_32F row
     alpha = &alpha_i;
     beta = &beta_i;
   } else {

@@ -762,7 +762,8 @@ ScaledError scaled_error(std::vector<float> const &ours, std::vector<float> cons
   return e;
 }
 
-/// int8 dequantization (opt-in sm90 kernels "..._s8_s8_s32_bf16_..." etc.): s8 x s8 summed exactly in
+/// int8 dequantization (sm90 kernels "..._s8_s8_s32_bf16_..." etc.; the 128x128 tile of each output is in
+/// the default set, the other tiles opt-in): s8 x s8 summed exactly in
 /// s32, then D = alpha * scale_a[m] * scale_b[n] * acc in f32, stored as bf16 / f16 / f32, with A's
 /// outer-vector scales and B's outer-vector or per-tensor one, against the reference's exact
 /// product scaled on the host. Block scales are fp8's only (NOT_SUPPORTED).
@@ -841,7 +842,7 @@ TEST(CApiOperandScales, S8DequantizedOutputs) {
             cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8I, k, B.ptr(),
                              CUDA_R_8I, k, &beta, D.ptr(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
   cutlassLibDestroy(handle);
-  if (!missing.empty()) GTEST_SKIP() << missing << ": opt-in kernels, not in this build (or not for this device)";
+  if (!missing.empty()) GTEST_SKIP() << missing << ": not in this build (or not for this device)";
 }
 
 TEST(CApiOperandScales, E4m3OuterVectorScales) {
