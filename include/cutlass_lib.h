@@ -487,10 +487,10 @@ typedef enum {
  *  [-1, 1] data, f32 output, 256 x 256 (H200, test/gpu/test_block_scales.cu):
  *      K = 4096:  FAST 1.19e-3, PRECISE 1.04e-4
  *      K = 16384: FAST 7.47e-4, PRECISE 1.04e-4
- *  Speed (H200, e4m3 -> bf16, 8192^3 and three llm shapes; docs/NOTES.md): PRECISE runs at
- *  0.87-0.94x cuBLASLt's precise mode (1322 TFLOP/s at 8192^3, 11% under our FAST), block scales
- *  (BLK128x128 A x VEC128 B) at 0.45-0.57x cuBLASLt's (603 TFLOP/s); FAST is at 0.95-0.99x
- *  cuBLASLt's fast mode.
+ *  Speed (H200, e4m3 -> bf16, 8192^3 and three llm shapes, ratio to cuBLASLt's same mode;
+ *  docs/NOTES.md, s16): PRECISE 0.83-0.88x (about 11% under our FAST), block scales BLK128x128 A x
+ *  VEC128 B 0.61-0.72x (759 TFLOP/s at 8192^3), VEC128 A x BLK128x128 B 0.74-0.84x (925 TFLOP/s);
+ *  FAST 0.93-1.02x.
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a mode outside the enumerators. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetAccumulation(cutlassLibHandle_t handle, cutlassLibAccumulation_t mode);
 

@@ -46,7 +46,10 @@
 /// FFMAs follow the wgmma wait: blk x vec 0.57-0.69x, vec x blk 0.63-0.75x (s16, 16f609d; ncu: the
 /// producer warp issued 157 instructions per stage and was busy in 95% of its samples, the
 /// consumers waited on the full barrier in 22% of theirs: the producer paced the CTA). Then (s16)
-/// the per-tile Source decisions and the bulk copy above: ~70 producer instructions per stage.
+/// the per-tile Source decisions and the bulk copy above: ~70 producer instructions per stage, the
+/// producer idle on its empty barrier in 18% of its samples; blk x vec 0.61-0.72x, vec x blk
+/// 0.74-0.84x, precise 0.83-0.88x (s16, 37bfde4): now the consumers' promotion is the limit, and
+/// the column-scale kind (blk x vec) issues ~40 more instructions per k-block than the row one.
 #pragma once
 
 #include <cstdint>
