@@ -45,10 +45,14 @@ struct GemmProfiler::Problem {
 
 namespace {
 
-/// Accumulator and alpha/beta types the Handle is called with (as the C API maps computeType).
+/// Accumulator and alpha/beta types the Handle is called with (as the C API maps computeType): s8
+/// inputs with an integer C compute in s32 (COMPUTE_32I), with a floating-point C in f32
+/// (COMPUTE_32F: the int8-dequantizing kernels).
 std::pair<NumericTypeID, NumericTypeID> handle_compute_types(GemmSpec const &spec) {
   if (spec.A.element == NumericTypeID::kF64) return {NumericTypeID::kF64, NumericTypeID::kF64};
-  if (spec.A.element == NumericTypeID::kS8) return {NumericTypeID::kS32, NumericTypeID::kS32};
+  if (spec.A.element == NumericTypeID::kS8 && (spec.C.element == NumericTypeID::kS32 || spec.C.element == NumericTypeID::kS8)) {
+    return {NumericTypeID::kS32, NumericTypeID::kS32};
+  }
   return {NumericTypeID::kF32, NumericTypeID::kF32};
 }
 
