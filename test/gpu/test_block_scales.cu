@@ -262,8 +262,9 @@ cutlass::epilogue::OperandScaleMode block_mode(cutlassLibMatrixScale_t mode) {
 /// with each pairing, so kernels the handle would not pick for this shape are checked too, at K of
 /// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity; K = 112
 /// and 592 end in a partial k-block), the scales 16-byte aligned at odd k-block counts and
-/// misaligned at even ones (the producer's two ways of copying 1x128 scales). K a multiple of 16:
-/// 16-byte leading dimensions, the kernels' own rule.
+/// misaligned at even ones (the producer's two ways of copying 1x128 scales), and at K = 256 with
+/// beta != 0 too (C read in the epilogue; with 1x128 scales on B the square tiles run transposed,
+/// Sm90BlockScales::swaps). K a multiple of 16: 16-byte leading dimensions, the kernels' own rule.
 TEST_P(BlockScalesGpu, EveryKernel) {
   SKIP_WITHOUT_GPU();
   ModeCase const mode = GetParam();
@@ -283,31 +284,42 @@ TEST_P(BlockScalesGpu, EveryKernel) {
       SCOPED_TRACE(k_blocks % 2 ? "scales 16-byte aligned" : "scales misaligned");
       if (!c) c.reset(new ScaledCase(mode, depth, k_blocks % 2 ? 0 : 1));
       int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
-      DeviceBuffer D(size_t(m * n * 4));
-      ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
-      float const beta = 0;
-      GemmUniversalConfiguration cfg;
-      cfg.mode = cutlass::gemm::GemmUniversalMode::kGemm;
-      cfg.problem_size = cutlass::gemm::GemmCoord(int(m), int(n), int(k));
-      cfg.lda = k, cfg.ldb = k, cfg.ldc = m, cfg.ldd = m;
-      GemmUniversalArguments args;
-      args.problem_size = cfg.problem_size;
-      args.A = c->x.A.get(), args.B = c->x.B.get(), args.D = D.get();
-      args.alpha = &c->alpha, args.beta = &beta;
-      args.lda = k, args.ldb = k, args.ldc = m, args.ldd = m;
-      args.epilogue.accumulation = AccumulationMode::kPrecise;
-      args.epilogue.scale_a = c->scale_a(), args.epilogue.scale_b = c->scale_b();
-      args.epilogue.scale_a_mode = block_mode(mode.a), args.epilogue.scale_b_mode = block_mode(mode.b);
-      ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args));
-      std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
-      DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
-      ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
-      ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
-      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-      int64_t nonfinite = 0;
-      double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), c->expected, nonfinite);
-      EXPECT_EQ(0, nonfinite);
-      EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
+      // beta = 0, and at K = 256 also beta = 0.5 with a C of uniform [-1, 1] (the epilogue reads C
+      // back in the layout it writes D: transposed for the swapped promotion)
+      for (float const beta : depth == 256 ? std::vector<float>{0.f, 0.5f} : std::vector<float>{0.f}) {
+        SCOPED_TRACE(beta == 0 ? "beta 0" : "beta 0.5");
+        DeviceBuffer D(size_t(m * n * 4)), C(size_t(m * n * 4));
+        ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
+        ASSERT_TRUE(ref::fill_uniform(d.C.element, C.get(), m * n, 97, -1, 1));
+        std::vector<double> expected = c->expected;
+        if (beta != 0) {
+          std::vector<float> const source = output_to_host(d.C.element, C.get(), m * n);
+          for (size_t e = 0; e < expected.size(); ++e) expected[e] += double(beta) * source[e];
+        }
+        GemmUniversalConfiguration cfg;
+        cfg.mode = cutlass::gemm::GemmUniversalMode::kGemm;
+        cfg.problem_size = cutlass::gemm::GemmCoord(int(m), int(n), int(k));
+        cfg.lda = k, cfg.ldb = k, cfg.ldc = m, cfg.ldd = m;
+        GemmUniversalArguments args;
+        args.problem_size = cfg.problem_size;
+        args.A = c->x.A.get(), args.B = c->x.B.get(), args.D = D.get();
+        args.C = beta != 0 ? C.get() : nullptr;
+        args.alpha = &c->alpha, args.beta = &beta;
+        args.lda = k, args.ldb = k, args.ldc = m, args.ldd = m;
+        args.epilogue.accumulation = AccumulationMode::kPrecise;
+        args.epilogue.scale_a = c->scale_a(), args.epilogue.scale_b = c->scale_b();
+        args.epilogue.scale_a_mode = block_mode(mode.a), args.epilogue.scale_b_mode = block_mode(mode.b);
+        ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args));
+        std::vector<uint8_t> host_workspace(op->get_host_workspace_size(cfg));
+        DeviceBuffer workspace(op->get_device_workspace_size(cfg, args));
+        ASSERT_EQ(cutlass::Status::kSuccess, op->initialize(cfg, host_workspace.data(), workspace.get(), nullptr));
+        ASSERT_EQ(cutlass::Status::kSuccess, op->run(args, host_workspace.data(), workspace.get(), nullptr));
+        ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+        int64_t nonfinite = 0;
+        double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), expected, nonfinite);
+        EXPECT_EQ(0, nonfinite);
+        EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
+      }
       ++ran;
     }
   }

@@ -120,6 +120,28 @@ struct Sm90EpilogueTma {
   CUTLASS_DEVICE static void store(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
                                    Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0, int l,
                                    State &state) {
+    store_boxes<false>(smem, params, consumer, thread_in_wg, acc, row0, col0, l, state);
+  }
+
+  /// As store, for accumulators that hold the transposed part (a kernel that ran D^T = B^T A^T on
+  /// its tile, the block-scaled kernels' swapped promotion): fragment row r is column col0 + r of D,
+  /// fragment column c is row row0 + c, so the part is WgN rows x WgM columns of D (its vector
+  /// terms staged in each other's arrays, which then fit exactly); one 64-row atom (WgM == 64).
+  CUTLASS_DEVICE static void store_transposed(SharedStorage &smem, Params const &params, int consumer,
+                                              int thread_in_wg, Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom],
+                                              int row0, int col0, int l, State &state) {
+    static_assert(kAtomsM == 1 && WgN % kBoxM == 0 && WgM % kBoxN == 0 && kBoxN % 16 == 0,
+                  "sm90 epilogue: a transposed part is one atom of whole boxes");
+    store_boxes<true>(smem, params, consumer, thread_in_wg, acc, row0, col0, l, state);
+  }
+
+  /// The box loop of store (kTransposed false) and store_transposed (true).
+  template <bool kTransposed>
+  CUTLASS_DEVICE static void store_boxes(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
+                                         Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
+                                         int l, State &state) {
+    // boxes along D's rows and columns: the part is WgM x WgN of D, or WgN x WgM transposed
+    constexpr int kAlongM = (kTransposed ? WgN : WgM) / kBoxM, kAlongN = (kTransposed ? WgM : WgN) / kBoxN;
     EpilogueOutputOp output_op(params.output_op);
     output_op.set_batch(l);
     bool const source = params.has_source_pointer && output_op.is_source_needed();
@@ -127,12 +149,12 @@ struct Sm90EpilogueTma {
     int const barrier_id = 1 + consumer;
     bool const leader = thread_in_wg == 0;
 
-    stage_vectors(smem, output_op, consumer, thread_in_wg, row0, col0);   // read after the first box's barrier
+    stage_vectors<kTransposed>(smem, output_op, consumer, thread_in_wg, row0, col0);   // read after the first box's barrier
 
     CUTLASS_PRAGMA_UNROLL
-    for (int bm = 0; bm < kBoxesM; ++bm) {
+    for (int bm = 0; bm < kAlongM; ++bm) {
       CUTLASS_PRAGMA_UNROLL
-      for (int bn = 0; bn < kBoxesN; ++bn) {
+      for (int bn = 0; bn < kAlongN; ++bn) {
         ElementC *buffer = smem.buffer[consumer][state.box & 1];
         if (leader) arch::tma_store_wait_read<1>();   // the store that last used this buffer is done reading
         arch::named_barrier_sync(barrier_id, 128);
@@ -146,9 +168,11 @@ struct Sm90EpilogueTma {
           state.source_phase ^= 1;
         }
         if constexpr (kStmatrix) {
-          store_box_stmatrix(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn, buffer);
+          store_box_stmatrix<kTransposed>(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn,
+                                          buffer);
         } else {
-          store_box_per_element(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn, buffer);
+          store_box_per_element<kTransposed>(smem, output_op, source, consumer, warp, lane, acc, row0, col0, bm, bn,
+                                             buffer);
         }
         arch::fence_view_async_shared();
         arch::named_barrier_sync(barrier_id, 128);
@@ -163,29 +187,38 @@ struct Sm90EpilogueTma {
   }
 
   /// One box, one shared-memory store per element (f32 and fp8 outputs): atom a, 8-column group
-  /// i, row half h, column c of this thread's accumulators, at their swizzled places.
+  /// i, row half h, column c of this thread's accumulators, at their swizzled places; for a
+  /// transposed part (kTransposed) the fragment's row is D's column and its column D's row.
+  template <bool kTransposed>
   CUTLASS_DEVICE static void store_box_per_element(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
                                                    int consumer, int warp, int lane,
                                                    Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
                                                    int bm, int bn, ElementC *buffer) {
     char *bytes = reinterpret_cast<char *>(buffer);
+    // the box's 8-column groups of the fragment: along D's columns, or its rows when transposed
+    constexpr int kGroups = (kTransposed ? kBoxM : kBoxN) / 8;
+    int const box = kTransposed ? bm : bn;
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
         int const row = thread_row(warp, lane, a, h);   // in the warpgroup tile
-        if (row / kBoxM != bm) continue;
-        int const r = row % kBoxM;
+        if (kTransposed ? row / kBoxN != bn : row / kBoxM != bm) continue;
+        int const r = kTransposed ? row % kBoxN : row % kBoxM;
         CUTLASS_PRAGMA_UNROLL
-        for (int i = bn * (kBoxN / 8); i < (bn + 1) * (kBoxN / 8); ++i) {
+        for (int i = box * kGroups; i < (box + 1) * kGroups; ++i) {
           CUTLASS_PRAGMA_UNROLL
           for (int c = 0; c < 2; ++c) {
-            int const column = 8 * i + 2 * (lane % 4) + c - bn * kBoxN;   // in the box
-            ElementC *out = reinterpret_cast<ElementC *>(bytes + swizzled_offset(r, column));
+            int const column = 8 * i + 2 * (lane % 4) + c - box * (kTransposed ? kBoxM : kBoxN);   // in the box
+            ElementC *out =
+                reinterpret_cast<ElementC *>(bytes + (kTransposed ? swizzled_offset(column, r) : swizzled_offset(r, column)));
             Accumulator const value = acc[a][4 * i + 2 * h + c];
-            Terms const rt = row_terms(smem, consumer, row);
-            Terms const ct = column_terms(smem, consumer, bn * kBoxN + column);
-            int const m = row0 + row, n = col0 + bn * kBoxN + column;
+            // of D in the part: (row, bn kBoxN + column), or (bm kBoxM + column, bn kBoxN + r) transposed
+            int const d_row = kTransposed ? bm * kBoxM + column : row;
+            int const d_column = bn * kBoxN + (kTransposed ? r : column);
+            Terms const rt = row_terms<kTransposed>(smem, consumer, d_row);
+            Terms const ct = column_terms<kTransposed>(smem, consumer, d_column);
+            int const m = row0 + d_row, n = col0 + d_column;
             *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
           }
         }
@@ -195,36 +228,50 @@ struct Sm90EpilogueTma {
 
   /// One box of a 16-bit output through stmatrix: per pair of 8-column groups, the thread's
   /// eight elements (row halves h, groups i, i+1, columns c) are computed, packed in pairs and
-  /// stored as four transposed 8x8 matrices (memory row = one column of D, 8 rows of M = 16
-  /// bytes, at its swizzled place); C, when read, comes back the same way through ldmatrix.
-  /// Matrix s of an instruction is (h = s % 2, group i0 + s / 2); lane 8s + j addresses column j
-  /// of it. The box's rows are wgmma atom bm (kBoxM == 64).
+  /// stored as four 8x8 matrices: transposed (memory row = one column of D, 8 rows of M = 16
+  /// bytes, at its swizzled place), or, for a transposed part (kTransposed), as they are (a
+  /// fragment row is a column of D already); C, when read, comes back the same way through
+  /// ldmatrix. Matrix s of an instruction is (h = s % 2, group i0 + s / 2); lane 8s + j addresses
+  /// row j of it in memory. The box's rows are wgmma atom bm (kBoxM == 64); a transposed part's
+  /// box holds the fragment rows of warps 2 bn and 2 bn + 1 (kBoxN == 32), the others skip it.
+  template <bool kTransposed>
   CUTLASS_DEVICE static void store_box_stmatrix(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
                                                 int consumer, int warp, int lane,
                                                 Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0, int col0,
                                                 int bm, int bn, ElementC *buffer) {
+    if (kTransposed && (16 * warp) / kBoxN != bn) return;
     uint32_t const base = arch::shared_address(buffer);
     int const q = lane / 8, j = lane % 8;
-    int const a = bm;
+    int const a = kTransposed ? 0 : bm;
     CUTLASS_PRAGMA_UNROLL
-    for (int g = 0; g < kBoxN / 16; ++g) {
-      int const address_column = 16 * g + 8 * (q / 2) + j;   // in the box
-      uint32_t const address = base + uint32_t(swizzled_offset(16 * warp + 8 * (q % 2), address_column));
+    for (int g = 0; g < (kTransposed ? kBoxM : kBoxN) / 16; ++g) {
+      int const address_column = 16 * g + 8 * (q / 2) + j;   // in the box (transposed: the row, + j)
+      uint32_t const address =
+          base + uint32_t(kTransposed ? swizzled_offset(16 * g + 8 * (q / 2), 16 * warp + 8 * (q % 2) + j - bn * kBoxN)
+                                      : swizzled_offset(16 * warp + 8 * (q % 2), address_column));
       uint32_t source_words[4];
-      if (source) arch::ldsm_x4_trans(source_words, address);
+      if (source) {
+        if constexpr (kTransposed) {
+          arch::ldsm_x4(source_words, address);
+        } else {
+          arch::ldsm_x4_trans(source_words, address);
+        }
+      }
       uint32_t words[4];
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < 4; ++s) {
-        int const h = s % 2, i = bn * (kBoxN / 8) + 2 * g + s / 2;   // i: 8-column group in the tile
+        // i: 8-column group of the fragment in the tile
+        int const h = s % 2, i = (kTransposed ? bm * (kBoxM / 8) : bn * (kBoxN / 8)) + 2 * g + s / 2;
         int const row = thread_row(warp, lane, a, h);
         ElementC out[2];
         CUTLASS_PRAGMA_UNROLL
         for (int c = 0; c < 2; ++c) {
-          int const column = 8 * i + 2 * (lane % 4) + c;   // in the warpgroup tile
+          int const column = 8 * i + 2 * (lane % 4) + c;   // in the warpgroup tile (of the fragment)
           Accumulator const value = acc[a][4 * i + 2 * h + c];
-          Terms const rt = row_terms(smem, consumer, row);
-          Terms const ct = column_terms(smem, consumer, column);
-          int const m = row0 + row, n = col0 + column;
+          // of D: (row, column), or (column, row) for a transposed part
+          Terms const rt = row_terms<kTransposed>(smem, consumer, kTransposed ? column : row);
+          Terms const ct = column_terms<kTransposed>(smem, consumer, kTransposed ? row : column);
+          int const m = row0 + (kTransposed ? column : row), n = col0 + (kTransposed ? row : column);
           if (source) {
             ElementC c_value;
             uint16_t const half = uint16_t(source_words[s] >> (16 * c));
@@ -236,26 +283,39 @@ struct Sm90EpilogueTma {
         }
         memcpy(&words[s], out, 4);
       }
-      arch::stsm_x4_trans(address, words);
+      if constexpr (kTransposed) {
+        arch::stsm_x4(address, words);
+      } else {
+        arch::stsm_x4_trans(address, words);
+      }
     }
   }
 
-  /// Loads this tile's vector terms (rows [row0, row0 + WgM), columns [col0, col0 + WgN)) into
+  /// Loads this tile's vector terms (rows [row0, row0 + WgM), columns [col0, col0 + WgN); a
+  /// transposed part's WgN rows into the column array and WgM columns into the row array) into
   /// shared memory; the named barrier at the start of the first box publishes them, and every
   /// read of the previous tile's terms precedes the previous tile's last barrier.
+  template <bool kTransposed>
   CUTLASS_DEVICE static void stage_vectors(SharedStorage &smem, EpilogueOutputOp const &op, int consumer,
                                            int thread_in_wg, int row0, int col0) {
     if constexpr (kHasVectors) {
-      for (int r = thread_in_wg; r < WgM; r += 128) smem.vectors.row[consumer][r] = op.row_terms(row0 + r);
-      for (int c = thread_in_wg; c < WgN; c += 128) smem.vectors.column[consumer][c] = op.column_terms(col0 + c);
+      Terms *const rows = kTransposed ? &smem.vectors.column[consumer][0] : &smem.vectors.row[consumer][0];
+      Terms *const columns = kTransposed ? &smem.vectors.row[consumer][0] : &smem.vectors.column[consumer][0];
+      constexpr int kRows = kTransposed ? WgN : WgM, kColumns = kTransposed ? WgM : WgN;
+      for (int r = thread_in_wg; r < kRows; r += 128) rows[r] = op.row_terms(row0 + r);
+      for (int c = thread_in_wg; c < kColumns; c += 128) columns[c] = op.column_terms(col0 + c);
     }
   }
+  template <bool kTransposed>
   CUTLASS_DEVICE static Terms row_terms(SharedStorage &smem, int consumer, int row) {
-    if constexpr (kHasVectors) return smem.vectors.row[consumer][row];
+    if constexpr (kHasVectors && kTransposed) return smem.vectors.column[consumer][row];
+    if constexpr (kHasVectors && !kTransposed) return smem.vectors.row[consumer][row];
     return EpilogueOutputOp::neutral_terms();
   }
+  template <bool kTransposed>
   CUTLASS_DEVICE static Terms column_terms(SharedStorage &smem, int consumer, int column) {
-    if constexpr (kHasVectors) return smem.vectors.column[consumer][column];
+    if constexpr (kHasVectors && kTransposed) return smem.vectors.row[consumer][column];
+    if constexpr (kHasVectors && !kTransposed) return smem.vectors.column[consumer][column];
     return EpilogueOutputOp::neutral_terms();
   }
 

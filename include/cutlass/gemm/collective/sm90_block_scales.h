@@ -208,19 +208,32 @@ struct Sm90BlockScales {
 
   // ---- consumer warpgroup ----------------------------------------------------------------------
 
-  bool a_rows = false, a_scalar = false;   ///< A's scale: 1x128 (per row), 128x128 (one value)
-  bool b_scalar = false;                   ///< B's scale 128x128 (one value; 1x128 is the kind's)
-  int row = 0;                             ///< this thread's first row in the tile (+ 8: its second)
-  int column = 0;                          ///< this thread's first column in the tile (+ 8 i + c)
+  // What the fragment's rows and columns carry: the rows are A's rows, or B's columns when the
+  // kernel runs its tile transposed (kSwapped: the accumulators hold D^T, Mainloop::mma kSwapAB).
+  bool rows_vector = false;      ///< the row side's scales are 1x128 (one per fragment row)
+  bool rows_scalar = false;      ///< the row side's scale is one 128x128 value
+  bool columns_scalar = false;   ///< the column side's is one 128x128 value (1x128 columns are the kind's)
+  int row = 0;                   ///< this thread's first fragment row in the tile (+ 8: its second)
+  int column = 0;                ///< this thread's first fragment column in the tile (+ 8 i + c)
 
-  /// The consumer side of warpgroup part (row0, col0) of the tile (offsets in the tile), for thread
-  /// `thread` (0..127) of the part's warpgroup.
+  /// Whether a kernel that can (a square tile split along M) runs promotion `kind` on its tile's
+  /// transpose: 1x128 scales on B's columns with none or one value on A's side (kColumnScales:
+  /// the frameworks' weights-as-A orientation) become two row factors per thread (kRowScales on
+  /// D^T) instead of sixteen column factors (s16: vec x blk ran 0.74-0.84x cuBLASLt, blk x vec
+  /// 0.61-0.72x, the difference being the column factors' loads and folds).
+  CUTLASS_HOST_DEVICE static bool swaps(Promotion kind) { return kind == Promotion::kColumnScales; }
+
+  /// The consumer side of warpgroup part (row0, col0) of the tile (offsets in the tile: fragment
+  /// rows and columns), for thread `thread` (0..127) of the part's warpgroup; `swapped`: the part
+  /// is transposed (its rows are B's columns).
   CUTLASS_DEVICE Sm90BlockScales(float const *scale_a, epilogue::OperandScaleMode mode_a, float const *scale_b,
-                                 epilogue::OperandScaleMode mode_b, int row0, int col0, int thread) {
+                                 epilogue::OperandScaleMode mode_b, int row0, int col0, int thread, bool swapped) {
     bool const a_scaled = has_block_scale(scale_a, mode_a), b_scaled = has_block_scale(scale_b, mode_b);
-    a_rows = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
-    a_scalar = a_scaled && !a_rows;
-    b_scalar = b_scaled && mode_b != epilogue::OperandScaleMode::kBlock1x128;
+    bool const a_vector = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
+    bool const b_vector = b_scaled && mode_b == epilogue::OperandScaleMode::kBlock1x128;
+    rows_vector = swapped ? b_vector : a_vector;
+    rows_scalar = swapped ? b_scaled && !b_vector : a_scaled && !a_vector;
+    columns_scalar = swapped ? a_scaled && !a_vector : b_scaled && !b_vector;
     row = row0 + 16 * (thread / 32) + (thread % 32) / 4;
     column = col0 + 2 * (thread % 4);
   }
@@ -238,9 +251,9 @@ struct Sm90BlockScales {
     return v;
   }
 
-  /// One wgmma-group's scale factors in registers: each row half's (kRowScales: B's one value
-  /// folded in; kBoth), each column pair's (kColumnScales: A's one value folded in; kBoth). What a
-  /// kind leaves unused the compiler drops.
+  /// One wgmma-group's scale factors in registers: each row half's (kRowScales: the column side's
+  /// one value folded in; kBoth), each column pair's (kColumnScales: A's one value folded in;
+  /// kBoth). What a kind leaves unused the compiler drops.
   template <int kGroups>
   struct Factors {
     float row[2];
@@ -251,22 +264,24 @@ struct Sm90BlockScales {
   /// WgN / kPieces of the warpgroup's) from `stage`, once its full barrier has passed. Loaded
   /// before the next group is issued, so the loads' latency hides under that issue and the wait
   /// (s15: loaded after the wait, ptxas having placed the wait right after the previous issue, they
-  /// sat between a group's completion and the next group's issue).
-  template <Promotion kKind, int kPiece, int kPartial>
+  /// sat between a group's completion and the next group's issue). kSwapped: the fragment's rows
+  /// read B's (column) scales, its columns A's (only kRowScales runs swapped).
+  template <Promotion kKind, int kPiece, int kPartial, bool kSwapped>
   CUTLASS_DEVICE Factors<kPartial / 4> factors(StageStorage const &stage) const {
+    static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
     constexpr int kGroups = kPartial / 4;         // 8-column groups in the part
     constexpr int kFirst = kPiece * kGroups;      // the part's first group
     Factors<kGroups> f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
     if constexpr (kKind != Promotion::kAdd) {
-      uint32_t const rows = arch::shared_address(&stage.rows[0]);
-      uint32_t const columns = arch::shared_address(&stage.columns[0]);
+      uint32_t const rows = arch::shared_address(kSwapped ? &stage.columns[0] : &stage.rows[0]);
+      uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);
       // a row's factor: its 1x128 value, the 128x128 value, or 1 (selects, not branches: ptxas
       // if-converts uniform branches in the k-loop anyway)
-      float const a_one = a_scalar ? lds(rows) : 1.f;
+      float const row_one = rows_scalar ? lds(rows) : 1.f;
       CUTLASS_PRAGMA_UNROLL
-      for (int h = 0; h < 2; ++h) f.row[h] = a_rows ? lds(rows + 4u * uint32_t(row + 8 * h)) : a_one;
+      for (int h = 0; h < 2; ++h) f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : row_one;
       if constexpr (kKind == Promotion::kRowScales) {
-        float const b = b_scalar ? lds(columns) : 1.f;
+        float const b = columns_scalar ? lds(columns) : 1.f;
         f.row[0] *= b;
         f.row[1] *= b;
       } else {
@@ -283,10 +298,11 @@ struct Sm90BlockScales {
     return f;
   }
 
-  /// Zeroes this thread's totals outside the problem (rows_left / columns_left: M and N past the
-  /// tile's origin), once per tile: a bulk copy leaves the slots past the extent as they were
-  /// (another tile's scales, or never written), and the epilogue relies on padding elements
-  /// being exactly 0 (amax without bounds tests).
+  /// Zeroes this thread's totals outside the problem (rows_left / columns_left: the fragment rows
+  /// and columns left past the tile's origin: M and N, or N and M when swapped), once per tile: a
+  /// bulk copy leaves the slots past the extent as they were (another tile's scales, or never
+  /// written), and the epilogue relies on padding elements being exactly 0 (amax without bounds
+  /// tests).
   template <int kTotal>
   CUTLASS_DEVICE void mask_padding(float (&total)[1][kTotal], int rows_left, int columns_left) const {
     CUTLASS_PRAGMA_UNROLL

@@ -250,18 +250,24 @@ struct Sm90MmaTmaGmmaSS {
   /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero. With
   /// kParts > 1, only columns [kPart, kPart + 1) * kWgN / kParts of the consumer's part, into that
   /// part's accumulators (the block-scaled kernels' promotion pipeline runs narrower groups).
-  template <int kParts = 1, int kPart = 0>
+  /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, one
+  /// type, a square tile), so the accumulators hold the transposed part: rows are columns of D
+  /// [consumer_row, + kWgM), columns rows of D (the block-scaled kernels' swapped promotion).
+  template <int kParts = 1, int kPart = 0, bool kSwapAB = false>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom / kParts], bool accumulate) {
     static_assert(kWgN % (8 * kParts) == 0 && kPart < kParts, "sm90 mainloop: a part's columns are whole 8-column groups");
+    static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && std::is_same<ElementA, ElementB>::value),
+                  "sm90 mainloop: swapped operands are K-major, of one type, in a square tile");
     using PartWgmma = arch::WgmmaSS<kWgN / kParts, ElementA, !kKMajorA, !kKMajorB, ElementB>;
     int const row0 = consumer_row(consumer);
     int const col0 = consumer_column(consumer) + kPart * (kWgN / kParts);
     // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
+    void const *const tile_a = smem.A[stage], *const tile_b = smem.B[stage];
     uint64_t const desc_a0 =
-        arch::advance_smem_desc(descriptor<kKMajorA>(smem.A[stage]), slab_offset<kKMajorA>(row0, 0));
+        arch::advance_smem_desc(descriptor<kKMajorA>(kSwapAB ? tile_b : tile_a), slab_offset<kKMajorA>(row0, 0));
     uint64_t const desc_b0 =
-        arch::advance_smem_desc(descriptor<kKMajorB>(smem.B[stage]), slab_offset<kKMajorB>(col0, 0));
+        arch::advance_smem_desc(descriptor<kKMajorB>(kSwapAB ? tile_a : tile_b), slab_offset<kKMajorB>(col0, 0));
     arch::wgmma_fence();
     CUTLASS_PRAGMA_UNROLL
     for (int kk = 0; kk < kTileK / kInstructionK; ++kk) {

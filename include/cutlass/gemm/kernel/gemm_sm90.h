@@ -117,6 +117,11 @@ struct GemmSm90 {
                 "GemmSm90: block-scaled kernels take fp8 operands, 128-deep k-blocks and the operand-scale epilogue");
   using BlockScales = collective::Sm90BlockScales<(kBlockScaled ? TileShape::kM : 128), (kBlockScaled ? TileShape::kN : 128),
                                                   (kBlockScaled ? Mainloop::kWgM : 64), (kBlockScaled ? Mainloop::kWgN : 128)>;
+  /// Block-scaled kernels with a square tile split along M run 1x128 scales on B's columns as the
+  /// tile's transpose (Sm90BlockScales::swaps; Mainloop::mma kSwapAB, Epilogue::store_transposed).
+  static constexpr bool kSwapsColumnScales =
+      kBlockScaled && TileShape::kM == TileShape::kN && Mainloop::kSplitM && Mainloop::kAtomsM == 1 &&
+      std::is_same<ElementA, ElementB>::value;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
@@ -620,17 +625,26 @@ struct GemmSm90 {
         // consumer 1 before j = 1), so this is its ((j - 1) / 2)-th wait, counted from 0
         arch::mbarrier_wait(&smem.mainloop_done[consumer], uint32_t((j - 1) >> 1) & 1);
       }
+      bool transposed = false;   // the accumulators hold the part of D^T (kSwapsColumnScales)
       if constexpr (kBlockScaled) {
         using collective::Promotion;
-        auto const run = [&](auto kind) {
-          promoted_mainloop<decltype(kind)::value>(params, smem, consumer, thread_in_wg, work, stage, phase, acc);
+        auto const run = [&](auto kind, auto swapped) {
+          promoted_mainloop<decltype(kind)::value, decltype(swapped)::value>(params, smem, consumer, thread_in_wg, work,
+                                                                             stage, phase, acc);
         };
+        std::false_type const as_is;
         auto const &op = params.epilogue.output_op;
-        switch (BlockScales::promotion(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode)) {
-          case Promotion::kAdd: run(std::integral_constant<Promotion, Promotion::kAdd>{}); break;
-          case Promotion::kRowScales: run(std::integral_constant<Promotion, Promotion::kRowScales>{}); break;
-          case Promotion::kColumnScales: run(std::integral_constant<Promotion, Promotion::kColumnScales>{}); break;
-          default: run(std::integral_constant<Promotion, Promotion::kBoth>{});
+        Promotion const kind = BlockScales::promotion(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode);
+        if (kSwapsColumnScales && BlockScales::swaps(kind)) {
+          run(std::integral_constant<Promotion, Promotion::kRowScales>{}, std::bool_constant<kSwapsColumnScales>{});
+          transposed = true;
+        } else {
+          switch (kind) {
+            case Promotion::kAdd: run(std::integral_constant<Promotion, Promotion::kAdd>{}, as_is); break;
+            case Promotion::kRowScales: run(std::integral_constant<Promotion, Promotion::kRowScales>{}, as_is); break;
+            case Promotion::kColumnScales: run(std::integral_constant<Promotion, Promotion::kColumnScales>{}, as_is); break;
+            default: run(std::integral_constant<Promotion, Promotion::kBoth>{}, as_is);
+          }
         }
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
@@ -650,6 +664,15 @@ struct GemmSm90 {
         typename Epilogue::Params const &group = epilogue_params(params, work.l);
         arch::tensor_map_acquire(&group.tma_D);
         if (group.has_source_pointer) arch::tensor_map_acquire(&group.tma_C);
+      }
+      if constexpr (kSwapsColumnScales) {
+        if (transposed) {   // fragment rows are D's columns [n0 + consumer_row, ...), its columns D's rows
+          Epilogue::store_transposed(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc,
+                                     work.m_block * TileShape::kM,
+                                     work.n_block * TileShape::kN + Mainloop::consumer_row(consumer),
+                                     operand_batch(work.l), epilogue_state);
+          return;
+        }
       }
       Epilogue::store(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc, row0, col0,
                       operand_batch(work.l), epilogue_state);
@@ -724,7 +747,7 @@ struct GemmSm90 {
   /// with no scales at all). Each k-block's scales arrive with its stage (BlockScales::copy).
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
-  template <collective::Promotion kKind>
+  template <collective::Promotion kKind, bool kSwapped>
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
@@ -733,7 +756,7 @@ struct GemmSm90 {
     auto const &op = params.epilogue.output_op;
     int const lane = thread_in_wg % 32;
     BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, Mainloop::consumer_row(consumer),
-                             Mainloop::consumer_column(consumer), thread_in_wg);
+                             Mainloop::consumer_column(consumer), thread_in_wg, kSwapped);
     float total[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
@@ -748,7 +771,7 @@ struct GemmSm90 {
       constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
       if (kPiece == 0) arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(into);
-      Mainloop::template mma<BlockScales::kPieces, kPiece>(smem.mainloop, stage, consumer, into, false);
+      Mainloop::template mma<BlockScales::kPieces, kPiece, kSwapped>(smem.mainloop, stage, consumer, into, false);
       fence_accumulators(into);
       if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
     };
@@ -757,7 +780,7 @@ struct GemmSm90 {
     // loaded before the following group's issue (BlockScales::factors)
     auto factors = [&](auto set_index) {
       constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-      return scales.template factors<kKind, kPiece, kPartial>(smem.block_scales[promoted_stage]);
+      return scales.template factors<kKind, kPiece, kPartial, kSwapped>(smem.block_scales[promoted_stage]);
     };
     auto promote = [&](auto set_index, Set &done, auto const &f) {
       constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
@@ -800,7 +823,8 @@ struct GemmSm90 {
       promote(first, set0, f0);
     }
     if constexpr (kKind != collective::Promotion::kAdd) {
-      scales.mask_padding(total, op.rows - work.m_block * TileShape::kM, op.columns - work.n_block * TileShape::kN);
+      int const rows_left = op.rows - work.m_block * TileShape::kM, columns_left = op.columns - work.n_block * TileShape::kN;
+      scales.mask_padding(total, kSwapped ? columns_left : rows_left, kSwapped ? rows_left : columns_left);
     }
     CUTLASS_PRAGMA_UNROLL
     for (int a = 0; a < Mainloop::kAtomsM; ++a) {
