@@ -50,6 +50,8 @@
 /// producer idle on its empty barrier in 18% of its samples; blk x vec 0.61-0.72x, vec x blk
 /// 0.74-0.84x, precise 0.83-0.88x (s16, 37bfde4): now the consumers' promotion is the limit, and
 /// the column-scale kind (blk x vec) issues ~40 more instructions per k-block than the row one.
+/// Then (s16, not yet run on a GPU when written): square tiles run the column-scale kind as the
+/// tile's transpose (swaps), which is the row-scale kind; predicted blk x vec ~0.74-0.84x.
 #pragma once
 
 #include <cstdint>
