@@ -262,9 +262,9 @@ cutlass::epilogue::OperandScaleMode block_mode(cutlassLibMatrixScale_t mode) {
 /// with each pairing, so kernels the handle would not pick for this shape are checked too, at K of
 /// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity; K = 112
 /// and 592 end in a partial k-block), the scales 16-byte aligned at odd k-block counts and
-/// misaligned at even ones (the producer's two ways of copying 1x128 scales), and at K = 256 with
-/// beta != 0 too (C read in the epilogue; with 1x128 scales on B the square tiles run transposed,
-/// Sm90BlockScales::swaps). K a multiple of 16: 16-byte leading dimensions, the kernels' own rule.
+/// misaligned at even ones (the producer's two ways of copying 1x128 scales), and at K = 256 and
+/// 384 with beta != 0 too (C read in the epilogue; with 1x128 scales on B the square tiles run
+/// transposed, Sm90BlockScales::swaps). K a multiple of 16: 16-byte leading dimensions, the kernels' own rule.
 TEST_P(BlockScalesGpu, EveryKernel) {
   SKIP_WITHOUT_GPU();
   ModeCase const mode = GetParam();
@@ -284,10 +284,13 @@ TEST_P(BlockScalesGpu, EveryKernel) {
       SCOPED_TRACE(k_blocks % 2 ? "scales 16-byte aligned" : "scales misaligned");
       if (!c) c.reset(new ScaledCase(mode, depth, k_blocks % 2 ? 0 : 1));
       int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
-      // beta = 0, and at K = 256 also beta = 0.5 with a C of uniform [-1, 1] (the epilogue reads C
-      // back in the layout it writes D: transposed for the swapped promotion)
-      for (float const beta : depth == 256 ? std::vector<float>{0.f, 0.5f} : std::vector<float>{0.f}) {
-        SCOPED_TRACE(beta == 0 ? "beta 0" : "beta 0.5");
+      // beta = 0, and at K = 256 and 384 (both scale copy paths) also beta = 8 with a C of uniform
+      // [-1, 1], large enough against A B (RMS ~19 here) that C read from the wrong place in one
+      // eighth of D fails the bound (the epilogue reads C back in the layout it writes D:
+      // transposed for the swapped promotion)
+      bool const with_c = depth == 256 || depth == 384;
+      for (float const beta : with_c ? std::vector<float>{0.f, 8.f} : std::vector<float>{0.f}) {
+        SCOPED_TRACE(beta == 0 ? "beta 0" : "beta 8");
         DeviceBuffer D(size_t(m * n * 4)), C(size_t(m * n * 4));
         ASSERT_TRUE(ref::fill_poison(d.C.element, D.get(), m * n));
         ASSERT_TRUE(ref::fill_uniform(d.C.element, C.get(), m * n, 97, -1, 1));

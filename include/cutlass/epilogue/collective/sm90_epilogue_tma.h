@@ -10,6 +10,8 @@
 /// Accumulators are f32, or s32 for the s8 kernels (s32 outputs through the per-element path).
 /// TMA clips the stores at the problem's M and N, so partial tiles need no predication, and the
 /// stores of the last tile drain while the next tile's mainloop runs.
+/// store_transposed writes a part whose accumulators hold D^T (fragment rows are D's columns), through
+/// the same boxes: stmatrix without .trans for 16-bit outputs (half the warps own each box's columns).
 /// D may alias C: each box of C is read into shared memory before the same box of D is written.
 /// The output operator's fused pieces (thread/linear_combination.h) are applied per element in
 /// registers; the tile's slices of the bias / alpha vectors are staged in shared memory once per

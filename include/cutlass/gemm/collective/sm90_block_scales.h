@@ -26,7 +26,9 @@
 ///
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
-/// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns.
+/// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. A square
+/// tile split along M runs 1x128 scales on B's columns transposed (swaps): the fragment's rows are
+/// then D's columns (B's scales, 2 per thread) and its columns D's rows (A's one 128x128 value).
 /// The mainloop (GemmSm90::promoted_mainloop) promotes one wgmma-group while the next runs.
 ///
 /// History (8192^3 and three llm shapes, e4m3 -> bf16, ratio to cuBLASLt's same mode): s13's first
