@@ -28,6 +28,10 @@
  *                                 kernels "..._s8_s8_s32_bf16_..." etc., the 128x128 tile of each
  *                                 output in the default set, the others opt-in by name; TN at
  *                                 16-byte alignment, other layouts on transposed copies)
+ *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_8I, COMPUTE_32F                  (int8 requantization: as
+ *                                 above, then rounded to nearest even and saturated to s8, NaN
+ *                                 -> 0; sm90 kernels "..._s8_s8_s32_s8_s8_...", opt-in by name,
+ *                                 not yet run on a GPU; C, when read, is s8)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; the kernels take transa T, transb N (both operands

@@ -190,6 +190,13 @@ ROWS = tuple(
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles, in_default_set=default)
     for c in (BF16, F16, F32)
     for tiles, default in ((tiles_for(S8, TILES[:1]), True), (tiles_for(S8, TILES[1:]), False))
+) + (
+    # int8 requantization: the same f32 epilogue, then s8 outputs (round to nearest even,
+    # saturated: cvt.rni.sat.s8.f32), on the one 128-row warpgroup tile a 1-byte output's TMA box
+    # needs (as TILES_FP8). Opt-in ("*s8_s8_s32_s8_s8*"): written s16 after the device budget, not
+    # yet run on a GPU.
+    MathRow(a=S8, b=S8, c=S8, accumulator=S32, compute=F32, instruction=None,
+            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(S8, TILES_FP8), in_default_set=False),
 ) + tuple(
     # e4m3 x e4m3 -> bf16 / f16 / f32 (wgmma .f32.e4m3.e4m3, K-major operands only, the tensor
     # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite

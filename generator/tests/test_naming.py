@@ -119,7 +119,7 @@ def test_sm90_names_parse_back_to_the_configuration():
         types = "_".join(e.name for e in (k.a.element, k.b.element, k.accumulator, k.c.element, k.d.element))
         assert k.name.startswith(f"cutlass3x_sm90_tensorop_gemm_{types}_")
         assert k.a.element in (BF16, F16, TF32, S8, E4M3, E5M2)
-        assert k.c.element in (BF16, F16, F32, E4M3, E5M2, S32)
+        assert k.c.element in (BF16, F16, F32, E4M3, E5M2, S32, S8)
 
 
 def test_name_parses_back_to_the_configuration():

@@ -1,7 +1,11 @@
 /// @file cutlass/numeric_conversion.h
 /// Conversions between accumulator/compute types and storage types, round-to-nearest-even
-/// for floating destinations (CUDA's __float2half_rn / __float2bfloat16_rn).
+/// for floating destinations (CUDA's __float2half_rn / __float2bfloat16_rn) and for s8 outputs
+/// (saturating).
 #pragma once
+
+#include <cmath>
+#include <cstdint>
 
 #include "cutlass/numeric_types.h"
 
@@ -28,6 +32,23 @@ struct NumericConverter<bfloat16_t, float> {
 template <>
 struct NumericConverter<float, bfloat16_t> {
   CUTLASS_HOST_DEVICE static float convert(bfloat16_t x) { return __bfloat162float(x); }
+};
+/// f32 -> s8 (int8 requantization outputs): round to nearest even, saturate to [-128, 127], NaN
+/// -> 0, as PTX's cvt.rni.sat.s8.f32 (PTX ISA, "cvt": integer destinations with .sat) and
+/// cuBLASLt's int8 outputs.
+template <>
+struct NumericConverter<int8_t, float> {
+  CUTLASS_HOST_DEVICE static int8_t convert(float x) {
+#if defined(__CUDA_ARCH__)
+    int r;
+    asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return int8_t(r);
+#else
+    if (std::isnan(x)) return 0;
+    float const r = std::nearbyint(x);   // the default rounding mode: to nearest, ties to even
+    return int8_t(r < -128.f ? -128.f : r > 127.f ? 127.f : r);
+#endif
+  }
 };
 template <>
 struct NumericConverter<float, tfloat32_t> {

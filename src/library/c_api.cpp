@@ -65,13 +65,17 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kF64, NumericTypeID::kF64, NumericTypeID::kF64},
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_32I, CUTLASS_LIB_COMPUTE_32I, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kS32, NumericTypeID::kS32, NumericTypeID::kS32},
-    // int8 dequantization: s32 accumulation, f32 epilogue (opt-in sm90 kernels "..._s8_s8_s32_bf16_...")
+    // int8 dequantization: s32 accumulation, f32 epilogue (sm90 kernels "..._s8_s8_s32_bf16_...", the
+    // 128x128 tile of each output in the default set)
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kBF16, NumericTypeID::kS32, NumericTypeID::kF32},
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_16F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kF16, NumericTypeID::kS32, NumericTypeID::kF32},
     {CUDA_R_8I, CUDA_R_8I, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
      NumericTypeID::kF32, NumericTypeID::kS32, NumericTypeID::kF32},
+    // int8 requantization: the same f32 epilogue, s8 out (opt-in sm90 kernels "..._s8_s8_s32_s8_s8_...")
+    {CUDA_R_8I, CUDA_R_8I, CUDA_R_8I, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kS8, NumericTypeID::kS8,
+     NumericTypeID::kS8, NumericTypeID::kS32, NumericTypeID::kF32},
     {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E4M3, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,
      NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kBF16, NumericTypeID::kBF16,

@@ -5,6 +5,7 @@
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -843,6 +844,78 @@ TEST(CApiOperandScales, S8DequantizedOutputs) {
                              CUDA_R_8I, k, &beta, D.ptr(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
   cutlassLibDestroy(handle);
   if (!missing.empty()) GTEST_SKIP() << missing << ": not in this build (or not for this device)";
+}
+
+/// int8 requantization (opt-in sm90 kernels "..._s8_s8_s32_s8_s8_..."): the dequantized f32 value
+/// alpha * scale_a[m] * scale_b[n] * acc + beta * C, rounded to nearest even and saturated to s8,
+/// against the reference's exact product scaled, rounded and saturated on the host: within 1 (the
+/// f32 products may round differently at a tie), with alpha chosen so some outputs pass the s8
+/// range (saturation), with beta = 0 (D poisoned first) and beta = 0.5 with an s8 C.
+TEST(CApiOperandScales, S8RequantizedOutputs) {
+  SKIP_WITHOUT_GPU();
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kS8, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kS8)) {
+    GTEST_SKIP() << "s8 -> s8 TN: opt-in kernels, not in this build (or not for this device)";
+  }
+  int64_t const m = 208, n = 72, k = 512;
+  Matrix A(NumericTypeID::kS8, k, m, k), B(NumericTypeID::kS8, k, n, k), R(NumericTypeID::kF32, m, n, m);
+  Matrix C(NumericTypeID::kS8, m, n, m), D(NumericTypeID::kS8, m, n, m);
+  A.fill(43), B.fill(44), C.fill(45);
+  std::vector<float> scales(size_t(m + n));
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
+  DeviceBuffer device_scales(scales.size() * 4);
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
+  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
+  ref::GemmProblem p;   // the exact integer product, in f32
+  p.m = m, p.n = n, p.k = k;
+  p.element_A = p.element_B = NumericTypeID::kS8, p.element_C = NumericTypeID::kF32;
+  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+  p.alpha = 1.0, p.beta = 0.0;
+  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  std::vector<float> product(size_t(m * n));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  std::vector<int8_t> source(size_t(m * n)), ours(size_t(m * n));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(source.data(), C.ptr(), source.size(), cudaMemcpyDeviceToHost));
+  double largest = 0;   // alpha puts the largest scaled product at 160: past 127, so some saturate
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) {
+      largest = std::max(largest, std::abs(double(scales[size_t(i)]) * scales[size_t(m + j)] * product[size_t(i + j * m)]));
+    }
+  }
+  float const alpha = float(160.0 / largest);
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  for (float const beta : {0.0f, 0.5f}) {
+    for (bool b_vector : {true, false}) {
+      SCOPED_TRACE(testing::Message() << "beta " << beta << ", b_vector " << b_vector);
+      ASSERT_TRUE(set_outer_scales(handle, sa, sb, b_vector));
+      if (beta == 0) {
+        ASSERT_TRUE(ref::fill_poison(NumericTypeID::kS8, D.ptr(), D.count()));
+      } else {
+        ASSERT_EQ(cudaSuccess, cudaMemcpy(D.ptr(), C.ptr(), size_t(m * n), cudaMemcpyDeviceToDevice));
+      }
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.ptr(), CUDA_R_8I, k,
+                                 B.ptr(), CUDA_R_8I, k, &beta, D.ptr(), CUDA_R_8I, m, CUTLASS_LIB_COMPUTE_32F));
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      ASSERT_EQ(cudaSuccess, cudaMemcpy(ours.data(), D.ptr(), ours.size(), cudaMemcpyDeviceToHost));
+      int64_t off = 0, saturated = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = 0; i < m; ++i) {
+          size_t const e = size_t(i + j * m);
+          double const v = double(alpha) * scales[size_t(i)] * scales[size_t(m + (b_vector ? j : 0))] * product[e] +
+                           double(beta) * source[e];
+          double const expected = std::min(127.0, std::max(-128.0, std::nearbyint(v)));
+          saturated += std::abs(v) > 127.5 ? 1 : 0;
+          off += std::abs(double(ours[e]) - expected) > 1 ? 1 : 0;
+        }
+      }
+      EXPECT_EQ(0, off) << "outputs more than 1 from the rounded, saturated value";
+      if (b_vector) EXPECT_GT(saturated, 0) << "the case should reach saturation";
+    }
+  }
+  cutlassLibDestroy(handle);
 }
 
 TEST(CApiOperandScales, E4m3OuterVectorScales) {

@@ -164,7 +164,7 @@ TEST_F(CApiArguments, UnsupportedTypeCombinations) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
   a = GemmExArgs();
   a.Atype = a.Btype = CUDA_R_8I;
-  a.Ctype = CUDA_R_8I;   // s8 output is not offered
+  a.Ctype = CUDA_R_8I;   // s8 output (requantization) takes COMPUTE_32F, not 32I
   a.compute = CUTLASS_LIB_COMPUTE_32I;
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
   // argument errors are reported first, as in cuBLAS
