@@ -763,6 +763,34 @@ ScaledError scaled_error(std::vector<float> const &ours, std::vector<float> cons
   return e;
 }
 
+/// The operand-scale tests' case: operands of `element` (s8: uniform [-2, 2]; e4m3: [-1, 1]), A
+/// (M x K, "T") and B (K x N, "N"), f32 scales for A's rows then B's columns (0.25 .. 2.125) on
+/// the device, and the reference's product in f32 (column-major M x N; exact for s8).
+struct OuterScaledCase {
+  Matrix A, B;
+  std::vector<float> scales, product;
+  DeviceBuffer device_scales;
+  int64_t m;
+  OuterScaledCase(NumericTypeID element, int64_t m_, int64_t n, int64_t k, uint64_t seed)
+      : A(element, k, m_, k), B(element, k, n, k), scales(size_t(m_ + n)),
+        product(size_t(m_ * n)), device_scales(size_t(m_ + n) * 4), m(m_) {
+    A.fill(seed), B.fill(seed + 1);
+    for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
+    Matrix R(NumericTypeID::kF32, m_, n, m_);
+    ref::GemmProblem p;
+    p.m = m_, p.n = n, p.k = k;
+    p.element_A = p.element_B = element, p.element_C = NumericTypeID::kF32;
+    p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+    p.alpha = 1.0, p.beta = 0.0;
+    p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m_, p.D = R.ptr(), p.ldd = m_;
+    EXPECT_TRUE(ref::reference_gemm(p));
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  }
+  float const *sa() const { return static_cast<float const *>(device_scales.get()); }
+  float const *sb() const { return sa() + m; }
+};
+
 /// int8 dequantization (sm90 kernels "..._s8_s8_s32_bf16_..." etc.; the 128x128 tile of each output is in
 /// the default set, the other tiles opt-in): s8 x s8 summed exactly in
 /// s32, then D = alpha * scale_a[m] * scale_b[n] * acc in f32, stored as bf16 / f16 / f32, with A's
@@ -771,22 +799,10 @@ ScaledError scaled_error(std::vector<float> const &ours, std::vector<float> cons
 TEST(CApiOperandScales, S8DequantizedOutputs) {
   SKIP_WITHOUT_GPU();
   int64_t const m = 200, n = 72, k = 512;
-  Matrix A(NumericTypeID::kS8, k, m, k), B(NumericTypeID::kS8, k, n, k), R(NumericTypeID::kF32, m, n, m);
-  A.fill(41), B.fill(42);
-  std::vector<float> scales(size_t(m + n));
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
-  DeviceBuffer device_scales(scales.size() * 4);
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
-  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
-  ref::GemmProblem p;   // the exact integer product, in f32
-  p.m = m, p.n = n, p.k = k;
-  p.element_A = p.element_B = NumericTypeID::kS8, p.element_C = NumericTypeID::kF32;
-  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
-  p.alpha = 1.0, p.beta = 0.0;
-  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
-  ASSERT_TRUE(ref::reference_gemm(p));
-  std::vector<float> product(size_t(m * n));
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  OuterScaledCase const x(NumericTypeID::kS8, m, n, k, 41);
+  Matrix const &A = x.A, &B = x.B;
+  std::vector<float> const &scales = x.scales, &product = x.product;
+  float const *sa = x.sa(), *sb = x.sb();
   cutlassLibHandle_t handle = nullptr;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
   struct Output {
@@ -858,23 +874,12 @@ TEST(CApiOperandScales, S8RequantizedOutputs) {
     GTEST_SKIP() << "s8 -> s8 TN: opt-in kernels, not in this build (or not for this device)";
   }
   int64_t const m = 208, n = 72, k = 512;
-  Matrix A(NumericTypeID::kS8, k, m, k), B(NumericTypeID::kS8, k, n, k), R(NumericTypeID::kF32, m, n, m);
+  OuterScaledCase const x(NumericTypeID::kS8, m, n, k, 43);
+  Matrix const &A = x.A, &B = x.B;
+  std::vector<float> const &scales = x.scales, &product = x.product;
+  float const *sa = x.sa(), *sb = x.sb();
   Matrix C(NumericTypeID::kS8, m, n, m), D(NumericTypeID::kS8, m, n, m);
-  A.fill(43), B.fill(44), C.fill(45);
-  std::vector<float> scales(size_t(m + n));
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
-  DeviceBuffer device_scales(scales.size() * 4);
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
-  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
-  ref::GemmProblem p;   // the exact integer product, in f32
-  p.m = m, p.n = n, p.k = k;
-  p.element_A = p.element_B = NumericTypeID::kS8, p.element_C = NumericTypeID::kF32;
-  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
-  p.alpha = 1.0, p.beta = 0.0;
-  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
-  ASSERT_TRUE(ref::reference_gemm(p));
-  std::vector<float> product(size_t(m * n));
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  C.fill(45);
   std::vector<int8_t> source(size_t(m * n)), ours(size_t(m * n));
   ASSERT_EQ(cudaSuccess, cudaMemcpy(source.data(), C.ptr(), source.size(), cudaMemcpyDeviceToHost));
   double largest = 0;   // alpha puts the largest scaled product at 160: past 127, so some saturate
@@ -925,23 +930,12 @@ TEST(CApiOperandScales, E4m3OuterVectorScales) {
     NO_KERNEL_FOR("e4m3 -> f32 TN");
   }
   int64_t const m = 200, n = 72, k = 512;
-  Matrix A(NumericTypeID::kFE4M3, k, m, k), B(NumericTypeID::kFE4M3, k, n, k);
-  Matrix C(NumericTypeID::kF32, m, n, m), R(NumericTypeID::kF32, m, n, m);
-  A.fill(31), B.fill(32);
-  std::vector<float> scales(size_t(m + n));
-  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
-  DeviceBuffer device_scales(scales.size() * 4);
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_scales.get(), scales.data(), scales.size() * 4, cudaMemcpyHostToDevice));
-  float const *sa = static_cast<float const *>(device_scales.get()), *sb = sa + m;
-  ref::GemmProblem p;
-  p.m = m, p.n = n, p.k = k;
-  p.element_A = p.element_B = NumericTypeID::kFE4M3, p.element_C = NumericTypeID::kF32;
-  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
-  p.alpha = 1.0, p.beta = 0.0;
-  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = R.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
-  ASSERT_TRUE(ref::reference_gemm(p));
-  std::vector<float> product(size_t(m * n)), ours(size_t(m * n));
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(product.data(), R.ptr(), product.size() * 4, cudaMemcpyDeviceToHost));
+  OuterScaledCase const x(NumericTypeID::kFE4M3, m, n, k, 31);
+  Matrix const &A = x.A, &B = x.B;
+  std::vector<float> const &scales = x.scales, &product = x.product;
+  float const *sa = x.sa(), *sb = x.sb();
+  Matrix C(NumericTypeID::kF32, m, n, m);
+  std::vector<float> ours(size_t(m * n));
   cutlassLibHandle_t handle = nullptr;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
   for (bool b_vector : {true, false}) {
