@@ -57,6 +57,7 @@ bool scale_supported(NumericTypeID element, NumericTypeID scalar) {
     case NumericTypeID::kF32: return scalar == NumericTypeID::kF32;
     case NumericTypeID::kF64: return scalar == NumericTypeID::kF64;
     case NumericTypeID::kS32: return scalar == NumericTypeID::kS32;
+    case NumericTypeID::kS8: return scalar == NumericTypeID::kF32;   // int8 requantization's C
     default: return false;
   }
 }
@@ -76,6 +77,7 @@ bool launch_scale(ScaleArguments const &a, cudaStream_t stream) {
     case NumericTypeID::kF32: return launch<float, float>(a, stream);
     case NumericTypeID::kF64: return launch<double, double>(a, stream);
     case NumericTypeID::kS32: return launch<int32_t, int32_t>(a, stream);
+    case NumericTypeID::kS8: return launch<int8_t, float>(a, stream);
     default: return false;
   }
 }

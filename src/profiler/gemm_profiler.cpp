@@ -46,12 +46,12 @@ struct GemmProfiler::Problem {
 namespace {
 
 /// Accumulator and alpha/beta types the Handle is called with (as the C API maps computeType): s8
-/// inputs with an s32 C compute in s32 (COMPUTE_32I), with any other C (bf16 / f16 / f32: int8
-/// dequantization, s8: requantization) in f32 (COMPUTE_32F).
+/// inputs accumulate in s32, with s32 scalars for an s32 C (COMPUTE_32I) and f32 ones for any
+/// other C (bf16 / f16 / f32: int8 dequantization, s8: requantization; COMPUTE_32F).
 std::pair<NumericTypeID, NumericTypeID> handle_compute_types(GemmSpec const &spec) {
   if (spec.A.element == NumericTypeID::kF64) return {NumericTypeID::kF64, NumericTypeID::kF64};
-  if (spec.A.element == NumericTypeID::kS8 && spec.C.element == NumericTypeID::kS32) {
-    return {NumericTypeID::kS32, NumericTypeID::kS32};
+  if (spec.A.element == NumericTypeID::kS8) {
+    return {NumericTypeID::kS32, spec.C.element == NumericTypeID::kS32 ? NumericTypeID::kS32 : NumericTypeID::kF32};
   }
   return {NumericTypeID::kF32, NumericTypeID::kF32};
 }

@@ -30,6 +30,9 @@ cublasStatus_t cublas_gemm(cublasHandle_t handle, GemmProblem const &p0) {
   if (!cuda_type(p.element_A, &ta) || !cuda_type(p.element_B, &tb) || !cuda_type(p.element_C, &tc)) {
     return CUBLAS_STATUS_NOT_SUPPORTED;
   }
+  // cublasGemmEx writes 16F, 16BF, 32F, 64F or 32I only (an s8 C is cuBLASLt's): refuse before
+  // the copy below, which sizes the other types' elements
+  if (p.element_C == NumericTypeID::kS8) return CUBLAS_STATUS_NOT_SUPPORTED;
   cudaStream_t stream = nullptr;
   cublasGetStream(handle, &stream);
   if (p.C != p.D && p.beta != 0) {

@@ -36,8 +36,8 @@ __device__ void store_from_double(NumericTypeID type, void *ptr, int64_t i, doub
     case NumericTypeID::kTF32:
     case NumericTypeID::kF32: static_cast<float *>(ptr)[i] = float(v); break;
     case NumericTypeID::kF64: static_cast<double *>(ptr)[i] = v; break;
-    // s8: round to nearest even, saturating to [-128, 127] (as the requantizing kernels convert)
-    case NumericTypeID::kS8: static_cast<int8_t *>(ptr)[i] = int8_t(llrint(fmin(127.0, fmax(-128.0, v)))); break;
+    // s8: round to nearest even, saturating to [-128, 127], NaN -> 0 (as the requantizing kernels convert)
+    case NumericTypeID::kS8: static_cast<int8_t *>(ptr)[i] = isnan(v) ? 0 : int8_t(llrint(fmin(127.0, fmax(-128.0, v)))); break;
     case NumericTypeID::kS32: static_cast<int32_t *>(ptr)[i] = int32_t(uint32_t(int64_t(llrint(v)))); break;
     // fp8: round to nearest even, saturating to the largest finite value (as the kernels convert).
     case NumericTypeID::kFE4M3: static_cast<float_e4m3_t *>(ptr)[i] = float_e4m3_t(float(v)); break;
