@@ -33,6 +33,14 @@ GemmCall k_major_operands(GemmCall c) {
   return c;
 }
 
+/// The kernels of the call's types with both operands K-major, which take MN-major operands
+/// through transposed copies (staging.h); null when those are the call's own `candidates` or
+/// there are none. Looked up where a decision needs them, not on a remembered route's path.
+GemmOperationVector const *k_major_kernels(GemmCall const &call, GemmOperationVector const *candidates) {
+  GemmOperationVector const *k_major = Singleton::get().operation_table.find_gemm(functional_key(k_major_operands(call)));
+  return k_major == candidates ? nullptr : k_major;
+}
+
 }  // namespace
 
 /// A row-major C/D problem as the column-major one the kernels compute: D^T = B^T * A^T.
@@ -169,9 +177,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   call.epilogue.columns = int(call.n);
   //    MN-major operands may also run on K-major kernels through transposed copies (staging.h).
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
-  GemmOperationVector const *k_major = Singleton::get().operation_table.find_gemm(functional_key(k_major_operands(call)));
-  if (k_major == candidates) k_major = nullptr;
-  if (!candidates && !k_major) {
+  if (!candidates && !k_major_kernels(call, candidates)) {
     return gemm_failure(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
   }
 
@@ -187,6 +193,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   }
   int const cc = context.compute_capability;
   if (runs_scale_only(call)) {   // a fused epilogue always runs its kernel (K >= 1 checked)
+    GemmOperationVector const *k_major = k_major_kernels(call, candidates);
     if (!(candidates && first_for_device(*candidates, cc)) && !(k_major && first_for_device(*k_major, cc))) {
       return gemm_failure(GemmFailure::kArchMismatch, "no kernel for this device's compute capability");
     }
@@ -200,7 +207,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   std::string const key = remember ? route_key(call, cc, context.sm_count, packing_limit(context)) : std::string();
   if (!remember || !context.routes->find(key, &route)) {
     bool any_for_device = false;
-    route = choose_route(call, candidates, k_major, context, &any_for_device);
+    route = choose_route(call, candidates, k_major_kernels(call, candidates), context, &any_for_device);
     if (!route.kernel) {
       return any_for_device ? gemm_failure(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                             : gemm_failure(GemmFailure::kArchMismatch,
@@ -219,7 +226,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
-                 staged ? " (on aligned copies of misaligned operands)" : split_k ? " (split-K)" : "");
+                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "");
   }
   // 7. Workspace (grown on demand: staging copies or split-K partials, then the kernel's own),
   //    then launch.

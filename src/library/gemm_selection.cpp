@@ -335,8 +335,10 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
     hbm_bytes += ((m + n) * k * element + outputs * m * n * double(bytes_of(desc.D.element))) / useful;
   }
   if (tiles == 0) return 0;
-  double const cta_blocks = std::ceil(tiles / sms) * (tile_blocks / tiles);
-  double const compute = cta_blocks * 2.0 * effective_area(desc, std::ceil(tiles / sms), tile_blocks / tiles * tile.k()) * tile.k() / sm_rate(desc);
+  double const tiles_per_cta = std::ceil(tiles / sms), blocks_per_tile = tile_blocks / tiles;
+  double const cta_blocks = tiles_per_cta * blocks_per_tile;
+  double const compute =
+      cta_blocks * 2.0 * effective_area(desc, tiles_per_cta, blocks_per_tile * tile.k()) * tile.k() / sm_rate(desc);
   double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
   return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
 }
