@@ -355,6 +355,34 @@ TEST_P(BandwidthKernelTest, EdgeSizes) {
   }
 }
 
+/// The GEMV family's flat dot form (Mat K-major with vector loads, x contiguous and aligned): rows
+/// in several chunks that meet through the workspace's counters, a scalar tail past the last whole
+/// vector (K % vector != 0 with an aligned ld), one and several batch entries (batch strides
+/// rounded to 16 bytes so the vector form runs), both orientations; each run twice on one
+/// workspace (the same bits), then on new operands without initializing it again.
+TEST_P(BandwidthKernelTest, GemvRowsInChunks) {
+  if (desc().max_small_extent != 1) GTEST_SKIP() << "not a GEMV kernel";
+  bool const integer = is_integer(desc().C.element);
+  int64_t const vector_a = 16 / element_bytes(desc().A.element), vector_b = 16 / element_bytes(desc().B.element);
+  struct Case {
+    int64_t big, k, pad, batch;
+  };
+  Case const cases[] = {{300, 3001, 7, 1}, {37, 8192, 8, 3}, {9, 8, 8, 1}, {2, 20000, 0, 2}, {1, 4096, 0, 1}};
+  for (Case const &c : cases) {
+    for (bool n_small : {true, false}) {
+      SharedWorkspace workspace;
+      for (uint64_t seed = 0; seed < 2; ++seed) {
+        int64_t const pad = c.pad ? c.pad : (vector_a - c.k % vector_a) % vector_a + vector_a;
+        Problem p(desc(), n_small ? c.big : 1, n_small ? 1 : c.big, c.k, c.batch, pad);
+        p.stride_A -= p.stride_A % vector_a;
+        p.stride_B -= p.stride_B % vector_b;
+        run_and_check(GetParam(), p, integer ? 2 : 1.25, integer ? -1 : -0.5, false, false, 2, seed, &workspace);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 std::string kernel_test_name(::testing::TestParamInfo<size_t> const &info) { return description(info.param).name; }
 
 /// The plain kernels with a small-side limit (the bandwidth families).
