@@ -355,12 +355,11 @@ TEST_P(BandwidthKernelTest, EdgeSizes) {
   }
 }
 
-/// The GEMV family's flat dot form (Mat K-major with vector loads, x contiguous and aligned): rows
-/// in several chunks that meet through the workspace's counters, a scalar tail past the last whole
-/// vector (K % vector != 0 with an aligned ld), one and several batch entries (batch strides
-/// rounded to 16 bytes so the vector form runs), both orientations; each run twice on one
-/// workspace (the same bits), then on new operands without initializing it again.
-TEST_P(BandwidthKernelTest, GemvRowsInChunks) {
+/// The GEMV family on long rows: K split over CTAs that meet through the workspace, a scalar tail
+/// past the last whole vector (K % vector != 0 with an aligned ld), one and several batch entries
+/// (batch strides rounded to 16 bytes so the vector loads run), both orientations; each run twice
+/// on one workspace (the same bits), then on new operands without initializing it again.
+TEST_P(BandwidthKernelTest, GemvLongRows) {
   if (desc().max_small_extent != 1) GTEST_SKIP() << "not a GEMV kernel";
   bool const integer = is_integer(desc().C.element);
   int64_t const vector_a = 16 / element_bytes(desc().A.element), vector_b = 16 / element_bytes(desc().B.element);

@@ -13,22 +13,11 @@
 /// (A column-major, B row-major): the axpy form, each lane owning V consecutive outputs (one
 /// 16-byte vector) and the 8 warps of a CTA taking interleaved k, summed through shared memory.
 /// The x entries a CTA needs are read straight from global memory in vectors when x is contiguous
-/// and aligned (the flat dot form below), else staged in shared memory once (any stride).
+/// and aligned (dot form), else staged in shared memory once (any stride).
 ///
-/// Flat dot form (the dot form whenever Mat allows vector loads and x is contiguous and 16-byte
-/// aligned, the common case: y = x W^T at one token): a persistent grid whose warps take the
-/// units (output, chunk of kFlatChunkVectors vectors of its row) in order, warp w of G the units
-/// w, w + G, ...; so at any moment the whole GPU reads one compact window of Mat, as a copy
-/// does, rather than every warp its own row (on the H200 a grid-stride read of a 90-134 MB
-/// matrix reached 0.88-1.0 of a device-to-device copy's bandwidth, one warp per row 0.78-0.82:
-/// docs/NOTES.md, 2026-12-02 s17). A row's chunks meet through its counter in the workspace
-/// (output_block.h reduce_warp: the warp that counts in last adds the chunks in order, so the
-/// bits do not depend on timing) and that warp runs the epilogue.
-///
-/// Split-K (the blocked forms): when the outputs alone cannot fill the GPU (few CTAs per SM), K is
-/// cut into equal runs (grid y), and the CTAs of one output block meet in the workspace
-/// (output_block.h: deterministic, counters cleared by initialize_workspace() once and by every
-/// launch after).
+/// Split-K: when the outputs alone cannot fill the GPU (few CTAs per SM), K is cut into equal
+/// runs (grid y), and the CTAs of one output block meet in the workspace (output_block.h:
+/// deterministic, counters cleared by initialize_workspace() once and by every launch after).
 /// Vector loads (16 bytes) need Mat's pointer and leading dimension (and batch stride) aligned to
 /// 16 bytes; otherwise the same loops run with one element per load. Accumulation is in
 /// ElementAccumulator (f32 for 16-bit, tf32 and f32 inputs, f64, s32 for s8), summed in a fixed
@@ -40,7 +29,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -68,10 +56,8 @@ struct GemvParams {
   int k = 0;
   bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
   int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
+  bool x_direct = false;         ///< dot form: x read from global memory in vectors, not staged
   SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
-                                     ///< (flat form: splits = chunks of a row; blocks = batch x length)
-  int batch = 1;
-  int chunk_vectors = 0;             ///< flat form: vectors of Mat's row per unit (0: a blocked form)
   OutputOperands<ElementC, OutputParams> out;
 };
 
@@ -82,11 +68,6 @@ __global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const
   } else {
     Kernel::template run_axpy<kVector>(params);
   }
-}
-
-template <typename Kernel>
-__global__ void __launch_bounds__(256, 4) gemv_flat_kernel(typename Kernel::Params const params) {
-  Kernel::run_dot_flat(params);
 }
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
@@ -116,9 +97,6 @@ struct Gemv {
   /// Shared memory for x: at most this many bytes of one K run (longer K is split).
   static constexpr int kMaxStagedBytes = 24 * 1024;   // + the axpy form's sums: under 48 KB
   static constexpr int kMaxKPerSplit = kMaxStagedBytes / int(sizeof(Element));
-  /// Flat dot form: vectors per lane in flight, and the vectors of one unit (one warp step, 2 KB).
-  static constexpr int kFlatUnroll = 4;
-  static constexpr int kFlatChunkVectors = 32 * kFlatUnroll;
 
   using ThreadblockShape = GemmShape<kThreads, 1, 1>;   ///< threads of a CTA (the name's tile)
   using WarpShape = GemmShape<32, 1, 1>;
@@ -187,59 +165,17 @@ struct Gemv {
   static int resident_ctas(bool dot) {
     int device = 0;
     cudaGetDevice(&device);
-    return dot ? once_per_device(device, [] { return occupancy(gemv_kernel<Gemv, true, true>, kMaxStagedBytes); })
-               : once_per_device(device, [] { return occupancy(gemv_kernel<Gemv, false, true>, kMaxStagedBytes); });
-  }
-
-  /// CTAs of `kernel` with `shared` bytes of dynamic shared memory resident on one SM (4 if the
-  /// query fails).
-  template <typename KernelFunction>
-  static int occupancy(KernelFunction kernel, size_t shared) {
-    int ctas = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, shared) != cudaSuccess || ctas < 1) {
-      cudaGetLastError();
-      ctas = 4;
-    }
-    return ctas;
-  }
-
-  /// The flat dot form's plan (see the file comment): a row in chunks of kFlatChunkVectors vectors
-  /// (the scalar tail past the last whole vector goes with the last chunk), one counter per output.
-  static void plan_flat(Params &params, int batch_count) {
-    int64_t const vectors = params.k / kVector;
-    int64_t const chunk = flat_chunk_vectors() > 0 ? flat_chunk_vectors() : std::max<int64_t>(1, vectors);
-    int64_t const chunks = std::max<int64_t>(1, (vectors + chunk - 1) / chunk);
-    params.batch = batch_count;
-    params.chunk_vectors = int(std::min<int64_t>(chunk, INT32_MAX));
-    params.k_per_split = params.k;
-    params.split.splits = int(std::min<int64_t>(chunks, INT32_MAX));
-    params.split.slots = 1;
-  }
-
-  /// The flat form's unit in vectors: kFlatChunkVectors. CUTLASS_LIB_GEMV_CHUNK=<n> (a measurement
-  /// aid, as CUTLASS_LIB_SPLIT_K is for the blocked forms) takes n instead, -1 a whole row per
-  /// unit, 0 the blocked dot form for every call.
-  static int flat_chunk_vectors() {
-    static int const chunk = [] {
-      char const *text = std::getenv("CUTLASS_LIB_GEMV_CHUNK");
-      if (text == nullptr || *text == 0) return kFlatChunkVectors;
-      int const n = std::atoi(text);
-      return n > 0 ? (n + 31) / 32 * 32 : n;
-    }();
-    return chunk;
-  }
-
-  /// Outputs of all batch entries: the flat form's blocks.
-  static int64_t flat_blocks(Params const &params) { return int64_t(params.length) * params.batch; }
-
-  /// The flat form's grid: every unit's warp, at most the CTAs resident on the GPU at once.
-  static int flat_grid(Params const &params, int sm_count) {
-    int device = 0;
-    cudaGetDevice(&device);
-    int64_t const resident =
-        int64_t(sm_count > 0 ? sm_count : 1) * once_per_device(device, [] { return occupancy(gemv_flat_kernel<Gemv>, 0); });
-    int64_t const units = flat_blocks(params) * params.split.splits;
-    return int(std::max<int64_t>(1, std::min<int64_t>(resident, (units + kWarps - 1) / kWarps)));
+    auto const query = [](auto kernel) {
+      int ctas = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, kMaxStagedBytes) != cudaSuccess ||
+          ctas < 1) {
+        cudaGetLastError();
+        ctas = 4;
+      }
+      return ctas;
+    };
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
@@ -295,60 +231,30 @@ struct Gemv {
 
   static int64_t blocks(Params const &params, int batch_count) { return row_blocks(params) * batch_count; }
 
-  /// The flat form's plan when the shape has the dot form (whether a call then runs it depends on
-  /// its pointers; the workspace, on the shape alone, serves both forms).
-  static bool flat_planned(Arguments const &args, Params &flat) {
-    flat = make_params(args);
-    if (!dot_form(flat)) return false;
-    plan_flat(flat, args.batch_count);
-    return true;
-  }
-
   static size_t get_workspace_size(Arguments const &args) {
     Params const params = planned(args, current_device_sm_count());
-    int64_t bytes = decltype(params.split)::workspace_bytes(blocks(params, args.batch_count), params.split.splits,
-                                                            params.split.slots);
-    Params flat;
-    if (flat_planned(args, flat)) {
-      bytes = std::max(bytes, decltype(flat.split)::workspace_bytes(flat_blocks(flat), flat.split.splits, 1));
-    }
-    return size_t(bytes);
+    return size_t(decltype(params.split)::workspace_bytes(blocks(params, args.batch_count), params.split.splits,
+                                                          params.split.slots));
   }
 
-  /// Clears the counters of whichever form runs (both forms' counters start at the workspace's
-  /// start; the larger count covers both).
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
     Params const params = planned(args, current_device_sm_count());
-    int64_t counters = params.split.splits > 1 ? blocks(params, args.batch_count) : 0;
-    Params flat;
-    if (flat_planned(args, flat) && flat.split.splits > 1) counters = std::max(counters, flat_blocks(flat));
-    if (counters == 0) return Status::kSuccess;
-    return decltype(params.split)::clear_counters(workspace, counters, stream);
+    if (params.split.splits <= 1) return Status::kSuccess;
+    return decltype(params.split)::clear_counters(workspace, blocks(params, args.batch_count), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
-    int const sm_count = current_device_sm_count();
-    Params params = make_params(args);
-    bool const dot = dot_form(params);
-    bool const vector = vector_loads(params, args.batch_count);
-    bool const x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
-                          (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
-    if (x_direct && flat_chunk_vectors() != 0) {
-      plan_flat(params, args.batch_count);
-      if (params.split.splits > 1) {
-        if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-        params.split.place(workspace, flat_blocks(params));
-      }
-      gemv_flat_kernel<Gemv><<<flat_grid(params, sm_count), kThreads, 0, stream>>>(params);
-      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
-    }
-    params = planned(args, sm_count);
+    Params params = planned(args, current_device_sm_count());
     if (params.split.splits > 1) {
       if (workspace == nullptr) return Status::kErrorWorkspaceNull;
       params.split.place(workspace, blocks(params, args.batch_count));
     }
+    bool const dot = dot_form(params);
+    bool const vector = vector_loads(params, args.batch_count);
+    params.x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
+                      (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
-    size_t const shared = size_t(params.k_per_split) * sizeof(Element);
+    size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
       if (vector) {
         gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
@@ -382,12 +288,15 @@ struct Gemv {
     return v;
   }
 
-  /// A vector of x from global memory through L1 (the flat form: every warp of the CTA reads it).
-  CUTLASS_DEVICE static Vector load_x(Element const *p) {
-    uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
-    Vector v;
-    memcpy(&v, &bits, sizeof(Vector));
-    return v;
+  /// A vector of x: from global memory through L1 (direct), or from the shared-memory copy.
+  CUTLASS_DEVICE static Vector load_x(Element const *p, bool direct) {
+    if (direct) {
+      uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
+      Vector v;
+      memcpy(&v, &bits, sizeof(Vector));
+      return v;
+    }
+    return *reinterpret_cast<Vector const *>(p);
   }
 
   CUTLASS_DEVICE static ElementAccumulator to_accumulator(Element x) {
@@ -401,8 +310,7 @@ struct Gemv {
     __syncthreads();
   }
 
-  /// Blocked dot form (x strided or misaligned, or Mat without vector loads): warp w of CTA
-  /// (bx, split, l) computes output bx * kWarps + w over its K run.
+  /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run.
   template <bool kVectorLoads>
   CUTLASS_DEVICE static void run_dot(Params const &params) {
     extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -411,8 +319,9 @@ struct Gemv {
     int const l = blockIdx.z;
     int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
     int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
-    Element const *xs = staged;   // x strided or misaligned (else the flat form runs): staged once
-    stage_x(params, staged, l, k_begin, count);
+    // x straight from global memory (L1 serves the CTA's warps) or staged once in shared memory
+    Element const *xs = params.x_direct ? params.x + int64_t(l) * params.x_batch_stride + k_begin : staged;
+    if (!params.x_direct) stage_x(params, staged, l, k_begin, count);
 
     int64_t const i = int64_t(blockIdx.x) * kDotRows + warp;
     ElementAccumulator acc = ElementAccumulator(0);
@@ -430,14 +339,14 @@ struct Gemv {
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) {
-            Vector const b = *reinterpret_cast<Vector const *>(xs + (v + 32 * u) * kVector);
+            Vector const b = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
             CUTLASS_PRAGMA_UNROLL
             for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
           }
         }
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
-          Vector const b = *reinterpret_cast<Vector const *>(xs + v * kVector);
+          Vector const b = load_x(xs + v * kVector, params.x_direct);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
         }
@@ -453,65 +362,6 @@ struct Gemv {
     int const slot[1] = {warp};
     ElementAccumulator value[1] = {acc};
     finish<1>(params, owner, index, slot, value, l);
-  }
-
-  /// Flat dot form (see the file comment): warp w of the grid's G takes units w, w + G, ...;
-  /// unit u is chunk u % chunks of output u / chunks (output i of batch entry l: l * length + i).
-  /// The unit's indices advance by G incrementally (no division per unit).
-  CUTLASS_DEVICE static void run_dot_flat(Params const &params) {
-    int const lane = threadIdx.x % 32;
-    int64_t const vectors = params.k / kVector;
-    int const chunks = params.split.splits;
-    int const warps = int(gridDim.x) * kWarps;
-    int const first = int(blockIdx.x) * kWarps + int(threadIdx.x / 32);
-    int const step_chunk = warps % chunks, step_output = warps / chunks;
-    int chunk = first % chunks;
-    int i = (first / chunks) % params.length;
-    int l = (first / chunks) / params.length;
-    for (; l < params.batch; ) {
-      Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + int64_t(i) * params.mat_ld;
-      Element const *x = params.x + int64_t(l) * params.x_batch_stride;
-      int64_t const begin = int64_t(chunk) * params.chunk_vectors;
-      int const count = int(min(int64_t(params.chunk_vectors), vectors - begin));   // vectors of this chunk
-      Element const *mat = row + begin * kVector;
-      Element const *xs = x + begin * kVector;
-      ElementAccumulator acc = ElementAccumulator(0);
-      for (int v = lane; v < count; v += 32 * kFlatUnroll) {
-        // every load of the step issued before the first use; past the chunk both sides read as 0
-        Vector a[kFlatUnroll], b[kFlatUnroll];
-        CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kFlatUnroll; ++u) {
-          bool const in = v + 32 * u < count;
-          a[u] = in ? load_vector(mat + (v + 32 * u) * kVector) : Vector{};
-          b[u] = in ? load_x(xs + (v + 32 * u) * kVector) : Vector{};
-        }
-        CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kFlatUnroll; ++u) {
-          CUTLASS_PRAGMA_UNROLL
-          for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
-        }
-      }
-      if (chunk == chunks - 1) {   // the elements past the last whole vector
-        for (int64_t k = vectors * kVector + lane; k < params.k; k += 32) acc += to_accumulator(row[k]) * to_accumulator(x[k]);
-      }
-      CUTLASS_PRAGMA_UNROLL
-      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-      if (params.split.reduce_warp(acc, int64_t(l) * params.length + i, chunk)) {
-        bool const owner[1] = {lane == 0};
-        int const m[1] = {params.n_is_one ? i : 0};
-        int const n[1] = {params.n_is_one ? 0 : i};
-        ElementAccumulator const value[1] = {acc};
-        store_outputs<EpilogueOutputOp>(params.out, l, owner, m, n, value);
-      }
-      chunk += step_chunk;
-      int const carry = chunk >= chunks ? 1 : 0;
-      chunk -= carry * chunks;
-      i += step_output + carry;
-      if (i >= params.length) {
-        l += i / params.length;
-        i %= params.length;
-      }
-    }
   }
 
   /// Axpy form: lane t of every warp owns outputs bx * kAxpyRows + t * kVector + (0 .. kVector-1);

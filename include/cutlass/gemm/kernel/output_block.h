@@ -7,8 +7,7 @@
 /// (atomicAdd after a fence), and the last CTA of the block adds the splits' partials in split
 /// order 0, 1, ... (the same bits on every run, whatever order the CTAs finish in), then runs the
 /// epilogue and clears the counter for the next launch: the threadFenceReduction pattern of the
-/// CUDA samples. Counters must be zero before the first launch on a workspace. reduce_warp is the
-/// same between warps, one output per block (the GEMV's flat dot form).
+/// CUDA samples. Counters must be zero before the first launch on a workspace.
 /// Epilogue: D(m, n) = op(acc, C(m, n)) with column-major C and D (thread/linear_combination.h);
 /// C is read only when the operator needs it.
 #pragma once
@@ -115,29 +114,6 @@ struct SplitKSerial {
       for (int s = 0; s < splits; ++s) value[j] += __ldcg(all + int64_t(s) * slots + slot[j]);
     }
     return true;
-  }
-
-  /// The same hand-off for one output per block (slots == 1) between warps: every lane of the
-  /// warp that computed split `split` of block `block` calls it with the warp's sum in `value`.
-  /// True on every lane of the warp that finishes the block, whose `value` then holds the ordered
-  /// sum of the splits; false (nothing left to do) on the others.
-  CUTLASS_DEVICE bool reduce_warp(Accumulator &value, int64_t block, int split) const {
-    if (splits <= 1) return true;
-    bool last = false;
-    if (threadIdx.x % 32 == 0) {
-      partials[block * splits + split] = value;
-      __threadfence();
-      last = atomicAdd(counters + block, 1) == splits - 1;
-      if (last) {
-        counters[block] = 0;   // every split has counted in: ready for the next launch
-        __threadfence();
-        value = Accumulator(0);
-        for (int s = 0; s < splits; ++s) value += __ldcg(partials + block * splits + s);
-      }
-    }
-    last = __shfl_sync(0xffffffffu, int(last), 0) != 0;
-    value = __shfl_sync(0xffffffffu, value, 0);
-    return last;
   }
 #endif
 };
