@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
@@ -356,10 +357,50 @@ double estimated_staging_time(size_t bytes, int copies) {
 constexpr double kSplitKMaxTiles = 8;
 constexpr int64_t kSplitKMinK = 16384;
 
+namespace {
+
+/// Measurement aid: CUTLASS_LIB_SPLIT_K=<splits>[:<name part>] makes choose_split_k take exactly
+/// that split count, whatever the estimates (and only slice kernels whose name contains the part),
+/// wherever the route applies; unset (the default), the cost model chooses.
+struct ForcedSplitK {
+  int splits = 0;
+  std::string name_part;
+};
+
+ForcedSplitK const &forced_split_k() {
+  static ForcedSplitK const forced = [] {
+    ForcedSplitK f;
+    char const *v = std::getenv("CUTLASS_LIB_SPLIT_K");
+    if (!v || !v[0]) return f;
+    f.splits = std::atoi(v);
+    if (char const *colon = std::strchr(v, ':')) f.name_part = colon + 1;
+    return f;
+  }();
+  return forced;
+}
+
+}  // namespace
+
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
                     void *workspace, SplitKPlan *plan, Operation const **kernel) {
   int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
   double const tiles = std::ceil(double(call.m) / 128) * std::ceil(double(call.n) / 128);
+  ForcedSplitK const &forced = forced_split_k();
+  if (forced.splits > 0) {
+    if (!split_k_applies(call) || !plan_split_k(call, forced.splits, workspace, plan)) return false;
+    GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(plan->sliced));
+    if (!all) return false;
+    GemmOperationVector named;
+    for (Operation const *op : *all) {
+      if (gemm_description(op).tile_description.tile_scheduler != TileSchedulerType::kStreamK &&
+          std::strstr(op->description().name, forced.name_part.c_str())) {
+        named.push_back(op);
+      }
+    }
+    bool any = false;
+    *kernel = select_kernel(named, plan->sliced, cc, sm_count, ask_kernel, &any);
+    return *kernel != nullptr;
+  }
   if (!split_k_applies(call) || call.k < kSplitKMinK || tiles > kSplitKMaxTiles) return false;
   bool const reads_c = gemm_reads_c(call);
   double best = estimated_time(gemm_description(direct), call, sm_count);
