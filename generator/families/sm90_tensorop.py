@@ -118,6 +118,8 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (64, 96, 10, PINGPONG, "stream_k", False),
         (64, 32, 16, PINGPONG, "stream_k", False),
         (64, 64, 12, PINGPONG, "stream_k", False),
+        (128, 32, 10, COOPERATIVE, "", False),
+        (128, 32, 10, COOPERATIVE, "stream_k", False),
         (128, 96, 7, PINGPONG, "", False),
         (128, 96, 7, COOPERATIVE, "", False),
         (128, 96, 7, COOPERATIVE, "stream_k", False),
