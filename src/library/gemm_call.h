@@ -38,6 +38,9 @@ struct GemmCall {
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
   int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;
   GemmEpilogueArguments epilogue;   ///< fused pieces and their operands (plain by default)
+  /// The split-K route's sliced GEMM (split_k.h): an f32 batch of K slices, never a caller's
+  /// call; selection lets the few-token tiles run it at any N (gemm_selection.cpp).
+  bool split_k_slices = false;
 };
 
 /// Why a call did not run a kernel; each entry point maps these to its own status codes.

@@ -63,8 +63,10 @@ bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char 
   // 22016 x 32 x 4096 at 0.99x cuBLAS (the sm80 64x64 tile: 0.86x) but lost where the model
   // also ranked it first: N = 96 (0.61x against 0.74x), 64 x 8192 x 8192 (0.95x against 1.01x),
   // 128 x 4096 x 14336 (0.59x against stream-K's 0.88x) (docs/NOTES.md, s10).
+  // Split-K slices are exempt: there the tile's short N side pays for itself (s18: the 64x32 tile
+  // ran 128 x 128 x 65536 in 16-32 slices at 0.94-0.97x cuBLAS, the 64x64 tile at 0.84-0.89x).
   if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && tile.threadblock_shape.n() < 64 &&
-      c.n > tile.threadblock_shape.n()) {
+      c.n > tile.threadblock_shape.n() && !c.split_k_slices) {
     *why = "N above the few-token tile's";
     return false;
   }
@@ -390,16 +392,21 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
     if (!split_k_applies(call) || !plan_split_k(call, forced.splits, workspace, plan)) return false;
     GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(plan->sliced));
     if (!all) return false;
-    GemmOperationVector named;
+    // the first named kernel that takes the slices (no fit rules: a few-token tile may run them)
+    GemmUniversalConfiguration const configuration = configuration_of(plan->sliced);
+    GemmUniversalArguments const arguments = arguments_of(plan->sliced);
     for (Operation const *op : *all) {
-      if (gemm_description(op).tile_description.tile_scheduler != TileSchedulerType::kStreamK &&
-          std::strstr(op->description().name, forced.name_part.c_str())) {
-        named.push_back(op);
+      TileDescription const &tile = op->description().tile_description;
+      if (tile.tile_scheduler == TileSchedulerType::kStreamK || cc < tile.minimum_compute_capability ||
+          cc > tile.maximum_compute_capability || !std::strstr(op->description().name, forced.name_part.c_str())) {
+        continue;
+      }
+      if (!ask_kernel || op->can_implement(configuration, arguments) == Status::kSuccess) {
+        *kernel = op;
+        return true;
       }
     }
-    bool any = false;
-    *kernel = select_kernel(named, plan->sliced, cc, sm_count, ask_kernel, &any);
-    return *kernel != nullptr;
+    return false;
   }
   if (!split_k_applies(call) || call.k < kSplitKMinK || tiles > kSplitKMaxTiles) return false;
   bool const reads_c = gemm_reads_c(call);

@@ -48,8 +48,9 @@ int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_
 /// The selection rule on descriptions alone: the kernel's compute-capability range holds `cc`,
 /// each operand's alignment (operand_alignment) is at least the kernel's, the call's smaller
 /// side is within the kernel's max_small_extent (when it has one), and N within the tile's for
-/// the sm90 few-token tile (tile N under 64). `call` must be column-major in
-/// C/D. On false, *why names the first unmet condition.
+/// the sm90 few-token tile (tile N under 64), except on the split-K route's slices
+/// (GemmCall::split_k_slices). `call` must be column-major in C/D. On false, *why names the first
+/// unmet condition.
 bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);
 
 /// Kernels of one group share the minimum compute capability and the alignment.
@@ -95,9 +96,13 @@ double estimated_staging_time(size_t bytes, int copies);
 /// SM in all, at most 256 MB of partial sums) whose batched kernel (stream-K kernels left out)
 /// estimate plus the reduction's (a 2 us launch, the partials read and D written at HBM
 /// bandwidth) is least. Only for calls split_k_applies() takes whose output has at most 8 tiles
-/// of 128x128 and K >= 16384 (measured; the rest pays no planning). The sliced
-/// kernels are asked (can_implement) with `ask_kernel`, as in select_kernel. On true, *plan (its
-/// workspace at `workspace`) and *kernel are the route's.
+/// of 128x128 and K >= 16384 (measured; the rest pays no planning). The slices may run on the
+/// few-token tiles at any N (s18: the 64x32 tile's 16-32 slices ran 128 x 128 x 65536 at
+/// 0.94-0.97x cuBLAS, the 64x64 tile's 0.84-0.89x). The sliced kernels are asked (can_implement)
+/// with `ask_kernel`, as in select_kernel. On true, *plan (its workspace at `workspace`) and
+/// *kernel are the route's. CUTLASS_LIB_SPLIT_K=<splits>[:<name part>] (a measurement aid) forces
+/// the split count, and the first slice kernel whose name contains the part, wherever the route
+/// applies.
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
                     void *workspace, SplitKPlan *plan, Operation const **kernel);
 

@@ -96,6 +96,7 @@ bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan 
   s.alpha = &kOne;
   s.beta = &kZero;
   s.pointer_mode = ScalarPointerMode::kHost;
+  s.split_k_slices = true;
   plan->sliced = s;
   plan->splits = splits;
   plan->workspace_bytes = size_t(splits) * size_t(call.m * call.n) * sizeof(float);

@@ -280,6 +280,9 @@ TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
   EXPECT_FALSE(description_fits(d, bf16_tn_call(8192, 96, 8192), 90, &why));
   EXPECT_STREQ("N above the few-token tile's", why);
   EXPECT_FALSE(description_fits(d, bf16_tn_call(64, 8192, 8192), 90, &why)) << "M small, N large: not its shape";
+  GemmCall slices = bf16_tn_call(128, 128, 4096);   // the split-K route's f32 batch of K slices
+  slices.split_k_slices = true;
+  EXPECT_TRUE(description_fits(d, slices, 90, &why)) << "split-K slices take the few-token tile at any N: " << why;
   GemmDescription wide = d;
   wide.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
   EXPECT_TRUE(description_fits(wide, bf16_tn_call(8192, 96, 8192), 90, &why)) << why;
@@ -995,6 +998,7 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   ASSERT_TRUE(choose_split_k(c, first_fit(c, cc), cc, 132, false, workspace, &plan, &kernel));
   EXPECT_GE(plan.splits, 16);
   EXPECT_EQ(NumericTypeID::kF32, desc_of(kernel).C.element);
+  EXPECT_TRUE(plan.sliced.split_k_slices);
   GemmCall square = bf16_tn_call(4096, 4096, 4096);
   square.alpha = &one;
   square.beta = &zero;
