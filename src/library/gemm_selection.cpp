@@ -195,7 +195,8 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
     // The kernel's own split (Sm90StreamKScheduler): whole waves, then the split tiles' share
     // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
     auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
-        int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count);
+        int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count,
+        cutlass::gemm::kernel::stream_k_split());
     if (split.sk_tiles > 0) {
       waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
               kStreamKFixedBlocks / split.tiles.k_tiles;
@@ -300,8 +301,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   double const k_blocks = std::ceil(double(call.k) / tile.k());
   double blocks_per_cta = std::ceil(tiles / sms) * k_blocks;   // persistent: whole tiles
   if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && tiles < double(1 << 30)) {
-    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(int(m_tiles), int(n_tiles),
-                                                                          int(call.batch_count), int(k_blocks), sms);
+    auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
+        int(m_tiles), int(n_tiles), int(call.batch_count), int(k_blocks), sms, cutlass::gemm::kernel::stream_k_split());
     if (split.sk_tiles > 0) {
       blocks_per_cta = std::ceil(double(split.dp_tiles()) / split.grid) * k_blocks + split.run_blocks +
                        (split.run_extra > 0 ? 1 : 0);

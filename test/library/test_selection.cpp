@@ -411,8 +411,11 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
   };
   for (Case const &k : {Case{64, 64, 1, 128, 132}, Case{32, 112, 1, 64, 132}, Case{8, 8, 1, 16, 132},
                         Case{1, 1, 1, 1000, 132}, Case{3, 3, 1, 9, 132}, Case{16, 17, 1, 16, 132},
-                        Case{5, 7, 3, 33, 20}, Case{4, 4, 1, 7, 132}, Case{11, 13, 1, 100, 132}}) {
-    Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms);
+                        Case{5, 7, 3, 33, 20}, Case{4, 4, 1, 7, 132}, Case{11, 13, 1, 100, 132},
+                        Case{80, 4, 1, 80, 132}, Case{172, 1, 1, 64, 132}, Case{9, 17, 1, 5, 20}})
+  for (auto split : {cutlass::gemm::kernel::Sm90StreamKSplit::kWaveAndTail, cutlass::gemm::kernel::Sm90StreamKSplit::kTail}) {
+    SCOPED_TRACE(split == cutlass::gemm::kernel::Sm90StreamKSplit::kTail ? "tail" : "wave and tail");
+    Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms, split);
     int const tiles = k.m_tiles * k.n_tiles * k.batch;
     ASSERT_GE(s.grid, 1);
     ASSERT_LE(s.grid, k.sms);
@@ -451,6 +454,26 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
     EXPECT_EQ(partials_stored, partials_added) << "every stored partial is added once";
     if (s.sk_tiles > 0) EXPECT_LE(most - least, 1) << "balanced to one k-block";
   }
+}
+
+/// kTail splits only the partial wave (10240 x 512 x 5120 on 128x128 tiles: 320 tiles on 132 SMs,
+/// 56 split, two whole waves), and keeps the wave-and-tail split where the partial wave's runs
+/// would fall under kMinKBlocks (8192^3: 4 tiles of 128 k-blocks over 132 SMs).
+TEST(Selection, StreamKTailSplitsOnlyThePartialWave) {
+  using cutlass::gemm::kernel::Sm90StreamKScheduler;
+  using cutlass::gemm::kernel::Sm90StreamKSplit;
+  Sm90StreamKScheduler const tail = Sm90StreamKScheduler::make(80, 4, 1, 80, 132, Sm90StreamKSplit::kTail);
+  EXPECT_EQ(56, tail.sk_tiles);
+  EXPECT_EQ(264, tail.dp_tiles());
+  EXPECT_EQ(132, tail.grid);
+  Sm90StreamKScheduler const wave = Sm90StreamKScheduler::make(80, 4, 1, 80, 132);
+  EXPECT_EQ(132 + 56, wave.sk_tiles);
+  Sm90StreamKScheduler const few = Sm90StreamKScheduler::make(64, 64, 1, 128, 132, Sm90StreamKSplit::kTail);
+  EXPECT_EQ(132 + 4, few.sk_tiles) << "4 x 128 k-blocks over 132 SMs: runs under kMinKBlocks";
+  Sm90StreamKScheduler const under = Sm90StreamKScheduler::make(8, 8, 1, 16, 132, Sm90StreamKSplit::kTail);
+  EXPECT_EQ(64, under.sk_tiles) << "fewer tiles than SMs: all split, as before";
+  EXPECT_EQ(cutlass::gemm::kernel::Sm90StreamKSplit::kWaveAndTail, cutlass::gemm::kernel::stream_k_split())
+      << "the default without CUTLASS_LIB_STREAM_K";
 }
 
 /// The grouped scheduler walks every tile of every group once, group after group, each group's

@@ -193,7 +193,7 @@ struct GemmSm90 {
     int const k_tiles = int((int64_t(p.k()) + TileShape::kK - 1) / TileShape::kK);
     TileScheduler scheduler;
     if constexpr (kStreamK) {
-      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, sm_count);
+      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, sm_count, stream_k_split());
     } else {
       scheduler.m_tiles = m_tiles;
       scheduler.n_tiles = n_tiles;

@@ -22,6 +22,9 @@
 /// of k-blocks of the remaining tiles.
 #pragma once
 
+#include <cstdlib>
+#include <cstring>
+
 #include "cutlass/cutlass.h"
 
 namespace cutlass {
@@ -179,6 +182,7 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
 ///  - T >= 2S: the first T - (S + T % S) tiles (whole waves) whole, CTA c taking tiles
 ///    c, c + S, ...; the k-blocks of the last S + T % S tiles (one whole wave and the partial
 ///    one) split into S equal contiguous runs, one per CTA (each at least one tile's worth);
+///    with Sm90StreamKSplit::kTail (T > S) only the last T % S tiles are split;
 ///  - S <= T < 2S, or T < S: all T tiles split, over min(S, T * kMaxSplits,
 ///    T * k_tiles / kMinKBlocks) CTAs.
 /// The k-block runs are contiguous in (tile, k-block) order, so a CTA's run is either a piece
@@ -191,6 +195,29 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
 /// order (the grid is at most one CTA per SM).
 /// The split depends on the SM count: get_workspace_size, initialize_workspace and run of one
 /// problem must see the same device.
+/// Which tiles a stream-K launch splits when there are at least as many tiles as SMs
+/// (Sm90StreamKScheduler::make):
+///  - kWaveAndTail: one whole wave and the partial one (S + T mod S tiles), CUTLASS's
+///    "data-parallel + one stream-K wave" hybrid; the default.
+///  - kTail: the partial wave only (T mod S tiles), when each CTA's run still has at least
+///    kMinKBlocks k-blocks (otherwise kWaveAndTail). On the H200 (s18, ncu at 10240 x 512 x 5120,
+///    128x128) the kWaveAndTail split read twice the DRAM bytes of the persistent kernel (DRAM
+///    throughput 64% against 33%, L2 hit rate 56% against 63%): 188 split tiles in flight at once,
+///    each A panel's four tiles at unrelated k offsets, so L2 loses the panel between them. kTail
+///    splits 56 tiles there. Opt-in and NOT yet run on a GPU: CUTLASS_LIB_STREAM_K=tail selects it
+///    (stream_k_split()), a measurement aid until it is measured and verified.
+enum class Sm90StreamKSplit { kWaveAndTail, kTail };
+
+/// The split policy of this process: kTail when the environment variable CUTLASS_LIB_STREAM_K is
+/// "tail", else kWaveAndTail; read once (host).
+inline Sm90StreamKSplit stream_k_split() {
+  static Sm90StreamKSplit const split = [] {
+    char const *v = std::getenv("CUTLASS_LIB_STREAM_K");
+    return v && std::strcmp(v, "tail") == 0 ? Sm90StreamKSplit::kTail : Sm90StreamKSplit::kWaveAndTail;
+  }();
+  return split;
+}
+
 struct Sm90StreamKScheduler {
   static constexpr int kMinKBlocks = 4;   ///< least k-blocks per CTA's stream-K run
   /// When all tiles are split, at most T * kMaxSplits CTAs: about 8 per tile on average (a tile
@@ -207,8 +234,9 @@ struct Sm90StreamKScheduler {
   CUTLASS_HOST_DEVICE int dp_tiles() const { return tiles.unit_count() - sk_tiles; }
 
   /// The decomposition of an m_tiles x n_tiles x batch problem of k_tiles k-blocks per tile on
-  /// sm_count SMs.
-  static Sm90StreamKScheduler make(int m_tiles, int n_tiles, int batch, int k_tiles, int sm_count) {
+  /// sm_count SMs, splitting the tiles `split` says (with T >= S; see Sm90StreamKSplit).
+  static Sm90StreamKScheduler make(int m_tiles, int n_tiles, int batch, int k_tiles, int sm_count,
+                                   Sm90StreamKSplit split = Sm90StreamKSplit::kWaveAndTail) {
     Sm90StreamKScheduler s;
     s.tiles.m_tiles = m_tiles;
     s.tiles.n_tiles = n_tiles;
@@ -216,7 +244,10 @@ struct Sm90StreamKScheduler {
     s.tiles.k_tiles = k_tiles;
     int const t = s.tiles.unit_count();
     int const sms = sm_count > 0 ? sm_count : 1;
-    int const sk_tiles = t >= 2 * sms ? sms + t % sms : t;
+    int sk_tiles = t >= 2 * sms ? sms + t % sms : t;
+    if (split == Sm90StreamKSplit::kTail && t > sms && int64_t(t % sms) * k_tiles >= int64_t(sms) * kMinKBlocks) {
+      sk_tiles = t % sms;   // whole waves, then only the partial wave's k-blocks over every SM
+    }
     int64_t const blocks = int64_t(sk_tiles) * k_tiles;
     // Whole tiles only: nothing to balance, too few k-blocks to split, or more split k-blocks
     // than the 32-bit run arithmetic holds (K beyond ~2^31 / 263 k-blocks: no real GEMM).
