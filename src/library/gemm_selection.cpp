@@ -362,7 +362,7 @@ constexpr int64_t kSplitKMinK = 16384;
 
 namespace {
 
-/// Measurement aid: CUTLASS_LIB_SPLIT_K=<splits>[:<name part>] makes choose_split_k take exactly
+/// Measurement aid: CUTLASS_LIB_SPLIT_K_ROUTE=<splits>[:<name part>] makes choose_split_k take exactly
 /// that split count, whatever the estimates (and only slice kernels whose name contains the part),
 /// wherever the route applies; unset (the default), the cost model chooses.
 struct ForcedSplitK {
@@ -373,7 +373,7 @@ struct ForcedSplitK {
 ForcedSplitK const &forced_split_k() {
   static ForcedSplitK const forced = [] {
     ForcedSplitK f;
-    char const *v = std::getenv("CUTLASS_LIB_SPLIT_K");
+    char const *v = std::getenv("CUTLASS_LIB_SPLIT_K_ROUTE");
     if (!v || !v[0]) return f;
     f.splits = std::atoi(v);
     if (char const *colon = std::strchr(v, ':')) f.name_part = colon + 1;

@@ -100,7 +100,7 @@ double estimated_staging_time(size_t bytes, int copies);
 /// few-token tiles at any N (s18: the 64x32 tile's 16-32 slices ran 128 x 128 x 65536 at
 /// 0.94-0.97x cuBLAS, the 64x64 tile's 0.84-0.89x). The sliced kernels are asked (can_implement)
 /// with `ask_kernel`, as in select_kernel. On true, *plan (its workspace at `workspace`) and
-/// *kernel are the route's. CUTLASS_LIB_SPLIT_K=<splits>[:<name part>] (a measurement aid) forces
+/// *kernel are the route's. CUTLASS_LIB_SPLIT_K_ROUTE=<splits>[:<name part>] (a measurement aid) forces
 /// the split count, and the first slice kernel whose name contains the part, wherever the route
 /// applies.
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
