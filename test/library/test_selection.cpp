@@ -458,7 +458,8 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
 
 /// kTail splits only the partial wave (10240 x 512 x 5120 on 128x128 tiles: 320 tiles on 132 SMs,
 /// 56 split, two whole waves), and keeps the wave-and-tail split where the partial wave's runs
-/// would fall under kMinKBlocks (8192^3: 4 tiles of 128 k-blocks over 132 SMs).
+/// would fall under kMinKBlocks (8192^3: 4 tiles of 128 k-blocks over 132 SMs) or a tail tile
+/// would be shared by more than about kMaxSplits CTAs.
 TEST(Selection, StreamKTailSplitsOnlyThePartialWave) {
   using cutlass::gemm::kernel::Sm90StreamKScheduler;
   using cutlass::gemm::kernel::Sm90StreamKSplit;
@@ -472,8 +473,8 @@ TEST(Selection, StreamKTailSplitsOnlyThePartialWave) {
   EXPECT_EQ(132 + 4, few.sk_tiles) << "4 x 128 k-blocks over 132 SMs: runs under kMinKBlocks";
   Sm90StreamKScheduler const under = Sm90StreamKScheduler::make(8, 8, 1, 16, 132, Sm90StreamKSplit::kTail);
   EXPECT_EQ(64, under.sk_tiles) << "fewer tiles than SMs: all split, as before";
-  EXPECT_EQ(cutlass::gemm::kernel::Sm90StreamKSplit::kWaveAndTail, cutlass::gemm::kernel::stream_k_split())
-      << "the default without CUTLASS_LIB_STREAM_K";
+  Sm90StreamKScheduler const one = Sm90StreamKScheduler::make(7, 19, 1, 1024, 132, Sm90StreamKSplit::kTail);
+  EXPECT_EQ(132 + 1, one.sk_tiles) << "one tail tile would be shared by all 132 CTAs: more than kMaxSplits";
 }
 
 /// The grouped scheduler walks every tile of every group once, group after group, each group's

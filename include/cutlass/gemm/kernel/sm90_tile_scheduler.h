@@ -176,6 +176,33 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   }
 };
 
+/// Which tiles a stream-K launch splits when there are at least as many tiles as SMs
+/// (Sm90StreamKScheduler::make):
+///  - kWaveAndTail: one whole wave and the partial one (S + T mod S tiles), CUTLASS's
+///    "data-parallel + one stream-K wave" hybrid; the default.
+///  - kTail: the partial wave only (T mod S tiles), when each CTA's run still has at least
+///    kMinKBlocks k-blocks and at least 1 / kMaxSplits of a tile (so a tile's owner adds at most
+///    about kMaxSplits partials, as when all tiles are split); otherwise kWaveAndTail.
+/// On the H200 (s18, ncu at 10240 x 512 x 5120, 128x128) the kWaveAndTail split read twice the DRAM bytes of the persistent kernel (DRAM
+///    throughput 64% against 33%, L2 hit rate 56% against 63%): 188 split tiles in flight at once,
+///    each A panel's four tiles at unrelated k offsets, so L2 loses the panel between them. kTail
+///    splits 56 tiles there. Opt-in and NOT yet run on a GPU: CUTLASS_LIB_STREAM_K=tail selects it
+///    (stream_k_split()), a measurement aid until it is measured and verified.
+enum class Sm90StreamKSplit { kWaveAndTail, kTail };
+
+/// The split policy of this process: kTail when the environment variable CUTLASS_LIB_STREAM_K is
+/// "tail", else kWaveAndTail; read once (host). The kernels and the cost model both read it, so
+/// with it set the model also ranks the stream-K kernels by the kTail split (with the overhead
+/// factor fitted on kWaveAndTail): compare kernels by name (best-kernel search), not by the
+/// handle's choice, until the factor is refitted.
+inline Sm90StreamKSplit stream_k_split() {
+  static Sm90StreamKSplit const split = [] {
+    char const *v = std::getenv("CUTLASS_LIB_STREAM_K");
+    return v && std::strcmp(v, "tail") == 0 ? Sm90StreamKSplit::kTail : Sm90StreamKSplit::kWaveAndTail;
+  }();
+  return split;
+}
+
 /// Stream-K, data-parallel + stream-K hybrid (1x1 clusters). With T tiles on S SMs:
 ///  - T a multiple of S, or fewer than 2 * kMinKBlocks k-blocks per tile: every tile whole
 ///    (as Sm90TileScheduler), on min(T, S) CTAs;
@@ -195,29 +222,6 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
 /// order (the grid is at most one CTA per SM).
 /// The split depends on the SM count: get_workspace_size, initialize_workspace and run of one
 /// problem must see the same device.
-/// Which tiles a stream-K launch splits when there are at least as many tiles as SMs
-/// (Sm90StreamKScheduler::make):
-///  - kWaveAndTail: one whole wave and the partial one (S + T mod S tiles), CUTLASS's
-///    "data-parallel + one stream-K wave" hybrid; the default.
-///  - kTail: the partial wave only (T mod S tiles), when each CTA's run still has at least
-///    kMinKBlocks k-blocks (otherwise kWaveAndTail). On the H200 (s18, ncu at 10240 x 512 x 5120,
-///    128x128) the kWaveAndTail split read twice the DRAM bytes of the persistent kernel (DRAM
-///    throughput 64% against 33%, L2 hit rate 56% against 63%): 188 split tiles in flight at once,
-///    each A panel's four tiles at unrelated k offsets, so L2 loses the panel between them. kTail
-///    splits 56 tiles there. Opt-in and NOT yet run on a GPU: CUTLASS_LIB_STREAM_K=tail selects it
-///    (stream_k_split()), a measurement aid until it is measured and verified.
-enum class Sm90StreamKSplit { kWaveAndTail, kTail };
-
-/// The split policy of this process: kTail when the environment variable CUTLASS_LIB_STREAM_K is
-/// "tail", else kWaveAndTail; read once (host).
-inline Sm90StreamKSplit stream_k_split() {
-  static Sm90StreamKSplit const split = [] {
-    char const *v = std::getenv("CUTLASS_LIB_STREAM_K");
-    return v && std::strcmp(v, "tail") == 0 ? Sm90StreamKSplit::kTail : Sm90StreamKSplit::kWaveAndTail;
-  }();
-  return split;
-}
-
 struct Sm90StreamKScheduler {
   static constexpr int kMinKBlocks = 4;   ///< least k-blocks per CTA's stream-K run
   /// When all tiles are split, at most T * kMaxSplits CTAs: about 8 per tile on average (a tile
@@ -245,7 +249,9 @@ struct Sm90StreamKScheduler {
     int const t = s.tiles.unit_count();
     int const sms = sm_count > 0 ? sm_count : 1;
     int sk_tiles = t >= 2 * sms ? sms + t % sms : t;
-    if (split == Sm90StreamKSplit::kTail && t > sms && int64_t(t % sms) * k_tiles >= int64_t(sms) * kMinKBlocks) {
+    int64_t const tail_blocks = int64_t(t % sms) * k_tiles;   // the partial wave's k-blocks
+    if (split == Sm90StreamKSplit::kTail && t > sms && tail_blocks >= int64_t(sms) * kMinKBlocks &&
+        tail_blocks * kMaxSplits >= int64_t(sms) * k_tiles) {
       sk_tiles = t % sms;   // whole waves, then only the partial wave's k-blocks over every SM
     }
     int64_t const blocks = int64_t(sk_tiles) * k_tiles;
