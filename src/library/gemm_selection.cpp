@@ -382,6 +382,22 @@ ForcedSplitK const &forced_split_k() {
   return forced;
 }
 
+/// The kernels that may run the split-K route's slices `sliced`: its types' kernels but the
+/// stream-K ones (see kSplitKMaxTiles), those whose name contains `name_part` ("" for all), in
+/// preference order.
+GemmOperationVector slice_kernels(GemmCall const &sliced, char const *name_part) {
+  GemmOperationVector kernels;
+  GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(sliced));
+  if (!all) return kernels;
+  for (Operation const *op : *all) {
+    if (gemm_description(op).tile_description.tile_scheduler != TileSchedulerType::kStreamK &&
+        std::strstr(op->description().name, name_part)) {
+      kernels.push_back(op);
+    }
+  }
+  return kernels;
+}
+
 }  // namespace
 
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
@@ -391,17 +407,12 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   ForcedSplitK const &forced = forced_split_k();
   if (forced.splits > 0) {
     if (!split_k_applies(call) || !plan_split_k(call, forced.splits, workspace, plan)) return false;
-    GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(plan->sliced));
-    if (!all) return false;
     // the first named kernel that takes the slices (no fit rules: a few-token tile may run them)
     GemmUniversalConfiguration const configuration = configuration_of(plan->sliced);
     GemmUniversalArguments const arguments = arguments_of(plan->sliced);
-    for (Operation const *op : *all) {
+    for (Operation const *op : slice_kernels(plan->sliced, forced.name_part.c_str())) {
       TileDescription const &tile = op->description().tile_description;
-      if (tile.tile_scheduler == TileSchedulerType::kStreamK || cc < tile.minimum_compute_capability ||
-          cc > tile.maximum_compute_capability || !std::strstr(op->description().name, forced.name_part.c_str())) {
-        continue;
-      }
+      if (cc < tile.minimum_compute_capability || cc > tile.maximum_compute_capability) continue;
       if (!ask_kernel || op->can_implement(configuration, arguments) == Status::kSuccess) {
         *kernel = op;
         return true;
@@ -413,16 +424,12 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   bool const reads_c = gemm_reads_c(call);
   double best = estimated_time(gemm_description(direct), call, sm_count);
   bool found = false;
-  GemmOperationVector candidates;   // the sliced call's kernels, stream-K left out (see above)
+  GemmOperationVector candidates;   // the sliced call's kernels (slice_kernels), found once
   for (int splits = 2; splits <= 256 && tiles * splits <= sms; splits *= 2) {
     SplitKPlan candidate;
     if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > (size_t(256) << 20)) continue;
     if (candidates.empty()) {
-      GemmOperationVector const *all = Singleton::get().operation_table.find_gemm(functional_key(candidate.sliced));
-      if (!all) return false;
-      for (Operation const *op : *all) {
-        if (gemm_description(op).tile_description.tile_scheduler != TileSchedulerType::kStreamK) candidates.push_back(op);
-      }
+      candidates = slice_kernels(candidate.sliced, "");
       if (candidates.empty()) return false;
     }
     bool any = false;

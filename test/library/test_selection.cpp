@@ -405,6 +405,7 @@ TEST(Selection, WaveCostOfStreamKCountsTheSplitTilesWithoutRoundingUp) {
 
 TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
   using cutlass::gemm::kernel::Sm90StreamKScheduler;
+  using cutlass::gemm::kernel::Sm90StreamKSplit;
   using cutlass::gemm::kernel::Sm90WorkUnit;
   struct Case {
     int m_tiles, n_tiles, batch, k_tiles, sms;
@@ -413,8 +414,8 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
                         Case{1, 1, 1, 1000, 132}, Case{3, 3, 1, 9, 132}, Case{16, 17, 1, 16, 132},
                         Case{5, 7, 3, 33, 20}, Case{4, 4, 1, 7, 132}, Case{11, 13, 1, 100, 132},
                         Case{80, 4, 1, 80, 132}, Case{172, 1, 1, 64, 132}, Case{9, 17, 1, 5, 20}})
-  for (auto split : {cutlass::gemm::kernel::Sm90StreamKSplit::kWaveAndTail, cutlass::gemm::kernel::Sm90StreamKSplit::kTail}) {
-    SCOPED_TRACE(split == cutlass::gemm::kernel::Sm90StreamKSplit::kTail ? "tail" : "wave and tail");
+  for (Sm90StreamKSplit split : {Sm90StreamKSplit::kWaveAndTail, Sm90StreamKSplit::kTail}) {
+    SCOPED_TRACE(split == Sm90StreamKSplit::kTail ? "tail" : "wave and tail");
     Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms, split);
     int const tiles = k.m_tiles * k.n_tiles * k.batch;
     ASSERT_GE(s.grid, 1);

@@ -183,11 +183,12 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
 ///  - kTail: the partial wave only (T mod S tiles), when each CTA's run still has at least
 ///    kMinKBlocks k-blocks and at least 1 / kMaxSplits of a tile (so a tile's owner adds at most
 ///    about kMaxSplits partials, as when all tiles are split); otherwise kWaveAndTail.
-/// On the H200 (s18, ncu at 10240 x 512 x 5120, 128x128) the kWaveAndTail split read twice the DRAM bytes of the persistent kernel (DRAM
-///    throughput 64% against 33%, L2 hit rate 56% against 63%): 188 split tiles in flight at once,
-///    each A panel's four tiles at unrelated k offsets, so L2 loses the panel between them. kTail
-///    splits 56 tiles there. Opt-in and NOT yet run on a GPU: CUTLASS_LIB_STREAM_K=tail selects it
-///    (stream_k_split()), a measurement aid until it is measured and verified.
+/// On the H200 (s18, ncu at 10240 x 512 x 5120, 128x128) the kWaveAndTail split read twice the
+/// DRAM bytes of the persistent kernel (DRAM throughput 64% against 33%, L2 hit rate 56% against
+/// 63%): 188 split tiles in flight at once, each A panel's four tiles at unrelated k offsets, so
+/// L2 loses the panel between them. kTail splits 56 tiles there. Opt-in and NOT yet run on a GPU:
+/// CUTLASS_LIB_STREAM_K=tail selects it (stream_k_split()), a measurement aid until it is
+/// measured and verified.
 enum class Sm90StreamKSplit { kWaveAndTail, kTail };
 
 /// The split policy of this process: kTail when the environment variable CUTLASS_LIB_STREAM_K is
