@@ -148,6 +148,10 @@ bool same_group(GemmDescription const &a, GemmDescription const &b) {
 /// 32-bit walker (s6, 15 shapes, 3 passes): stream-K won 1.5% at 8192^3 and 4096x14336x4096 but
 /// lost 1.6% at 8192x8192x28672, 1.0% at 8192x28672x8192 and 0.5% at 16384^3; no constant factor
 /// (nor one per K) picks all of them right, and 2.0 is wrong only by the 1.5% wins, so it stays.
+/// Refitted on the kTail split (s19, best-kernel search, two passes): the split share cost 1.46x
+/// at 4096^3, 1.51x at 8192 x 1024 x 8192, 1.84x at 10240 x 512 x 5120 and 2.09x at 4096 x 4096
+/// x 14336; 2.0 ranks all four as measured (stream-K only at 10240 x 512 x 5120, 0.86x cuBLAS
+/// against the persistent kernel's 0.81x), any factor from 1.5 to 2.1 would too.
 constexpr double kStreamKOverhead = 2.0;
 
 /// And a fixed cost per split run, in k-blocks of the kernel's tile: the partial store, the flag

@@ -296,12 +296,13 @@ TEST_P(KernelTest, Batched) {
 
 /// Stream-K kernels (TileSchedulerType::kStreamK) on problems whose tile counts, from this
 /// device's SM count S, reach each branch of Sm90StreamKScheduler: T >= 2S with a partial wave
-/// (whole waves, then one wave plus the remainder split), S <= T < 2S (all split), T < S with a
-/// long K (about 8 CTAs per tile), batched, and T ~ 2.5S (a half-full partial wave: the case the
-/// opt-in kTail split changes; run it under CUTLASS_LIB_STREAM_K=tail to test that split). Each runs twice on one workspace, bit-identical,
-/// then on new operands on the same workspace without initializing it again (a flag left raised
-/// would let a sum take the earlier operands' partial); the workspace starts as 0xFF bytes, so
-/// initialize() must clear the flags.
+/// (a partial wave of 8-23 tiles: kTail falls back to whole waves, then one wave plus the
+/// remainder split), S <= T < 2S (all split), T < S with a long K (about 8 CTAs per tile),
+/// batched, and T ~ 2.5S (a half-full partial wave, which the default kTail split splits alone;
+/// run under CUTLASS_LIB_STREAM_K=wave to test the older split there). Each runs twice on one
+/// workspace, bit-identical, then on new operands on the same workspace without initializing it
+/// again (a flag left raised would let a sum take the earlier operands' partial); the workspace
+/// starts as 0xFF bytes, so initialize() must clear the flags.
 class StreamKKernelTest : public KernelTest {};
 
 TEST_P(StreamKKernelTest, Splits) {
@@ -319,8 +320,8 @@ TEST_P(StreamKKernelTest, Splits) {
       {12 * tm, ((sms + 11) / 12 + 1) * tn - 7, 9 * tk, 1},
       {std::max<int64_t>(3 * tm - 84, 2 * tm + 5), std::max<int64_t>(3 * tn - 124, 2 * tn + 5), 63 * tk - 32, 1},
       {2 * tm + 1, tn + 5, 40 * tk + 3, 3},
-      // T = 16 x tail_n_tiles, about 2.5 S: a partial wave of ~S / 2 tiles, which the opt-in kTail
-      // split (CUTLASS_LIB_STREAM_K=tail) splits alone
+      // T = 16 x tail_n_tiles, about 2.5 S: a partial wave of ~S / 2 tiles, which the kTail split
+      // (the default) splits alone
       {16 * tm - 3, tail_n_tiles * tn - 50, 17 * tk - 9, 1},
   };
   // integer kernels take integer scalars (their s32 alpha / beta would truncate 1.25 and -0.5)

@@ -178,28 +178,28 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
 
 /// Which tiles a stream-K launch splits when there are at least as many tiles as SMs
 /// (Sm90StreamKScheduler::make):
+///  - kTail (the default): the partial wave only (T mod S tiles), when each CTA's run still has
+///    at least kMinKBlocks k-blocks and at least 1 / kMaxSplits of a tile (so a tile's owner adds
+///    at most about kMaxSplits partials, as when all tiles are split); otherwise kWaveAndTail.
 ///  - kWaveAndTail: one whole wave and the partial one (S + T mod S tiles), CUTLASS's
-///    "data-parallel + one stream-K wave" hybrid; the default.
-///  - kTail: the partial wave only (T mod S tiles), when each CTA's run still has at least
-///    kMinKBlocks k-blocks and at least 1 / kMaxSplits of a tile (so a tile's owner adds at most
-///    about kMaxSplits partials, as when all tiles are split); otherwise kWaveAndTail.
+///    "data-parallel + one stream-K wave" hybrid.
 /// On the H200 (s18, ncu at 10240 x 512 x 5120, 128x128) the kWaveAndTail split read twice the
 /// DRAM bytes of the persistent kernel (DRAM throughput 64% against 33%, L2 hit rate 56% against
 /// 63%): 188 split tiles in flight at once, each A panel's four tiles at unrelated k offsets, so
-/// L2 loses the panel between them. kTail splits 56 tiles there. Opt-in and NOT yet run on a GPU:
-/// CUTLASS_LIB_STREAM_K=tail selects it (stream_k_split()), a measurement aid until it is
-/// measured and verified.
+/// L2 loses the panel between them. kTail splits 56 tiles there: 132 MB read instead of 278 MB,
+/// 82.8 us instead of 96.5 (s19, ncu); in the best-kernel search (bf16 TN, two passes each) the
+/// stream-K kernels ran 1.13-1.23x faster on the four suite shapes with 2.4-8 waves and a partial
+/// wave, within 0-5% elsewhere (docs/NOTES.md, s19).
 enum class Sm90StreamKSplit { kWaveAndTail, kTail };
 
-/// The split policy of this process: kTail when the environment variable CUTLASS_LIB_STREAM_K is
-/// "tail", else kWaveAndTail; read once (host). The kernels and the cost model both read it, so
-/// with it set the model also ranks the stream-K kernels by the kTail split (with the overhead
-/// factor fitted on kWaveAndTail): compare kernels by name (best-kernel search), not by the
-/// handle's choice, until the factor is refitted.
+/// The split policy of this process: kTail, or kWaveAndTail when the environment variable
+/// CUTLASS_LIB_STREAM_K is "wave" (a measurement aid, for A/B runs against the older split); read
+/// once (host). The kernels and the cost model both read it, so the model ranks the stream-K
+/// kernels by the split they run.
 inline Sm90StreamKSplit stream_k_split() {
   static Sm90StreamKSplit const split = [] {
     char const *v = std::getenv("CUTLASS_LIB_STREAM_K");
-    return v && std::strcmp(v, "tail") == 0 ? Sm90StreamKSplit::kTail : Sm90StreamKSplit::kWaveAndTail;
+    return v && std::strcmp(v, "wave") == 0 ? Sm90StreamKSplit::kWaveAndTail : Sm90StreamKSplit::kTail;
   }();
   return split;
 }
@@ -210,7 +210,7 @@ inline Sm90StreamKSplit stream_k_split() {
 ///  - T >= 2S: the first T - (S + T % S) tiles (whole waves) whole, CTA c taking tiles
 ///    c, c + S, ...; the k-blocks of the last S + T % S tiles (one whole wave and the partial
 ///    one) split into S equal contiguous runs, one per CTA (each at least one tile's worth);
-///    with Sm90StreamKSplit::kTail (T > S) only the last T % S tiles are split;
+///    with Sm90StreamKSplit::kTail (T > S, the default) only the last T % S tiles are split;
 ///  - S <= T < 2S, or T < S: all T tiles split, over min(S, T * kMaxSplits,
 ///    T * k_tiles / kMinKBlocks) CTAs.
 /// The k-block runs are contiguous in (tile, k-block) order, so a CTA's run is either a piece
@@ -241,7 +241,7 @@ struct Sm90StreamKScheduler {
   /// The decomposition of an m_tiles x n_tiles x batch problem of k_tiles k-blocks per tile on
   /// sm_count SMs, splitting the tiles `split` says (with T >= S; see Sm90StreamKSplit).
   static Sm90StreamKScheduler make(int m_tiles, int n_tiles, int batch, int k_tiles, int sm_count,
-                                   Sm90StreamKSplit split = Sm90StreamKSplit::kWaveAndTail) {
+                                   Sm90StreamKSplit split = Sm90StreamKSplit::kTail) {
     Sm90StreamKScheduler s;
     s.tiles.m_tiles = m_tiles;
     s.tiles.n_tiles = n_tiles;
