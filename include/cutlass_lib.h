@@ -303,6 +303,42 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
     cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
     cutlassLibComputeType_t computeType);
 
+/** A mixture-of-experts layer in ONE launch, its token counts in DEVICE memory (the "contiguous"
+ *  layout; torch._grouped_mm's 2D x 3D case seen column-major): group_count groups (experts)
+ *  share m, k, the types and leading dimensions; group g's tokens are the columns
+ *  [offsets[g - 1], offsets[g]) of B and C (offsets[-1] = 0), packed expert after expert in n
+ *  columns, and its matrix is A + g * strideA (elements):
+ *      C[:, j] = alpha * op(A_g) B[:, j] + beta * C[:, j]   for every column j of group g.
+ *  A framework's y_g = x_g W_g^T (row-major x: tokens x in, W: experts x out x in, y: tokens x
+ *  out) is transa = T, transb = N, m = out, k = in, n = all tokens, A = W, lda = in,
+ *  strideA = out * in, B = x, ldb = in, C = y, ldc = out.
+ *  offsets: group_count int32 in device memory (or managed / pinned host memory), written by the
+ *  caller's kernels on the handle's stream before the call (routing computed on the GPU): the
+ *  library never reads them on the host, so the call launches two kernels (a prologue that
+ *  builds each group's tensor maps with tensormap.replace, then one persistent grouped GEMM) and
+ *  copies nothing: it can be captured into a CUDA graph and replayed with new offsets. Capture it
+ *  after one call with the same group_count outside the capture (or with a workspace set by
+ *  cutlassLibSetWorkspace): the handle's workspace cannot grow while a stream is captured.
+ *  Groups never overlap: a group whose end is smaller than an earlier group's end, or larger
+ *  than n, is skipped (its columns are not written); columns past the last group's end are not
+ *  written. Groups may be empty (equal offsets) and cost nothing.
+ *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), a build with
+ *  a grouped kernel for the types and transa (bf16 / f16 in and out, sm_90; the default set has
+ *  them), k >= 1, no fused epilogue, non-scalar operand scale or precise accumulation on the
+ *  handle, group_count, m, n, k <= 2^31 - 1; A, B, C 16-byte aligned with lda, ldb, ldc and
+ *  strideA multiples of 16 bytes (else NO_KERNEL: no kernel takes the call). Scalars as in
+ *  cutlassLibGemmEx (host, or device in DEVICE pointer mode).
+ *  Statuses: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed problem (A holds
+ *  group 0's matrix), group_count < 0, strideA < 0, a NULL offsets array or one in pageable host
+ *  memory when group_count > 0; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing
+ *  read or written); then NOT_SUPPORTED as above; NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
+ *  WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as cutlassLibGemmEx. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+    cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+    int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType);
+
 /** Which kernel cutlassLibGemmEx would run for these arguments, without running anything.
  *  On SUCCESS *kernel_name is the kernel's procedural name, or NULL when the call would launch no
  *  GEMM kernel (m == 0, n == 0, k == 0 or alpha == 0). Statuses as cutlassLibGemmEx;

@@ -437,6 +437,30 @@ cutlassLibStatus_t cutlassLibGemmBatchedEx(cutlassLibHandle_t handle, cutlassLib
                                         Btype, &ldb, beta, Carray, Ctype, &ldc, 1, &batchCount, computeType);
 }
 
+cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                                    cutlassLibOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                                    const void *alpha, const void *A, cudaDataType_t Atype,
+                                                    int64_t lda, int64_t strideA, const void *B, cudaDataType_t Btype,
+                                                    int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype,
+                                                    int64_t ldc, int64_t group_count, const int32_t *offsets,
+                                                    cutlassLibComputeType_t computeType) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmContiguousCall call;
+  call.shape = make_call(*handle, types, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C,
+                         Ctype, ldc, 0, 1, /*batched=*/false, computeType);
+  if (!epilogue_of(*handle, &call.shape.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  call.stride_A = strideA;
+  call.count = group_count;
+  call.offsets = offsets;
+  if (!types) {
+    GemmOutcome const checked = check_gemm_arguments(call.shape);
+    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
+  }
+  return to_c_status(HandleAccess::contiguous(handle->handle, call).failure);
+}
+
 cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
   if (mode != CUTLASS_LIB_POINTER_MODE_HOST && mode != CUTLASS_LIB_POINTER_MODE_DEVICE) {

@@ -63,5 +63,29 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
 /// problem index.
 GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context);
 
+/// A contiguous grouped GEMM (gemm_grouped_contiguous.cpp): the mixture-of-experts layout with
+/// the group sizes in device memory. `shape` is the packed problem as one call (M, N = every
+/// group's columns, K, types, layouts, leading dimensions, scalars, A, B, C, D; batch_count 1);
+/// group g multiplies A + g * stride_A (elements) by columns [offsets[g - 1], offsets[g]) of B
+/// (offsets[-1] = 0) into the same columns of C / D. `offsets`: `count` ints in device-readable
+/// memory (device, managed or pinned host), read by the kernels only.
+struct GemmContiguousCall {
+  GemmCall shape;
+  int64_t stride_A = 0;
+  int64_t count = 0;
+  int const *offsets = nullptr;
+};
+
+/// Runs a contiguous grouped call: check_gemm_arguments of the packed shape (group 0's A), then
+/// (kInvalidValue) count < 0, stride_A < 0, a null offsets array or one in
+/// pageable host memory when count > 0; count == 0, M == 0 or N == 0 return at once, touching
+/// nothing; kNotSupported: a fused epilogue or non-scalar operand scales, precise accumulation,
+/// K == 0, B not column-major (transb = N), row-major C / D, count or a size past 2^31 - 1; then
+/// the device and the grouped kernels (kNoDevice, kNoKernel, kArchMismatch, kNoKernelFits), the
+/// workspace (kWorkspaceTooSmall, kAllocFailed) and the launch (kLaunchFailed). The group
+/// offsets are never read on the host: a group whose end lies before an earlier end or past N is
+/// skipped by the kernels (GemmSm90::run_contiguous).
+GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context);
+
 }  // namespace library
 }  // namespace cutlass

@@ -239,6 +239,38 @@ class GemmUniversalOperation : public Operation {
     }
   }
 
+  Status can_implement_contiguous(GemmUniversalArguments const &shape, int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_shape;
+      Status const status = grouped_arguments(&shape, 1, kernel_shape);
+      return status != Status::kSuccess ? status : Kernel::can_implement_contiguous(kernel_shape.front(), count);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
+  uint64_t get_contiguous_workspace_size(int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      return Kernel::get_contiguous_workspace_size(count);
+    } else {
+      return 0;
+    }
+  }
+
+  Status run_contiguous(GemmUniversalArguments const &shape, int const *offsets, int count, void *device_workspace,
+                        cudaStream_t stream) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_shape;
+      Status status = grouped_arguments(&shape, 1, kernel_shape);
+      if (status == Status::kSuccess) status = Kernel::can_implement_contiguous(kernel_shape.front(), count);
+      return status != Status::kSuccess
+                 ? status
+                 : Kernel::run_contiguous(kernel_shape.front(), offsets, count, device_workspace, stream);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
  private:
   /// The kernel's arguments of `count` grouped problems, after the checks can_implement makes of
   /// one (device, scalars, epilogue operands).

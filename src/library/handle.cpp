@@ -237,5 +237,12 @@ GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call)
   return outcome;
 }
 
+GemmGroupedOutcome HandleAccess::contiguous(Handle &h, GemmContiguousCall const &call) {
+  DeviceGuard guard(h.device_);
+  GemmGroupedOutcome outcome = gemm_grouped_contiguous(call, context_of(h));
+  h.last_operation_ = outcome.operation;
+  return outcome;
+}
+
 }  // namespace library
 }  // namespace cutlass

@@ -15,6 +15,8 @@ struct HandleAccess {
   static GemmOutcome call(Handle &handle, GemmCall const &call, bool execute);
   /// gemm_grouped() with the handle's device made current; records the last kernel that ran.
   static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call);
+  /// gemm_grouped_contiguous() with the handle's device made current; records the kernel.
+  static GemmGroupedOutcome contiguous(Handle &handle, GemmContiguousCall const &call);
 
  private:
   /// The handle's device facts, stream and workspace (its device must be current).

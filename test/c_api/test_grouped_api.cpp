@@ -425,4 +425,105 @@ TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
   cutlassLibDestroy(handle);
 }
 
+/// cutlassLibGemmGroupedContiguousEx's answers decided without running anything: a valid bf16
+/// expert layer (8 experts of 64 x 32, 96 tokens) on made-up addresses; the offsets in device
+/// memory where a GPU is present (made-up without one: they are never read on the host).
+struct ContiguousArgs {
+  cutlassLibOperation_t transa = CUTLASS_LIB_OP_T, transb = CUTLASS_LIB_OP_N;
+  int64_t m = 64, n = 96, k = 32, lda = 32, strideA = 64 * 32, ldb = 32, ldc = 64, group_count = 8;
+  float alpha = 1, beta = 0;
+  void const *A = address(0x1000000), *B = address(0x2000000);
+  void *C = mutable_address(0x3000000);
+  int *device_offsets = nullptr;
+  int const *offsets = nullptr;
+  ContiguousArgs() {
+    if (has_device() && cudaMalloc(reinterpret_cast<void **>(&device_offsets), 8 * sizeof(int)) == cudaSuccess) {
+      offsets = device_offsets;
+    } else {
+      cudaGetLastError();
+      offsets = static_cast<int const *>(address(0x4000000));
+    }
+  }
+  ~ContiguousArgs() {
+    if (device_offsets) cudaFree(device_offsets);
+  }
+  ContiguousArgs(ContiguousArgs const &) = delete;
+  ContiguousArgs &operator=(ContiguousArgs const &) = delete;
+};
+
+cutlassLibStatus_t contiguous(cutlassLibHandle_t handle, ContiguousArgs const &a) {
+  return cutlassLibGemmGroupedContiguousEx(handle, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A, CUDA_R_16BF,
+                                           a.lda, a.strideA, a.B, CUDA_R_16BF, a.ldb, &a.beta, a.C, CUDA_R_16BF, a.ldc,
+                                           a.group_count, a.offsets, CUTLASS_LIB_COMPUTE_32F);
+}
+
+TEST_F(CApiGrouped, ContiguousArgumentErrorsAreInvalidValue) {
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, contiguous(nullptr, ContiguousArgs()));
+  {
+    ContiguousArgs a;
+    a.group_count = -1;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.strideA = -1;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.offsets = nullptr;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.ldc = 63;   // below M, as in cutlassLibGemmEx
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.transb = cutlassLibOperation_t(7);
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  if (has_device()) {   // offsets in pageable host memory: the kernels could not read them
+    ContiguousArgs a;
+    int host_offsets[8] = {};
+    a.offsets = host_offsets;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+}
+
+TEST_F(CApiGrouped, ContiguousEmptyCallsAreSuccessTouchingNothing) {
+  ContiguousArgs a;
+  a.group_count = 0;
+  a.offsets = nullptr;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, a)) << "no groups";
+  ContiguousArgs b;
+  b.n = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, b)) << "no tokens";
+}
+
+TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
+  {
+    ContiguousArgs a;
+    a.transb = CUTLASS_LIB_OP_T;   // tokens MN-major
+    a.ldb = 96;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.k = 0;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  }
+  if (!has_device()) {
+    ContiguousArgs a;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, contiguous(handle_, a)) << "valid: then the device";
+  }
+}
+
 }  // namespace

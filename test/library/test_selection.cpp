@@ -496,7 +496,7 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
     end += s.m_tiles * s.n_tiles;
     groups.push_back({end, s.m_tiles});
   }
-  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), groups.data(), int(groups.size()), 7);
+  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), int(groups.size()), 7);
   ASSERT_EQ(end, s.unit_count());
   for (int walkers : {1, 5, 132}) {
     s.walkers = walkers;

@@ -232,6 +232,40 @@ class CUTLASS_LIB_API Operation {
     (void)stream;
     return Status::kErrorNotSupported;
   }
+
+  /// Grouped kernels with B K-major (column-major B) also run the contiguous layout of a
+  /// mixture-of-experts layer, with the group sizes in DEVICE memory: `shape` is the packed
+  /// problem (M, N = all groups' columns, K, one batch; lda, ldb, ldc, ldd; alpha, beta), group g
+  /// multiplies A + g * shape.batch_stride_A by the columns [offsets[g - 1], offsets[g]) of B
+  /// (offsets[-1] = 0) into the same columns of D (and C). `offsets` is a device array of `count`
+  /// ints that stream-ordered work before the launch may write: the host reads no size, so the
+  /// launch (two kernels, no copy) can be captured into a CUDA graph. Groups never overlap: a
+  /// group whose end lies before an earlier group's end or past N is skipped, its columns
+  /// untouched; columns past the last group's end are untouched.
+  /// can_implement_contiguous: kSuccess, kErrorMisalignedOperand (the TMA rules of one problem;
+  /// batch_stride_A a multiple of 16 bytes), kErrorInvalidProblem (M, K or count < 1, N < 0, a
+  /// batched shape, null scalars), kErrorNotSupported (B not K-major, not a grouped kernel, the
+  /// tile count bound past 2^31 - 1). run_contiguous launches nothing when it fails (also
+  /// kErrorWorkspaceNull; kErrorMisalignedOperand when the driver refuses a tensor map).
+  virtual Status can_implement_contiguous(GemmUniversalArguments const &shape, int count) const {
+    (void)shape;
+    (void)count;
+    return Status::kErrorNotSupported;
+  }
+  /// Bytes of device workspace (256-byte aligned) a contiguous launch of `count` groups needs.
+  virtual uint64_t get_contiguous_workspace_size(int count) const {
+    (void)count;
+    return 0;
+  }
+  virtual Status run_contiguous(GemmUniversalArguments const &shape, int const *offsets, int count,
+                                void *device_workspace, cudaStream_t stream) const {
+    (void)shape;
+    (void)offsets;
+    (void)count;
+    (void)device_workspace;
+    (void)stream;
+    return Status::kErrorNotSupported;
+  }
 };
 
 }  // namespace library

@@ -37,7 +37,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <cub/block/block_scan.cuh>
 #include <cuda/atomic>
+#include <cuda/functional>
+#include <cuda/ptx>
 
 #include "cutlass/arch/arch.h"
 #include "cutlass/arch/tma_sm90.h"
@@ -57,6 +60,14 @@ namespace kernel {
 template <typename Kernel>
 __global__ void __launch_bounds__(384, 1) gemm_sm90_kernel(__grid_constant__ typename Kernel::Params const params) {
   Kernel::run_device(params);
+}
+
+/// The prologue of a contiguous grouped launch (GemmSm90::run_contiguous): one CTA writes every
+/// group's tile counts and tensor maps into the workspace.
+template <typename Kernel>
+__global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
+    gemm_sm90_contiguous_prepare_kernel(__grid_constant__ typename Kernel::ContiguousPrepare const prepare) {
+  Kernel::prepare_contiguous_device(prepare);
 }
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
@@ -165,8 +176,10 @@ struct GemmSm90 {
   static constexpr int kSharedBytes = int(sizeof(SharedStorage)) + 1024;   // + alignment slack
 
   /// One group's operands and epilogue (grouped launches): tensor maps and output operator of a
-  /// one-batch problem, read from device memory (TMA takes a tensor map in global memory).
-  struct GroupParams {
+  /// one-batch problem, read from device memory (TMA takes a tensor map in global memory). 128-byte
+  /// aligned, every map at a multiple of 128 bytes: tensormap.replace (run_contiguous's prologue)
+  /// takes a 128-byte (.b1024) object at a 128-byte aligned address.
+  struct alignas(128) GroupParams {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
   };
@@ -411,7 +424,7 @@ struct GemmSm90 {
       }
       Params params;
       params.groups = device_groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(tiles.data(), device_tiles, count, table.k_tiles);
+      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count, table.k_tiles);
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;
@@ -419,6 +432,121 @@ struct GemmSm90 {
       int const grid = units < sm_count ? units : sm_count;
       params.scheduler.walkers = grid;
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
+      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+    }
+  }
+
+  // ---- contiguous grouped launches: the group sizes in device memory --------------------------
+  //
+  // The mixture-of-experts layout (torch._grouped_mm's 2D x 3D case, column-major here): `count`
+  // groups share M, K, the types and leading dimensions; group g's A starts at
+  // ptr_A + g * batch_stride_A (the experts' weights), and its N columns are the columns
+  // [offsets[g - 1], offsets[g]) (offsets[-1] = 0) of one packed B, C and D of N = problem_size.n()
+  // columns (the tokens routed to it, packed expert after expert). offsets is a device array the
+  // caller's kernels may write on the stream before the launch (routing computed on the GPU): the
+  // host reads no size, so the launch can be captured into a CUDA graph and replayed with new
+  // offsets. A prologue kernel (one CTA) turns the offsets into the group table: each group's tile
+  // count and its A / B / C / D tensor maps, copied from maps the host encodes once per call for
+  // the whole packed problem and rebased with tensormap.replace (PTX ISA, "tensormap.replace":
+  // global address and the N extent); the GEMM kernel then walks the groups' tiles as run_grouped
+  // does, on one CTA per SM (the host does not know the tile count), and CTAs without a tile exit.
+
+  static constexpr int kPrepareThreads = 1024;
+
+  /// What the prologue reads: every group's parameters as the whole packed problem's, the offsets,
+  /// and where each group's operands start relative to them.
+  struct ContiguousPrepare {
+    typename Mainloop::Params mainloop;   ///< maps of A (group 0) and of B over all N columns
+    typename Epilogue::Params epilogue;   ///< maps of C and D over all N columns, output operator
+    int const *offsets = nullptr;         ///< device: the end column of each group
+    int count = 0;
+    int n = 0;                            ///< columns of B, C and D
+    int m_tiles = 0;
+    char const *A = nullptr, *B = nullptr, *C = nullptr;
+    char *D = nullptr;
+    int64_t stride_A = 0;                 ///< bytes from one group's A to the next
+    int64_t column_B = 0, column_C = 0, column_D = 0;   ///< bytes from one column to the next
+    GroupParams *groups = nullptr;        ///< the group table (written)
+    Sm90GroupTiles *tiles = nullptr;      ///< the groups' tile counts (written)
+  };
+
+  /// Whether `shape` (the packed problem, one batch: M, all N columns, K, A with batch_stride_A
+  /// from group to group, B, C, D) can run as a contiguous launch of `count` groups: the TMA rules
+  /// of can_implement (kErrorMisalignedOperand; batch_stride_A a multiple of 16 bytes), K >= 1,
+  /// M >= 1 (kErrorInvalidProblem), B K-major (a column offset must keep B's maps aligned; else
+  /// kErrorNotSupported), count >= 1 and the tile count bound (every group's partial column tile
+  /// counted) within an int (kErrorNotSupported). N == 0 is allowed (nothing runs).
+  static Status can_implement_contiguous(Arguments const &shape, int count) {
+    if constexpr (!kGrouped || !Mainloop::kKMajorB) {
+      return Status::kErrorNotSupported;
+    } else {
+      auto const &p = shape.problem_size;
+      if (count < 1 || shape.batch_count != 1 || p.m() < 1 || p.k() < 1 || p.n() < 0) {
+        return Status::kErrorInvalidProblem;
+      }
+      if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
+      Arguments whole = shape;   // the TMA alignment rules, checked on one column at least
+      whole.problem_size = GemmCoord(p.m(), p.n() > 0 ? p.n() : 1, p.k());
+      Status const status = can_implement_common<GemmSm90>(whole);
+      if (status != Status::kSuccess) return status;
+      if ((shape.batch_stride_A * int64_t(sizeof(ElementA))) % 16 != 0 || shape.batch_stride_A < 0) {
+        return Status::kErrorMisalignedOperand;
+      }
+      int64_t const m_tiles = (int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM;
+      int64_t const n_tiles = (int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN + count;
+      if (m_tiles * n_tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
+      return Status::kSuccess;
+    }
+  }
+
+  /// Bytes of device workspace (256-byte aligned) a contiguous launch of `count` groups needs.
+  static size_t get_contiguous_workspace_size(int count) { return get_grouped_workspace_size(count); }
+
+  /// Runs `shape` (can_implement_contiguous) as `count` groups split at the device array `offsets`
+  /// (count ints; group g owns columns [offsets[g - 1], offsets[g]), offsets[-1] = 0): the
+  /// prologue kernel, then the GEMM kernel, on `stream`; nothing else (no copy, no host read of
+  /// device memory), so a stream being captured takes both. A group whose end lies before an
+  /// earlier group's end or past N owns no columns and is skipped (its columns are not written):
+  /// groups never overlap and nothing past column N is read or written. kErrorMisalignedOperand
+  /// when the driver refuses the packed problem's maps, kErrorWorkspaceNull without a workspace.
+  static Status run_contiguous(Arguments const &shape, int const *offsets, int count, void *workspace,
+                               cudaStream_t stream) {
+    if constexpr (!kGrouped || !Mainloop::kKMajorB) {
+      return Status::kErrorNotSupported;
+    } else {
+      if (shape.problem_size.n() == 0) return Status::kSuccess;
+      if (offsets == nullptr) return Status::kErrorInvalidProblem;
+      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      ContiguousPrepare prepare;
+      if (!Mainloop::make_params(shape, prepare.mainloop) || !Epilogue::make_params(shape, prepare.epilogue)) {
+        return Status::kErrorMisalignedOperand;
+      }
+      prepare.offsets = offsets;
+      prepare.count = count;
+      prepare.n = shape.problem_size.n();
+      prepare.m_tiles = (shape.problem_size.m() + TileShape::kM - 1) / TileShape::kM;
+      prepare.A = reinterpret_cast<char const *>(shape.ptr_A);
+      prepare.B = reinterpret_cast<char const *>(shape.ptr_B);
+      prepare.C = reinterpret_cast<char const *>(shape.ptr_C);
+      prepare.D = reinterpret_cast<char *>(shape.ptr_D);
+      prepare.stride_A = shape.batch_stride_A * int64_t(sizeof(ElementA));
+      prepare.column_B = shape.ldb * int64_t(sizeof(ElementB));
+      prepare.column_C = shape.ldc * int64_t(sizeof(ElementC));
+      prepare.column_D = shape.ldd * int64_t(sizeof(ElementC));
+      prepare.groups = static_cast<GroupParams *>(workspace);
+      prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<1, kPrepareThreads, 0, stream>>>(prepare);
+      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
+      int device = 0;
+      cudaGetDevice(&device);
+      if (!allow_shared_memory(device)) return Status::kErrorInternal;
+      Params params;
+      params.groups = prepare.groups;
+      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count,
+                                                        (shape.problem_size.k() + TileShape::kK - 1) / TileShape::kK);
+      params.scheduler.walkers = device_sm_count();
+      gemm_sm90_kernel<GemmSm90><<<params.scheduler.walkers, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
   }
@@ -518,6 +646,61 @@ struct GemmSm90 {
       // no CTA exits while a peer may still arrive on its barriers
       arch::cluster_arrive();
       arch::cluster_wait();
+    }
+#endif
+  }
+
+  /// The contiguous launch's prologue (run_contiguous), one CTA of kPrepareThreads threads, a
+  /// group per thread in rounds: group g's columns are [begin, end) with end = offsets[g] and
+  /// begin the largest end before it (0 for the first), so groups never overlap; an end before
+  /// begin or past N leaves the group empty. Two block-wide scans (cub::BlockScan) carry the
+  /// running largest end and the running tile count across rounds. A non-empty group's entry of
+  /// the table is the whole problem's with its maps rebased in place (tensormap.replace on the
+  /// global copy; the GEMM kernel acquires each map before its first use, tensor_map_acquire).
+  CUTLASS_DEVICE static void prepare_contiguous_device(ContiguousPrepare const &p) {
+#if defined(CUTLASS_ARCH_WGMMA_ENABLED)
+    using Scan = cub::BlockScan<int, kPrepareThreads>;
+    __shared__ typename Scan::TempStorage scan;
+    int last_end = 0, units = 0;   // carried from the rounds before (the same in every thread)
+    for (int first = 0; first < p.count; first += kPrepareThreads) {
+      int const g = first + int(threadIdx.x);
+      int const end = g < p.count ? p.offsets[g] : INT_MIN;
+      int begin = 0, round_end = 0;
+      Scan(scan).ExclusiveScan(end, begin, last_end, cuda::maximum<int>{}, round_end);
+      __syncthreads();
+      int const columns = g < p.count && end >= begin && end <= p.n ? end - begin : 0;
+      int const tiles = columns > 0 ? p.m_tiles * ((columns + TileShape::kN - 1) / TileShape::kN) : 0;
+      int tiles_end = 0, round_tiles = 0;
+      Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
+      __syncthreads();
+      if (g < p.count) {
+        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0};
+      }
+      if (columns > 0) {
+        GroupParams &group = p.groups[g];
+        group.mainloop = p.mainloop;
+        group.epilogue = p.epilogue;
+        using cuda::ptx::space_global;
+        // K-major B: dimension 1 is N; D and C: dimension 0 is M, 1 is N (make_params)
+        cuda::ptx::tensormap_replace_global_address(space_global, &group.mainloop.tma_A,
+                                                    uint64_t(p.A + int64_t(g) * p.stride_A));
+        cuda::ptx::tensormap_replace_global_address(space_global, &group.mainloop.tma_B,
+                                                    uint64_t(p.B + int64_t(begin) * p.column_B));
+        cuda::ptx::tensormap_replace_global_dim(space_global, &group.mainloop.tma_B, cuda::ptx::n32_t<1>{},
+                                                uint32_t(columns));
+        cuda::ptx::tensormap_replace_global_address(space_global, &group.epilogue.tma_D,
+                                                    uint64_t(p.D + int64_t(begin) * p.column_D));
+        cuda::ptx::tensormap_replace_global_dim(space_global, &group.epilogue.tma_D, cuda::ptx::n32_t<1>{},
+                                                uint32_t(columns));
+        if (p.epilogue.has_source_pointer) {
+          cuda::ptx::tensormap_replace_global_address(space_global, &group.epilogue.tma_C,
+                                                      uint64_t(p.C + int64_t(begin) * p.column_C));
+          cuda::ptx::tensormap_replace_global_dim(space_global, &group.epilogue.tma_C, cuda::ptx::n32_t<1>{},
+                                                  uint32_t(columns));
+        }
+      }
+      last_end = last_end > round_end ? last_end : round_end;
+      units += round_tiles;
     }
 #endif
   }

@@ -127,25 +127,42 @@ struct Sm90GroupTiles {
 /// [groups[g - 1].end, groups[g].end), in Sm90TileScheduler's grouped raster order inside the
 /// group, and locate() gives a unit's group as its l (the kernel then reads that group's
 /// operands; each group's own tensors have one batch). CTA c walks units c, c + walkers, ... as
-/// the plain scheduler does (it is one: m_tiles holds the unit count, n_tiles and batch 1).
-/// `groups` is an array of group_count Sm90GroupTiles the walker reads (device memory in a launch,
-/// host memory in host code); a unit's group is found by binary search over the ends.
+/// the plain scheduler does. `groups` is an array of group_count Sm90GroupTiles the walker reads
+/// (device memory in a launch, host memory in host code), and so is the unit count (the last
+/// group's end): a launch whose group sizes live in device memory (GemmSm90::run_contiguous)
+/// writes the array in a kernel before it, and the host never learns the count. A unit's group
+/// is found by binary search over the ends.
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
 
-  /// The schedule of `count` groups of tiles given by `groups` (host memory: it reads them) and
-  /// k_tiles k-blocks each; the walker reads `device_groups` (the same values) in a launch.
-  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, Sm90GroupTiles const *device_groups, int count,
-                                       int k_tiles) {
+  /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here),
+  /// k_tiles k-blocks each.
+  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count, int k_tiles) {
     Sm90GroupedTileScheduler s;
-    s.m_tiles = count > 0 ? groups[count - 1].end : 0;
     s.n_tiles = 1;
     s.batch = 1;
     s.k_tiles = k_tiles;
-    s.groups = device_groups;
+    s.groups = groups;
     s.group_count = count;
     return s;
+  }
+
+  /// Units of all groups (the base's m_tiles is not used).
+  CUTLASS_HOST_DEVICE int unit_count() const { return group_count > 0 ? groups[group_count - 1].end : 0; }
+
+  /// As Sm90TileScheduler::next and ::unit, over unit_count() units.
+  CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
+    if (w.unit >= uint32_t(unit_count())) return false;
+    work.set_whole(int(w.unit), k_tiles);
+    w.unit += uint32_t(walkers);
+    return true;
+  }
+  CUTLASS_HOST_DEVICE bool unit(int walker_index, int j, Sm90WorkUnit &work) const {
+    int64_t const u = int64_t(walker_index) + int64_t(j) * walkers;
+    if (u >= unit_count()) return false;
+    work.set_whole(int(u), k_tiles);
+    return true;
   }
 
   /// The group owning unit `u` (0 <= u < unit_count()): the first whose end is past u.

@@ -1,0 +1,207 @@
+/// GPU tests of the contiguous grouped GEMM (cutlassLibGemmGroupedContiguousEx): a
+/// mixture-of-experts layer whose per-expert column ranges come from a device array. Every
+/// group's columns against the device reference, every byte of C outside them unchanged
+/// (skipped groups, columns past the last end, the padding rows), beta == 0 over NaN, and the
+/// call captured into a CUDA graph and replayed with new offsets written on the device.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cutlass_lib.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+
+namespace {
+
+using namespace cutlass::library;
+using cutlass_lib_test::DeviceBuffer;
+namespace ref = cutlass::reference;
+
+constexpr int64_t kBytes = 2;   // bf16
+
+/// Whether the build has a grouped bf16 kernel for A row-major (transa = T), B column-major on
+/// this device.
+bool build_has_grouped_tn() {
+  int const cc = cutlass_lib_test::device_compute_capability();
+  for (auto const &op : Singleton::get().manifest.operations()) {
+    auto const &d = static_cast<GemmDescription const &>(op->description());
+    if (d.gemm_kind == GemmKind::kGrouped && d.A.element == NumericTypeID::kBF16 &&
+        d.A.layout == LayoutTypeID::kRowMajor && d.B.layout == LayoutTypeID::kColumnMajor &&
+        d.C.element == NumericTypeID::kBF16 && cc >= d.tile_description.minimum_compute_capability &&
+        cc <= d.tile_description.maximum_compute_capability) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// An expert layer: `experts` weights W_g (M x K, row-major: transa = T, lda = K + 8, strideA =
+/// M * lda + 64 elements), tokens B (K x N column-major, ldb = K + 8) and C (M x N column-major,
+/// ldc = M + 8, random, or NaN with beta == 0), offsets on the device.
+class ExpertLayer : public ::testing::Test {
+ protected:
+  int64_t M = 200, N = 300, K = 136, experts = 8;
+  int64_t lda = 0, ldb = 0, ldc = 0, stride_A = 0;
+  float alpha = 1.25f, beta = -0.5f;
+  DeviceBuffer A, B, C, C_before, offsets;
+  cutlassLibHandle_t handle = nullptr;
+
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (!build_has_grouped_tn()) NO_KERNEL_FOR("a grouped bf16 TN GEMM");
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  }
+  void TearDown() override {
+    if (handle) cutlassLibDestroy(handle);
+  }
+
+  /// The operands for the current sizes; C poisoned (beta == 0) or random.
+  void make_operands(uint64_t seed) {
+    lda = K + 8, ldb = K + 8, ldc = M + 8, stride_A = M * lda + 64;
+    A = DeviceBuffer(size_t(stride_A * experts * kBytes));
+    B = DeviceBuffer(size_t(ldb * N * kBytes));
+    C = DeviceBuffer(size_t(ldc * N * kBytes));
+    C_before = DeviceBuffer(size_t(ldc * N * kBytes));
+    offsets = DeviceBuffer(size_t(experts) * sizeof(int));
+    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, A.get(), stride_A * experts, seed));
+    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, B.get(), ldb * N, seed + 1));
+    if (beta == 0) {
+      ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, C.get(), ldc * N));
+    } else {
+      ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, C.get(), ldc * N, seed + 2));
+    }
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(C_before.get(), C.get(), size_t(ldc * N * kBytes), cudaMemcpyDeviceToDevice));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  }
+
+  void set_offsets(std::vector<int> const &ends) {
+    ASSERT_EQ(size_t(experts), ends.size());
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(offsets.get(), ends.data(), ends.size() * sizeof(int), cudaMemcpyHostToDevice));
+  }
+
+  cutlassLibStatus_t call() {
+    return cutlassLibGemmGroupedContiguousEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, M, N, K, &alpha, A.get(),
+                                             CUDA_R_16BF, lda, stride_A, B.get(), CUDA_R_16BF, ldb, &beta, C.get(),
+                                             CUDA_R_16BF, ldc, experts, static_cast<int const *>(offsets.get()),
+                                             CUTLASS_LIB_COMPUTE_32F);
+  }
+
+  /// C against the reference for the groups `ends` defines (begin = the largest end before, a
+  /// group ending before it or past N skipped), from `before` (C as it was before the call), and
+  /// every other byte of C as it was.
+  void expect_results(std::vector<int> const &ends, DeviceBuffer const &before) {
+    size_t const bytes = size_t(ldc * N * kBytes);
+    DeviceBuffer expected(bytes);
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(expected.get(), before.get(), bytes, cudaMemcpyDeviceToDevice));
+    int begin = 0, written = 0;
+    for (int64_t g = 0; g < experts; ++g) {
+      int const end = ends[size_t(g)];
+      int const columns = end >= begin && end <= N ? end - begin : 0;
+      std::string const where = "expert " + std::to_string(g) + " columns [" + std::to_string(begin) + ", " +
+                                std::to_string(begin + columns) + ")";
+      if (columns > 0) {
+        ref::GemmProblem r;
+        r.m = M, r.n = columns, r.k = K;
+        r.element_A = r.element_B = r.element_C = NumericTypeID::kBF16;
+        r.layout_A = LayoutTypeID::kRowMajor, r.layout_B = LayoutTypeID::kColumnMajor;
+        r.alpha = alpha, r.beta = beta;
+        r.A = A.bytes_ptr() + g * stride_A * kBytes, r.lda = lda;
+        r.B = B.bytes_ptr() + begin * ldb * kBytes, r.ldb = ldb;
+        r.C = before.bytes_ptr() + begin * ldc * kBytes, r.ldc = ldc;
+        r.D = expected.bytes_ptr() + begin * ldc * kBytes, r.ldd = ldc;
+        ASSERT_TRUE(ref::reference_gemm(r)) << where;
+        char const *got = C.bytes_ptr() + begin * ldc * kBytes;
+        ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, M, columns, 1, got, ldc, 0, r.D, ldc, 0);
+        ASSERT_TRUE(cmp.ok) << where;
+        EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
+        EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, K)) << where;
+        // the group's M x columns region as computed, so the byte comparison sees only the rest
+        ASSERT_EQ(cudaSuccess, cudaMemcpy2D(r.D, ldc * kBytes, got, ldc * kBytes, M * kBytes, columns,
+                                            cudaMemcpyDeviceToDevice));
+        written += columns;
+      }
+      begin = end > begin ? end : begin;
+    }
+    EXPECT_GT(written, 0) << "the offsets left every group empty: the test checks nothing";
+    EXPECT_TRUE(ref::bytes_equal(expected.get(), C.get(), bytes)) << "the call wrote outside its groups' columns";
+  }
+};
+
+/// Empty experts, an expert whose end lies before an earlier end (skipped), several column tiles
+/// per expert, M past one 128-row tile, the last 10 columns of C owned by no expert.
+std::vector<int> const kEnds = {40, 40, 100, 90, 170, 250, 250, 290};
+
+TEST_F(ExpertLayer, GroupsMatchTheReferenceAndNothingElseIsWritten) {
+  make_operands(11);
+  set_offsets(kEnds);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(kEnds, C_before);
+}
+
+TEST_F(ExpertLayer, BetaZeroNeverReadsC) {
+  beta = 0;
+  make_operands(21);
+  std::vector<int> const ends = {0, 64, 64, 129, 200, 230, 300, 300};   // up to the last column
+  set_offsets(ends);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(ends, C_before);
+}
+
+/// Offsets past N: the expert that crosses N and every later one are skipped.
+TEST_F(ExpertLayer, AGroupPastNIsSkipped) {
+  make_operands(31);
+  std::vector<int> const ends = {50, 120, 310, 320, 330, 340, 350, 360};
+  set_offsets(ends);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(ends, C_before);
+}
+
+/// Decode: a few tokens per expert over a wide weight (M = 1024), many experts idle.
+TEST_F(ExpertLayer, DecodeTokenCounts) {
+  M = 1024, N = 24, K = 512, experts = 16;
+  make_operands(41);
+  std::vector<int> const ends = {0, 3, 3, 3, 4, 9, 9, 9, 9, 16, 16, 17, 17, 17, 24, 24};
+  set_offsets(ends);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(ends, C_before);
+}
+
+/// The call captured into a CUDA graph on the handle's stream, then replayed twice, each time
+/// after new offsets were written into the same device array (C reset in between): each replay
+/// computes the groups its offsets define.
+TEST_F(ExpertLayer, AGraphReplaysWithNewOffsets) {
+  make_operands(51);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle, stream));
+  set_offsets(kEnds);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());   // outside the capture: the workspace grows here
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  cutlassLibStatus_t const captured = call();
+  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(&exec, graph, 0));
+  for (std::vector<int> const &ends : {std::vector<int>{10, 80, 80, 200, 210, 211, 280, 300},
+                                       std::vector<int>{0, 0, 0, 150, 150, 150, 150, 151}}) {
+    ASSERT_EQ(cudaSuccess, cudaMemcpy(C.get(), C_before.get(), size_t(ldc * N * kBytes), cudaMemcpyDeviceToDevice));
+    set_offsets(ends);
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());   // the copies ran on the legacy stream
+    ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, stream));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    expect_results(ends, C_before);
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cutlassLibSetStream(handle, nullptr);
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace
