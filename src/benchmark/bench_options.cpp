@@ -270,10 +270,12 @@ Timing and verification:
 Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
   --grouped=E,N,K            E experts of N x K weights (out x in features); per expert the
                              framework's GemmEx(T, N, m = N, n = its tokens, k = K), tokens packed.
-                             Races cutlassLibGemmGroupedBatchedEx against cublasGemmGroupedBatchedEx,
+                             Races cutlassLibGemmGroupedBatchedEx (and the same layer through
+                             cutlassLibGemmGroupedContiguousEx, its token ends on the device)
+                             against cublasGemmGroupedBatchedEx,
                              a loop of cublasGemmEx and the dense GEMM of the same flops (N x T x K)
-                             through cuBLAS and the library, interleaved; verifies the library's and
-                             cuBLAS's grouped outputs against the loop's; prints each median, TFLOP/s
+                             through cuBLAS and the library, interleaved; verifies the library's two
+                             and cuBLAS's grouped outputs against the loop's; prints each median, TFLOP/s
                              over the routed tokens, ratios, and the active experts' weight bytes per
                              second against a device-to-device copy.
   --tokens=<T>               routed tokens in all (default 8192)

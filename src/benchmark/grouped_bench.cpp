@@ -56,12 +56,13 @@ namespace {
 using library::NumericTypeID;
 using bf16_bits = uint16_t;
 
-/// The layer's device memory: weights [E][N][K], tokens [T][K], and four outputs [T][N] (the
-/// library's grouped, cuBLAS's grouped, the cuBLAS loop's, the dense GEMM's).
+/// The layer's device memory: weights [E][N][K], tokens [T][K], and five outputs [T][N] (the
+/// library's grouped and contiguous calls', cuBLAS's grouped, the cuBLAS loop's, the dense GEMM's),
+/// and the experts' token ends for the contiguous call (int32, on the device).
 struct Layer {
   int64_t experts = 0, n = 0, k = 0, tokens = 0;
   std::vector<int64_t> counts, offsets;   ///< tokens per expert, and the first token of each
-  profiler::DeviceAllocation weights, x, out_ours, out_cublas, out_loop, out_dense;
+  profiler::DeviceAllocation weights, x, out_ours, out_contiguous, out_cublas, out_loop, out_dense, ends;
 
   bf16_bits *w(int64_t e) const { return reinterpret_cast<bf16_bits *>(weights.data()) + e * n * k; }
   bf16_bits *x_of(int64_t e) const { return reinterpret_cast<bf16_bits *>(x.data()) + offsets[size_t(e)] * k; }
@@ -97,15 +98,15 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   if (E <= 0 || N <= 0 || K <= 0 || T <= 0) return fail("needs experts, N, K and tokens > 0");
   size_t const out_bytes = size_t(T * N) * 2;
   if (!layer.weights.reset(size_t(E * N * K) * 2) || !layer.x.reset(size_t(T * K) * 2) ||
-      !layer.out_ours.reset(out_bytes) || !layer.out_cublas.reset(out_bytes) || !layer.out_loop.reset(out_bytes) ||
-      !layer.out_dense.reset(out_bytes)) {
+      !layer.out_ours.reset(out_bytes) || !layer.out_contiguous.reset(out_bytes) || !layer.out_cublas.reset(out_bytes) ||
+      !layer.out_loop.reset(out_bytes) || !layer.out_dense.reset(out_bytes) || !layer.ends.reset(size_t(E) * 4)) {
     return fail("device memory allocation failed");
   }
   cudaStream_t stream = nullptr;
   cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
   bool ok = reference::fill_uniform(NumericTypeID::kBF16, layer.weights.data(), E * N * K, 11, -1, 1, stream) &&
             reference::fill_uniform(NumericTypeID::kBF16, layer.x.data(), T * K, 12, -1, 1, stream);
-  for (auto *out : {&layer.out_ours, &layer.out_cublas, &layer.out_loop, &layer.out_dense}) {
+  for (auto *out : {&layer.out_ours, &layer.out_contiguous, &layer.out_cublas, &layer.out_loop, &layer.out_dense}) {
     ok = ok && reference::fill_poison(NumericTypeID::kBF16, out->data(), T * N, stream);
   }
   if (!ok) return fail("filling the operands failed");
@@ -133,6 +134,18 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
                                           alphas.data(), a_ptrs.data(), CUDA_R_16BF, ldk.data(), b_ptrs.data(),
                                           CUDA_R_16BF, ldk.data(), betas.data(), c_ours.data(), CUDA_R_16BF, ldn.data(),
                                           E, ones.data(), CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
+  };
+
+  // the library's contiguous call: the same layer with the experts' token ends on the device
+  std::vector<int32_t> ends;
+  for (int64_t e = 0; e < E; ++e) ends.push_back(int32_t(layer.offsets[size_t(e)] + layer.counts[size_t(e)]));
+  cudaMemcpy(layer.ends.data(), ends.data(), ends.size() * sizeof(int32_t), cudaMemcpyHostToDevice);
+  auto ours_contiguous = [&]() {
+    return cutlassLibGemmGroupedContiguousEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, N, T, K, &alphas[0],
+                                             layer.w(0), CUDA_R_16BF, K, N * K, layer.x.data(), CUDA_R_16BF, K,
+                                             &betas[0], layer.out_contiguous.data(), CUDA_R_16BF, N, E,
+                                             reinterpret_cast<int32_t const *>(layer.ends.data()),
+                                             CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
   };
 
   // cuBLAS: grouped (device pointer arrays; the non-empty experts), a loop, the dense GEMM
@@ -206,6 +219,7 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
 
   // verification: the library's and cuBLAS's grouped outputs against the loop's (every token column)
   if (!ours()) return fail("cutlassLibGemmGroupedBatchedEx failed");
+  if (!ours_contiguous()) return fail("cutlassLibGemmGroupedContiguousEx failed");
   if (!cublas_loop()) return fail("the cublasGemmEx loop failed");
   bool const have_cublas_grouped = cublas_grouped();
   if (cudaStreamSynchronize(stream) != cudaSuccess) return fail("a launch failed");
@@ -220,11 +234,16 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   } else {
     std::printf(", cublasGemmGroupedBatchedEx not available (status != SUCCESS)");
   }
-  bool const verified = mine.ok && mine.nonfinite == 0 && mine.relative_error < 1e-2;
+  reference::Comparison const contiguous = reference::compare(NumericTypeID::kBF16, N, T, 1,
+                                                              layer.out_contiguous.data(), N, 0, layer.out_loop.data(), N, 0);
+  std::printf(", library contiguous %.2e (%lld non-finite)", contiguous.relative_error, (long long)contiguous.nonfinite);
+  bool const verified = mine.ok && mine.nonfinite == 0 && mine.relative_error < 1e-2 && contiguous.ok &&
+                        contiguous.nonfinite == 0 && contiguous.relative_error < 1e-2;
   std::printf(": %s\n", verified ? "ok" : "FAILED");
 
   // timing, interleaved (ours, cuBLAS grouped, cuBLAS loop, dense cuBLAS, dense ours)
   std::vector<std::pair<char const *, profiler::Launch>> providers = {{"cutlass_lib grouped", ours},
+                                                                      {"cutlass_lib contiguous (dev)", ours_contiguous},
                                                                       {"cuBLAS loop of GemmEx", cublas_loop},
                                                                       {"dense cuBLAS (same flops)", cublas_dense},
                                                                       {"dense cutlass_lib (same flops)", ours_dense}};
