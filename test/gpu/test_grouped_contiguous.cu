@@ -171,6 +171,31 @@ TEST_F(ExpertLayer, DecodeTokenCounts) {
   expect_results(ends, C_before);
 }
 
+/// More experts than the prologue's 1024 threads (three rounds): the running end and the tile
+/// sums carry across rounds; ends step by 0-3 tokens, now and then one end falls back (skipped)
+/// and the later ones run past N (skipped). (Added after the s19 GPU runs: not yet run on a GPU.)
+TEST_F(ExpertLayer, ManyExpertsCarryAcrossPrologueRounds) {
+  M = 64, N = 3000, K = 64, experts = 2500;
+  make_operands(61);
+  std::vector<int> ends;
+  uint32_t state = 12345;
+  int end = 0;
+  for (int64_t g = 0; g < experts; ++g) {
+    state = state * 1664525u + 1013904223u;
+    if (g % 97 == 50) {
+      ends.push_back(end - 1);   // before the last end: skipped, the running end unchanged
+      continue;
+    }
+    end += int(state >> 30);     // 0-3 tokens
+    ends.push_back(end);
+  }
+  ASSERT_GT(end, N) << "the last experts should run past N";
+  set_offsets(ends);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(ends, C_before);
+}
+
 /// The call captured into a CUDA graph on the handle's stream, then replayed twice, each time
 /// after new offsets were written into the same device array (C reset in between): each replay
 /// computes the groups its offsets define.
