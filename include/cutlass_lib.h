@@ -73,7 +73,9 @@
  *    ARCH_MISMATCH    kernels exist for the types, none for this device's compute capability
  *                     (kernels are built as SASS for CUTLASS_NVCC_ARCHS: 80 runs on 8.x,
  *                     90a on 9.0 only); the k == 0 / alpha == 0 quick returns answer it too
- *    ALLOC_FAILED     host or device memory could not be allocated
+ *    ALLOC_FAILED     host or device memory could not be allocated (also: the handle's own
+ *                     workspace would have to grow while its stream is being captured into a
+ *                     CUDA graph; call once before capturing, or set one: cutlassLibSetWorkspace)
  *    EXECUTION_FAILED the kernel launch failed
  *    WORKSPACE_TOO_SMALL  the caller's workspace (cutlassLibSetWorkspace) is smaller than the
  *                     call needs (cutlassLibGetWorkspaceSize says how much); nothing runs
@@ -316,22 +318,31 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  caller's kernels on the handle's stream before the call (routing computed on the GPU): the
  *  library never reads them on the host, so the call launches two kernels (a prologue that
  *  builds each group's tensor maps with tensormap.replace, then one persistent grouped GEMM) and
- *  copies nothing: it can be captured into a CUDA graph and replayed with new offsets. Capture it
- *  after one call with the same group_count outside the capture (or with a workspace set by
- *  cutlassLibSetWorkspace): the handle's workspace cannot grow while a stream is captured.
+ *  copies nothing: it can be captured into a CUDA graph and replayed with new offsets.
+ *  Graphs: the graph keeps the address of the workspace the call used. Capture with a workspace
+ *  set by cutlassLibSetWorkspace that outlives the graph (the handle's own workspace is freed
+ *  when a later call grows it), or call once with the same group_count before capturing and
+ *  make no call that needs more workspace on the handle while the graph is in use; the handle's
+ *  workspace never grows while the stream is being captured (ALLOC_FAILED instead).
  *  Groups never overlap: a group whose end is smaller than an earlier group's end, or larger
- *  than n, is skipped (its columns are not written); columns past the last group's end are not
- *  written. Groups may be empty (equal offsets) and cost nothing.
+ *  than n, is skipped (its columns are not written), and so is every group after an end larger
+ *  than n; columns past the last group's end are not written. Groups may be empty (equal
+ *  offsets) and cost nothing.
  *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), a build with
  *  a grouped kernel for the types and transa (bf16 / f16 in and out, sm_90; the default set has
- *  them), k >= 1, no fused epilogue, non-scalar operand scale or precise accumulation on the
- *  handle, group_count, m, n, k <= 2^31 - 1; A, B, C 16-byte aligned with lda, ldb, ldc and
- *  strideA multiples of 16 bytes (else NO_KERNEL: no kernel takes the call). Scalars as in
- *  cutlassLibGemmEx (host, or device in DEVICE pointer mode).
- *  Statuses: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed problem (A holds
- *  group 0's matrix), group_count < 0, strideA < 0, a NULL offsets array or one in pageable host
- *  memory when group_count > 0; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing
- *  read or written); then NOT_SUPPORTED as above; NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
+ *  them), k >= 1 and alpha != 0 (with host scalars; C = beta * C over columns only the device
+ *  knows is not offered), no fused epilogue, non-scalar operand scale or precise accumulation on
+ *  the handle, group_count, m, n, k <= 2^31 - 1. The TMA rules (else NO_KERNEL: no kernel takes
+ *  the call): A, B, C 16-byte aligned, lda, ldb, ldc and strideA multiples of 16 bytes, and m and
+ *  k multiples of 8 elements (16 bytes: the extent each vector access runs along); a workspace
+ *  set by cutlassLibSetWorkspace 256-byte aligned. Scalars as in cutlassLibGemmEx (host, or
+ *  device in DEVICE pointer mode).
+ *  Statuses, in this order: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed
+ *  problem (A holds group 0's matrix), group_count < 0, strideA < 0, a NULL or not 4-byte aligned
+ *  offsets array or one in pageable host memory when group_count > 0; NOT_SUPPORTED for the type
+ *  combination, and for a fused epilogue, non-scalar operand scale or precise accumulation on the
+ *  handle; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing read or written); the
+ *  other NOT_SUPPORTED cases above; then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
  *  WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as cutlassLibGemmEx. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,

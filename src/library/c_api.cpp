@@ -454,8 +454,8 @@ cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(cutlassLibHandle_t handle, 
   call.stride_A = strideA;
   call.count = group_count;
   call.offsets = offsets;
-  if (!types) {
-    GemmOutcome const checked = check_gemm_arguments(call.shape);
+  if (!types) {   // every argument error first, then the type combination
+    GemmGroupedOutcome const checked = check_contiguous_arguments(call);
     return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
   }
   return to_c_status(HandleAccess::contiguous(handle->handle, call).failure);

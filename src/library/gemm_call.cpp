@@ -131,6 +131,13 @@ size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
   if (bytes <= *context.workspace_size) return true;
+  // A stream being captured into a CUDA graph cannot take the synchronize, and the graph would
+  // keep the old buffer's address: no growing there (the caller answers kAllocFailed).
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    return false;
+  }
   if (*context.workspace) {
     cudaStreamSynchronize(context.stream);   // in-flight kernels may still use the old workspace
     cudaFree(*context.workspace);

@@ -130,7 +130,8 @@ GemmOutcome check_epilogue_arguments(GemmCall const &call);
 GemmOutcome gemm_call(GemmCall const &call, GemmContext const &context, bool execute);
 
 /// Makes the handle's workspace (context.workspace) at least `bytes`: a larger one is allocated
-/// after the stream's work that may use the old one; false when the allocation fails.
+/// after the stream's work that may use the old one; false when the allocation fails, or when it
+/// would have to grow while context.stream is being captured into a CUDA graph.
 bool ensure_workspace(GemmContext const &context, size_t bytes);
 
 /// cutlass::Status for a failure, as the C++ API reports it (handle.h documents the mapping).

@@ -76,15 +76,22 @@ struct GemmContiguousCall {
   int const *offsets = nullptr;
 };
 
-/// Runs a contiguous grouped call: check_gemm_arguments of the packed shape (group 0's A), then
-/// (kInvalidValue) count < 0, stride_A < 0, a null offsets array or one in
-/// pageable host memory when count > 0; count == 0, M == 0 or N == 0 return at once, touching
-/// nothing; kNotSupported: a fused epilogue or non-scalar operand scales, precise accumulation,
-/// K == 0, B not column-major (transb = N), row-major C / D, count or a size past 2^31 - 1; then
-/// the device and the grouped kernels (kNoDevice, kNoKernel, kArchMismatch, kNoKernelFits), the
-/// workspace (kWorkspaceTooSmall, kAllocFailed) and the launch (kLaunchFailed). The group
-/// offsets are never read on the host: a group whose end lies before an earlier end or past N is
-/// skipped by the kernels (GemmSm90::run_contiguous).
+/// The argument checks of a contiguous grouped call, all kInvalidValue first:
+/// check_gemm_arguments' kInvalidValue of the packed shape (group 0's A), count < 0, stride_A < 0,
+/// a batched shape, a null or misaligned offsets array or one in pageable host memory when
+/// count > 0; then the shape's other failures (kNotSupported sizes).
+GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call);
+
+/// Runs a contiguous grouped call: check_contiguous_arguments; kNotSupported for a fused epilogue,
+/// non-scalar operand scales or precise accumulation; count == 0, M == 0 or N == 0 return at
+/// once, touching nothing; then kNotSupported: K == 0 or host alpha == 0 (beta * C over columns
+/// only the device knows), B not column-major (transb = N), row-major C / D, count or a size past
+/// 2^31 - 1; then the device and the grouped kernels (kNoDevice, kNoKernel, kArchMismatch,
+/// kNoKernelFits, also for a caller's workspace not 256-byte aligned), the workspace
+/// (kWorkspaceTooSmall; kAllocFailed, also when it would grow while the stream is being captured)
+/// and the launch (kLaunchFailed). The group offsets are never read on the host: a group whose end
+/// lies before an earlier end or past N is skipped by the kernels, and so is every group after an
+/// end past N (GemmSm90::run_contiguous).
 GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context);
 
 }  // namespace library

@@ -4,6 +4,7 @@
 /// Read top to bottom: check the packed problem, choose the grouped kernel, run it.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 #include <cuda_runtime_api.h>
@@ -83,20 +84,32 @@ Operation const *contiguous_kernel(GemmContiguousCall const &call, GemmContext c
 
 }  // namespace
 
-GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context) {
-  // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones.
+GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   if (call.count < 0) return failed(GemmFailure::kInvalidValue, "the group count must be >= 0");
   if (call.stride_A < 0) return failed(GemmFailure::kInvalidValue, "strideA must be >= 0");
   if (call.shape.batch_count != 1) return failed(GemmFailure::kInvalidValue, "the packed problem has one batch");
   GemmOutcome const arguments = check_gemm_arguments(call.shape);
   if (arguments.failure == GemmFailure::kInvalidValue) return failed(arguments.failure, arguments.detail);
-  if (call.count > 0 && call.offsets == nullptr) return failed(GemmFailure::kInvalidValue, "offsets is null");
-  if (call.count > 0 && !device_readable(call.offsets)) {
-    return failed(GemmFailure::kInvalidValue, "offsets must be in device-readable memory (not pageable host memory)");
+  if (call.count > 0) {
+    if (call.offsets == nullptr) return failed(GemmFailure::kInvalidValue, "offsets is null");
+    if (reinterpret_cast<uintptr_t>(call.offsets) % alignof(int) != 0) {
+      return failed(GemmFailure::kInvalidValue, "offsets must be 4-byte aligned");
+    }
+    if (!device_readable(call.offsets)) {
+      return failed(GemmFailure::kInvalidValue, "offsets must be in device-readable memory (not pageable host memory)");
+    }
   }
   if (arguments.failure != GemmFailure::kNone) return failed(arguments.failure, arguments.detail);
+  return {};
+}
 
-  // 2. What this version does not offer.
+GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context) {
+  // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones.
+  GemmGroupedOutcome const checked = check_contiguous_arguments(call);
+  if (checked.failure != GemmFailure::kNone) return checked;
+
+  // 2. What this version does not offer (also when there is nothing to compute), the quick
+  //    returns, then what it does not offer for a non-empty call.
   GemmCall const &c = call.shape;
   GemmEpilogueArguments const &e = c.epilogue;
   if (e.kind.fused() || e.scale_a_mode != epilogue::OperandScaleMode::kScalar ||
@@ -104,7 +117,9 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
     return failed(GemmFailure::kNotSupported, "no fused epilogue, vector or block scales, or precise accumulation");
   }
   if (call.count == 0 || c.m == 0 || c.n == 0) return {};   // nothing to compute or write
-  if (c.k == 0) return failed(GemmFailure::kNotSupported, "K == 0 (beta * C over the groups' columns) is not offered");
+  if (runs_scale_only(c)) {   // K == 0 or host alpha == 0: beta * C over columns only the device knows
+    return failed(GemmFailure::kNotSupported, "K == 0 or alpha == 0 (C = beta * C over the groups' columns) is not offered");
+  }
   if (c.layout_B != LayoutTypeID::kColumnMajor) {
     return failed(GemmFailure::kNotSupported, "B must be column-major (transb = N: K-major token columns)");
   }
@@ -130,7 +145,9 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
   if (*context.workspace && reinterpret_cast<uintptr_t>(*context.workspace) % 256 != 0) {
     return failed(GemmFailure::kNoKernelFits, "the caller's workspace is not 256-byte aligned");
   }
-  if (!ensure_workspace(context, bytes)) return failed(GemmFailure::kAllocFailed, "the workspace could not grow");
+  if (!ensure_workspace(context, bytes)) {
+    return failed(GemmFailure::kAllocFailed, "the workspace could not grow (or the stream is being captured)");
+  }
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: contiguous grouped GEMM: %lld groups in one launch of %s\n",
                  (long long)call.count, kernel->description().name);

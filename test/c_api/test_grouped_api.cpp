@@ -484,6 +484,19 @@ TEST_F(CApiGrouped, ContiguousArgumentErrorsAreInvalidValue) {
     a.transb = cutlassLibOperation_t(7);
     EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
   }
+  {
+    ContiguousArgs a;
+    a.offsets = reinterpret_cast<int const *>(reinterpret_cast<char const *>(a.offsets) + 2);
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a)) << "offsets not 4-byte aligned";
+  }
+  {
+    ContiguousArgs a;
+    a.group_count = -1;   // before the type combination, as in a single call
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+              cutlassLibGemmGroupedContiguousEx(handle_, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A, CUDA_R_8I,
+                                                a.lda, a.strideA, a.B, CUDA_R_16BF, a.ldb, &a.beta, a.C, CUDA_R_16BF,
+                                                a.ldc, a.group_count, a.offsets, CUTLASS_LIB_COMPUTE_32F));
+  }
   if (has_device()) {   // offsets in pageable host memory: the kernels could not read them
     ContiguousArgs a;
     int host_offsets[8] = {};
@@ -513,6 +526,21 @@ TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
     ContiguousArgs a;
     a.k = 0;
     EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.alpha = 0;   // C = beta * C over columns only the device knows
+    a.A = a.B = nullptr;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
+    a.group_count = 1;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED,
+              cutlassLibGemmGroupedContiguousEx(handle_, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A, CUDA_R_8I,
+                                                a.lda, a.strideA, a.B, CUDA_R_16BF, a.ldb, &a.beta, a.C, CUDA_R_16BF,
+                                                a.ldc, a.group_count, a.offsets, CUTLASS_LIB_COMPUTE_32F))
+        << "the type combination";
   }
   {
     ContiguousArgs a;

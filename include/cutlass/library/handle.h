@@ -104,7 +104,9 @@ class CUTLASS_LIB_API Handle {
   Provider get_provider() const { return provider_; }
 
   /// Device workspace. Kernels that need more than this get it grown on demand, unless the
-  /// caller set one (set_workspace).
+  /// caller set one (set_workspace), or the stream is being captured into a CUDA graph (a call
+  /// that would grow it then answers kErrorMemoryAllocation and launches nothing: call once
+  /// before capturing, or set a workspace).
   size_t get_workspace_size() const { return workspace_size_; }
   void *get_workspace() const { return workspace_; }
   /// A caller-owned device workspace of `bytes` (as frameworks hand cuBLAS one from their caching

@@ -246,7 +246,8 @@ class CUTLASS_LIB_API Operation {
   /// batch_stride_A a multiple of 16 bytes), kErrorInvalidProblem (M, K or count < 1, N < 0, a
   /// batched shape, null scalars), kErrorNotSupported (B not K-major, not a grouped kernel, the
   /// tile count bound past 2^31 - 1). run_contiguous launches nothing when it fails (also
-  /// kErrorWorkspaceNull; kErrorMisalignedOperand when the driver refuses a tensor map).
+  /// kErrorWorkspaceNull; kErrorMisalignedOperand when the driver refuses a tensor map), except
+  /// kErrorInternal from a failed GEMM launch after the prologue's (which writes the workspace only).
   virtual Status can_implement_contiguous(GemmUniversalArguments const &shape, int count) const {
     (void)shape;
     (void)count;

@@ -39,7 +39,6 @@
 
 #include <cub/block/block_scan.cuh>
 #include <cuda/atomic>
-#include <cuda/functional>
 #include <cuda/ptx>
 
 #include "cutlass/arch/arch.h"
@@ -326,7 +325,7 @@ struct GemmSm90 {
   // ---- grouped launches (TileSchedulerTag = GroupedScheduler) ---------------------------------
 
   /// Byte offset of the Sm90GroupTiles array in a grouped launch's workspace (after the
-  /// GroupParams, 64-byte aligned as tensor maps must be).
+  /// GroupParams, rounded up to 256 bytes).
   static size_t grouped_tiles_offset(int count) { return (size_t(count) * sizeof(GroupParams) + 255) / 256 * 256; }
 
   /// Bytes of device workspace a grouped launch of `count` groups needs (its group table).
@@ -536,11 +535,11 @@ struct GemmSm90 {
       prepare.column_D = shape.ldd * int64_t(sizeof(ElementC));
       prepare.groups = static_cast<GroupParams *>(workspace);
       prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
-      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<1, kPrepareThreads, 0, stream>>>(prepare);
-      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       int device = 0;
       cudaGetDevice(&device);
-      if (!allow_shared_memory(device)) return Status::kErrorInternal;
+      if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
+      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<1, kPrepareThreads, 0, stream>>>(prepare);
+      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = prepare.groups;
       params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count,
@@ -661,15 +660,17 @@ struct GemmSm90 {
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
     using Scan = cub::BlockScan<int, kPrepareThreads>;
     __shared__ typename Scan::TempStorage scan;
+    auto const larger = [](int a, int b) { return a > b ? a : b; };
     int last_end = 0, units = 0;   // carried from the rounds before (the same in every thread)
-    for (int first = 0; first < p.count; first += kPrepareThreads) {
-      int const g = first + int(threadIdx.x);
+    for (int64_t first = 0; first < p.count; first += kPrepareThreads) {
+      int const g = int(first) + int(threadIdx.x);
       int const end = g < p.count ? p.offsets[g] : INT_MIN;
       int begin = 0, round_end = 0;
-      Scan(scan).ExclusiveScan(end, begin, last_end, cuda::maximum<int>{}, round_end);
+      Scan(scan).ExclusiveScan(end, begin, last_end, larger, round_end);
       __syncthreads();
       int const columns = g < p.count && end >= begin && end <= p.n ? end - begin : 0;
-      int const tiles = columns > 0 ? p.m_tiles * ((columns + TileShape::kN - 1) / TileShape::kN) : 0;
+      // (bounded by the host: m_tiles x (N tiles + count) fits an int; columns + kN - 1 may not)
+      int const tiles = columns > 0 ? p.m_tiles * int((int64_t(columns) + TileShape::kN - 1) / TileShape::kN) : 0;
       int tiles_end = 0, round_tiles = 0;
       Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
       __syncthreads();
@@ -698,6 +699,8 @@ struct GemmSm90 {
           cuda::ptx::tensormap_replace_global_dim(space_global, &group.epilogue.tma_C, cuda::ptx::n32_t<1>{},
                                                   uint32_t(columns));
         }
+        // the writer's half of the proxy hand-off; the GEMM kernel acquires each map before use
+        cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_release, cuda::ptx::scope_gpu);
       }
       last_end = last_end > round_end ? last_end : round_end;
       units += round_tiles;
