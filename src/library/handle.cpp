@@ -1,6 +1,8 @@
 /// @file src/library/handle.cpp
 #include "cutlass/library/handle.h"
 
+#include <exception>
+
 #include <new>
 #include <utility>
 
@@ -208,6 +210,83 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
 
   GemmOutcome outcome = HandleAccess::call(*this, call, /*execute=*/true);
   return to_status(outcome.failure);
+}
+
+Status Handle::gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
+                            NumericTypeID element_B, NumericTypeID element_C, GroupedGemmGroup const *groups,
+                            int64_t group_count, void const *const *A, void const *const *B, void *const *C) {
+  last_operation_ = nullptr;
+  if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
+  if (group_count < 0 || (group_count > 0 && groups == nullptr)) return Status::kErrorInvalidProblem;
+  GemmGroupedCall call;
+  try {
+    call.groups.resize(size_t(group_count));
+  } catch (std::exception const &) {
+    return Status::kErrorMemoryAllocation;
+  }
+  for (int64_t g = 0; g < group_count; ++g) {
+    GroupedGemmGroup const &in = groups[g];
+    GemmCall &shape = call.groups[size_t(g)].shape;
+    call.groups[size_t(g)].size = in.size;
+    shape.m = in.m;
+    shape.n = in.n;
+    shape.k = in.k;
+    shape.element_compute = element_compute;
+    shape.element_scalar = element_scalar;
+    shape.alpha = in.alpha;
+    shape.beta = in.beta;
+    shape.pointer_mode = scalar_pointer_mode_;
+    shape.element_A = element_A;
+    shape.layout_A = in.layout_A;
+    shape.lda = in.lda;
+    shape.element_B = element_B;
+    shape.layout_B = in.layout_B;
+    shape.ldb = in.ldb;
+    shape.element_C = shape.element_D = element_C;
+    shape.ldc = shape.ldd = in.ldc;
+  }
+  call.A = A;
+  call.B = B;
+  call.C = C;
+  call.D = C;
+  return to_status(HandleAccess::grouped(*this, call).failure);
+}
+
+Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID element_compute,
+                                       NumericTypeID element_scalar, void const *alpha, NumericTypeID element_A,
+                                       LayoutTypeID layout_A, void const *ptr_A, int64_t lda, int64_t stride_A,
+                                       NumericTypeID element_B, void const *ptr_B, int64_t ldb, void const *beta,
+                                       NumericTypeID element_C, void const *ptr_C, int64_t ldc, void *ptr_D,
+                                       int64_t ldd, int64_t group_count, int const *offsets) {
+  last_operation_ = nullptr;
+  if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
+  GemmContiguousCall call;
+  GemmCall &shape = call.shape;
+  shape.m = M;
+  shape.n = N;
+  shape.k = K;
+  shape.element_compute = element_compute;
+  shape.element_scalar = element_scalar;
+  shape.alpha = alpha;
+  shape.beta = beta;
+  shape.pointer_mode = scalar_pointer_mode_;
+  shape.element_A = element_A;
+  shape.layout_A = layout_A;
+  shape.A = ptr_A;
+  shape.lda = lda;
+  shape.element_B = element_B;
+  shape.layout_B = LayoutTypeID::kColumnMajor;
+  shape.B = ptr_B;
+  shape.ldb = ldb;
+  shape.element_C = shape.element_D = element_C;
+  shape.C = ptr_C;
+  shape.ldc = ldc;
+  shape.D = ptr_D;
+  shape.ldd = ldd;
+  call.stride_A = stride_A;
+  call.count = group_count;
+  call.offsets = offsets;
+  return to_status(HandleAccess::contiguous(*this, call).failure);
 }
 
 GemmContext HandleAccess::context_of(Handle &h) {

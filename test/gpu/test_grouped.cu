@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cutlass/library/handle.h"
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
@@ -240,6 +241,34 @@ TEST_F(CApiGroupedGpu, MixedGroupsMatchTheReference) {
   GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 100);
   std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+/// The C++ Handle's grouped call (Handle::gemm_grouped) on the same groups. (Added after the s19
+/// GPU runs: not yet run on a GPU.)
+TEST_F(CApiGroupedGpu, TheCppHandleRunsMixedGroups) {
+  if (!has_kernels_for(kMixedGroups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 500);
+  auto const m = problems.m(), n = problems.n(), k = problems.k(), size = problems.size();
+  auto const lda = problems.lda(), ldb = problems.ldb(), ldc = problems.ldc();
+  auto const alpha = problems.alpha(), beta = problems.beta();
+  auto const transa = problems.transa(), transb = problems.transb();
+  std::vector<Handle::GroupedGemmGroup> groups(kMixedGroups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    groups[g].layout_A = layout_of(transa[g]), groups[g].layout_B = layout_of(transb[g]);
+    groups[g].m = m[g], groups[g].n = n[g], groups[g].k = k[g];
+    groups[g].lda = lda[g], groups[g].ldb = ldb[g], groups[g].ldc = ldc[g];
+    groups[g].alpha = &alpha[g], groups[g].beta = &beta[g];
+    groups[g].size = size[g];
+  }
+  auto const A = problems.A(), B = problems.B();
+  auto const C = problems.C();
+  Handle handle;
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            handle.gemm_grouped(NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kBF16, NumericTypeID::kBF16,
+                                NumericTypeID::kBF16, groups.data(), int64_t(groups.size()), A.data(), B.data(),
+                                C.data()));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   problems.expect_results();
 }

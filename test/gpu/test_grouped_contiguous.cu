@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cutlass/library/handle.h"
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
@@ -169,6 +170,22 @@ TEST_F(ExpertLayer, DecodeTokenCounts) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   expect_results(ends, C_before);
+}
+
+/// The C++ Handle's call (Handle::gemm_grouped_contiguous) on the same layer. (Added after the
+/// s19 GPU runs: not yet run on a GPU.)
+TEST_F(ExpertLayer, TheCppHandleRunsTheSameCall) {
+  make_operands(71);
+  set_offsets(kEnds);
+  Handle cpp;
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            cpp.gemm_grouped_contiguous(int(M), int(N), int(K), NumericTypeID::kF32, NumericTypeID::kF32, &alpha,
+                                        NumericTypeID::kBF16, LayoutTypeID::kRowMajor, A.get(), lda, stride_A,
+                                        NumericTypeID::kBF16, B.get(), ldb, &beta, NumericTypeID::kBF16, C.get(), ldc,
+                                        C.get(), ldc, experts, static_cast<int const *>(offsets.get())));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  expect_results(kEnds, C_before);
+  EXPECT_NE(nullptr, cpp.get_last_operation());
 }
 
 /// More experts than the prologue's 1024 threads (three rounds): the running end and the tile

@@ -362,6 +362,59 @@ TEST(HandleArguments, OtherProvidersAreNotSupported) {
   EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, HandleArgs()));
 }
 
+/// Handle::gemm_grouped on two groups of bf16 TN problems (2 x 64x48x32, 1 x 16x8x24) at
+/// made-up addresses; `C1` replaces the third problem's C.
+cutlass::Status grouped(Handle &h, int64_t group_count, void *C1 = fake(0x320000)) {
+  static float const one = 1, zero = 0;
+  Handle::GroupedGemmGroup groups[2];
+  groups[0].m = 64, groups[0].n = 48, groups[0].k = 32, groups[0].lda = 32, groups[0].ldb = 32, groups[0].ldc = 64;
+  groups[1].m = 16, groups[1].n = 8, groups[1].k = 24, groups[1].lda = 24, groups[1].ldb = 24, groups[1].ldc = 16;
+  groups[0].size = 2, groups[1].size = 1;
+  for (auto &g : groups) g.alpha = &one, g.beta = &zero;
+  void const *A[3] = {fake(0x100000), fake(0x110000), fake(0x120000)};
+  void const *B[3] = {fake(0x200000), fake(0x210000), fake(0x220000)};
+  void *C[3] = {fake(0x300000), fake(0x310000), C1};
+  return h.gemm_grouped(NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kBF16, NumericTypeID::kBF16,
+                        NumericTypeID::kBF16, groups, group_count, A, B, C);
+}
+
+TEST(HandleArguments, GroupedStatuses) {
+  Handle h;
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, grouped(h, -1));
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, grouped(h, 2, nullptr)) << "group 1's C is null";
+  EXPECT_EQ(cutlass::Status::kSuccess, grouped(h, 0)) << "no groups: nothing to do";
+  if (!has_device()) EXPECT_EQ(cutlass::Status::kErrorArchMismatch, grouped(h, 2)) << "valid: then the device";
+  h.set_provider(Provider::kCUBLAS);
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, grouped(h, 2));
+}
+
+/// Handle::gemm_grouped_contiguous on a valid bf16 expert layer of made-up addresses (8 experts
+/// of 64 x 32, 96 tokens); `offsets` is never read on the host.
+cutlass::Status contiguous(Handle &h, int64_t group_count, int const *offsets, int64_t stride_A = 64 * 32,
+                           int64_t ldc = 64, int K = 32) {
+  static float const alpha = 1, beta = 0;
+  return h.gemm_grouped_contiguous(64, 96, K, NumericTypeID::kF32, NumericTypeID::kF32, &alpha, NumericTypeID::kBF16,
+                                   LayoutTypeID::kRowMajor, fake(0x100000), 32, stride_A, NumericTypeID::kBF16,
+                                   fake(0x200000), 32, &beta, NumericTypeID::kBF16, fake(0x300000), ldc,
+                                   fake(0x300000), ldc, group_count, static_cast<int const *>(fake(0x400000)));
+}
+
+TEST(HandleArguments, GroupedContiguousStatuses) {
+  Handle h;
+  int const *offsets = static_cast<int const *>(fake(0x400000));
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, contiguous(h, -1, offsets));
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, contiguous(h, 8, offsets, -1)) << "stride_A < 0";
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, contiguous(h, 8, offsets, 64 * 32, 63)) << "ldc below M";
+  EXPECT_EQ(cutlass::Status::kSuccess, contiguous(h, 0, nullptr)) << "no groups: nothing to do";
+  if (!has_device()) {   // (with a GPU the made-up offsets are pageable memory: kErrorInvalidProblem)
+    EXPECT_EQ(cutlass::Status::kErrorNotSupported, contiguous(h, 8, offsets, 64 * 32, 64, 0)) << "K == 0";
+    EXPECT_EQ(cutlass::Status::kErrorArchMismatch, contiguous(h, 8, offsets)) << "valid: then the device";
+  }
+  h.set_provider(Provider::kCUBLAS);
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, contiguous(h, 8, offsets));
+  EXPECT_EQ(nullptr, h.get_last_operation());
+}
+
 TEST(HandleArguments, NoDeviceIsArchMismatch) {
   ASSERT_FALSE(has_device()) << "run with CUDA_VISIBLE_DEVICES=-1 (ctest entry host.no_device)";
   Handle h;

@@ -204,6 +204,48 @@ class CUTLASS_LIB_API Handle {
                         int64_t batch_stride_C, int64_t batch_stride_D,
                         GemmEpilogueArguments const &epilogue);
 
+  /// One group of gemm_grouped: `size` problems that share the layouts, sizes, leading
+  /// dimensions and scalars (cublasGemmGroupedBatchedEx's per-group array entries; alpha and beta
+  /// of element_scalar, host or device memory as the pointer mode says).
+  struct GroupedGemmGroup {
+    LayoutTypeID layout_A = LayoutTypeID::kRowMajor, layout_B = LayoutTypeID::kColumnMajor;
+    int64_t m = 0, n = 0, k = 0;
+    int64_t lda = 0, ldb = 0, ldc = 0;
+    void const *alpha = nullptr, *beta = nullptr;
+    int64_t size = 0;
+  };
+
+  /// group_count groups of GEMMs (the C API's cutlassLibGemmGroupedBatchedEx, which states the
+  /// rules, the one-launch conditions and the order of the checks): problem e of group g computes
+  /// C[e] = alpha_g * op(A[e]) * op(B[e]) + beta_g * C[e] in place, C column-major; A, B, C are
+  /// HOST arrays of sum(size) device pointers, groups in order. Statuses as gemm_universal's:
+  /// kErrorInvalidProblem for any argument error of any problem (checked before anything runs),
+  /// then kErrorNotSupported (types without kernels, a fused epilogue is never taken here), the
+  /// device, the kernels, the workspace, the launch.
+  Status gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
+                      NumericTypeID element_B, NumericTypeID element_C, GroupedGemmGroup const *groups,
+                      int64_t group_count, void const *const *A, void const *const *B, void *const *C);
+
+  /// A mixture-of-experts layer with its group sizes in device memory (the C API's
+  /// cutlassLibGemmGroupedContiguousEx, which states the layout, the rules and the statuses):
+  /// group g computes columns [offsets[g - 1], offsets[g]) (offsets[-1] = 0) of the column-major
+  /// M x N D = alpha * op(A_g) * B + beta * C, with A_g = ptr_A + g * stride_A elements (M x K in
+  /// layout_A), B K x N column-major (K-major token columns), C and D column-major M x N (C may
+  /// equal D). `offsets`: group_count ints in device-readable memory, never read on the host, so
+  /// the call can be captured into a CUDA graph (with a workspace that outlives the graph:
+  /// set_workspace). Statuses as gemm_universal's, in the C API's order (kErrorInvalidProblem for
+  /// the argument errors, kErrorNotSupported for what it does not offer, then the device, the
+  /// kernels, the workspace and the launch).
+  Status gemm_grouped_contiguous(int M, int N, int K,
+                                 NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                                 NumericTypeID element_A, LayoutTypeID layout_A, void const *ptr_A, int64_t lda,
+                                 int64_t stride_A,
+                                 NumericTypeID element_B, void const *ptr_B, int64_t ldb,
+                                 void const *beta,
+                                 NumericTypeID element_C, void const *ptr_C, int64_t ldc,
+                                 void *ptr_D, int64_t ldd,
+                                 int64_t group_count, int const *offsets);
+
  private:
   friend struct HandleAccess;
   /// Frees the handle's own workspace (a caller's is only dropped) and returns to owning none.
