@@ -6,7 +6,8 @@
 # Environment: OUT, BUILD_DIR (default build-gpu), CUTLASS_NVCC_ARCHS (default 90a: the H200's
 # own architecture only, to halve the build), CUTLASS_LIBRARY_KERNELS, CUTLASS_LIBRARY_IGNORE_KERNELS,
 # SKIP_BUILD=1 to reuse a build, TESTS=0 to skip ctest, TABLE=0 to skip the ratio table, BENCH_SIZES (default "4096 8192"), and the optional stages
-#   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel
+#   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel,
+#                     of stream-K's split problems, and of the grouped calls' GPU tests
 #   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
 #   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. ../shared/bench/gemm-shapes.csv (copy it into the checkout for a device run)
 #   PYTHON=1          the Python package bound to this build's library (a venv that sees the
@@ -75,6 +76,10 @@ if [ "${SANITIZE:-0}" = 1 ]; then
     --gtest_filter='Manifest/StreamKKernelTest.Splits/cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_bf16_128x128x64_1x1x1_6_tnn_align8_stream_k*' \
     > "$out/memcheck_stream_k.log" 2>&1
   echo "memcheck stream-K splits: $(grep -E '^\[  (PASSED|FAILED)' "$out/memcheck_stream_k.log" | tail -1); $(grep -E 'ERROR SUMMARY' "$out/memcheck_stream_k.log" | tail -1)"
+  # the grouped kernels through the contiguous call: its prologue writes the group table on the device
+  timeout 300 compute-sanitizer --tool memcheck --print-limit 20 "$build_dir/test/cutlass_lib_gpu_tests" \
+    --gtest_filter='ExpertLayer.*:CApiGroupedGpu.*' > "$out/memcheck_grouped.log" 2>&1
+  echo "memcheck grouped: $(grep -E '^\[  (PASSED|FAILED)' "$out/memcheck_grouped.log" | tail -1); $(grep -E 'ERROR SUMMARY' "$out/memcheck_grouped.log" | tail -1)"
 fi
 
 if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then
