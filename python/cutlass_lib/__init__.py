@@ -492,8 +492,9 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
 
     ``offs`` is read on the host: a CUDA ``offs`` costs a device-to-host copy and a
     synchronization with the current stream per call (so such calls cannot be captured in a CUDA
-    graph); an ``offs`` already on the CPU costs neither. (The C API has no call that takes the
-    group sizes in device memory yet.) Runs on PyTorch's current stream (or ``stream``, a
+    graph); an ``offs`` already on the CPU costs neither. (The C API's
+    cutlassLibGemmGroupedContiguousEx takes the ends in device memory; this binding does not route
+    to it yet.) Runs on PyTorch's current stream (or ``stream``, a
     torch.cuda.Stream: the output is allocated and offs read on it); on sm_90 the experts run
     there in one launch of a grouped kernel (bf16 / f16: the default build has them, a 128x128
     tile for prefill and a 64x32 tile for a few tokens per expert), elsewhere one after another,
