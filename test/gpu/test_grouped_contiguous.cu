@@ -88,6 +88,14 @@ class ExpertLayer : public ::testing::Test {
                                              CUTLASS_LIB_COMPUTE_32F);
   }
 
+  /// The call on the groups `ends` defines (written to the offsets first), then its results.
+  void run_and_expect(std::vector<int> const &ends) {
+    set_offsets(ends);
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    expect_results(ends, C_before);
+  }
+
   /// C against the reference for the groups `ends` defines (begin = the largest end before, a
   /// group ending before it or past N skipped), from `before` (C as it was before the call), and
   /// every other byte of C as it was.
@@ -135,30 +143,21 @@ std::vector<int> const kEnds = {40, 40, 100, 90, 170, 250, 250, 290};
 
 TEST_F(ExpertLayer, GroupsMatchTheReferenceAndNothingElseIsWritten) {
   make_operands(11);
-  set_offsets(kEnds);
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-  expect_results(kEnds, C_before);
+  run_and_expect(kEnds);
 }
 
 TEST_F(ExpertLayer, BetaZeroNeverReadsC) {
   beta = 0;
   make_operands(21);
   std::vector<int> const ends = {0, 64, 64, 129, 200, 230, 300, 300};   // up to the last column
-  set_offsets(ends);
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-  expect_results(ends, C_before);
+  run_and_expect(ends);
 }
 
 /// Offsets past N: the expert that crosses N and every later one are skipped.
 TEST_F(ExpertLayer, AGroupPastNIsSkipped) {
   make_operands(31);
   std::vector<int> const ends = {50, 120, 310, 320, 330, 340, 350, 360};
-  set_offsets(ends);
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-  expect_results(ends, C_before);
+  run_and_expect(ends);
 }
 
 /// Decode: a few tokens per expert over a wide weight (M = 1024), many experts idle.
@@ -166,10 +165,7 @@ TEST_F(ExpertLayer, DecodeTokenCounts) {
   M = 1024, N = 24, K = 512, experts = 16;
   make_operands(41);
   std::vector<int> const ends = {0, 3, 3, 3, 4, 9, 9, 9, 9, 16, 16, 17, 17, 17, 24, 24};
-  set_offsets(ends);
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-  expect_results(ends, C_before);
+  run_and_expect(ends);
 }
 
 /// The C++ Handle's call (Handle::gemm_grouped_contiguous) on the same layer. (Added after the
@@ -207,10 +203,7 @@ TEST_F(ExpertLayer, ManyExpertsCarryAcrossPrologueRounds) {
     ends.push_back(end);
   }
   ASSERT_GT(end, N) << "the last experts should run past N";
-  set_offsets(ends);
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
-  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-  expect_results(ends, C_before);
+  run_and_expect(ends);
 }
 
 /// The call captured into a CUDA graph on the handle's stream, then replayed twice, each time
