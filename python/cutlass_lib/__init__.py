@@ -462,6 +462,50 @@ def _group_ends(offs, experts: int, total_rows: int) -> List[int]:
     return ends
 
 
+def _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream):
+    """grouped_mm's 2-D case with a CUDA offs through the library's call that reads the row ends
+    on the device (cutlassLibGemmGroupedContiguousEx: no host synchronization, capturable): the
+    output, or None where that call does not take the problem (offs on the CPU, a 3-D mat_a, a
+    mat_a whose rows are not contiguous, other dtypes, an empty problem, or a NOT_SUPPORTED /
+    NO_KERNEL answer: a build without the grouped kernels, a device other than sm_90, N or K not
+    a multiple of 8), which grouped_mm then runs with the ends read on the host."""
+    import torch
+    if offs is None or offs.device.type != "cuda" or mat_a.ndim != 2 or mat_a.stride(1) != 1:
+        return None
+    if mat_a.dtype not in (torch.bfloat16, torch.float16) or dtype != mat_a.dtype:
+        return None
+    experts, k, n = mat_b.shape
+    if offs.dtype != torch.int32 or offs.ndim != 1 or offs.shape[0] != experts:
+        return None   # grouped_mm's host path names the problem
+    if k == 0 or n == 0 or mat_a.shape[0] == 0 or experts == 0:
+        return None
+    for name, x in (("mat_b", mat_b), ("bias", bias)):
+        if x is not None and x.device != mat_a.device:
+            raise ValueError(f"cutlass_lib: {name} is on {x.device} and mat_a on {mat_a.device}; they must be on "
+                             "one CUDA device")
+    out = torch.empty((mat_a.shape[0], n), dtype=dtype, device=mat_a.device)
+    handle = _handle(_device_of(mat_a))
+    stream_handle = _stream_handle(mat_a, stream)
+    offs_c = offs.contiguous()
+    ws, ws_bytes = _workspace(out, _device_of(mat_a), stream_handle)
+    result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
+    if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
+        ws, ws_bytes = _workspace(out, _device_of(mat_a), stream_handle, result.workspace_needed)
+        result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
+    if result.status in (7, 8, 15, 100):   # INVALID_VALUE, ARCH_MISMATCH, NOT_SUPPORTED, NO_KERNEL:
+        return None                         # the host-ends path (which names an argument error)
+    if result.status != 0:
+        raise CutlassLibError(result.status, f"grouped_mm of {tuple(mat_a.shape)} and {tuple(mat_b.shape)} "
+                                             f"over {experts} experts (row ends on the device)")
+    if bias is not None:
+        # each row's expert, found on the device (rows past offs[-1] are not the experts' and stay
+        # as the GEMM left them)
+        rows = torch.arange(mat_a.shape[0], device=mat_a.device, dtype=torch.int32)
+        expert = torch.searchsorted(offs_c, rows, right=True).clamp_(max=experts - 1)
+        out.add_(bias.index_select(0, expert))
+    return out
+
+
 def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=None):
     """Grouped GEMM for mixture-of-experts layers, shaped like ``torch._grouped_mm``: one matrix
     product per expert, all in one call of the library's grouped API
@@ -473,7 +517,7 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
       ``mat_b`` 3-D ``(E, K, N)``, ``offs`` int32 1-D ``(E,)``: the cumulative end row of each
       expert's tokens (expert g takes rows ``offs[g-1]:offs[g]``, ``offs[-1]`` read as 0; an expert
       may have none). Returns ``(total_tokens, N)``: rows of expert g are ``mat_a[rows] @ mat_b[g]``;
-      rows past ``offs[E-1]`` are zeros.
+      rows past ``offs[E-1]`` are zeros (with a CUDA ``offs`` on the device path below: unwritten).
     - ``mat_a`` 3-D ``(E, M, K)``, ``mat_b`` 3-D ``(E, K, N)``, ``offs`` None: returns ``(E, M, N)``,
       ``out[g] = mat_a[g] @ mat_b[g]`` (``cutlass_lib.gemm`` does this case as one strided-batched
       launch; here it goes through the grouped call, as the 2-D case).
@@ -490,11 +534,17 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     expert g's row added to its rows; it is not fused (the grouped API takes no epilogue yet): one
     PyTorch add after the GEMMs.
 
-    ``offs`` is read on the host: a CUDA ``offs`` costs a device-to-host copy and a
-    synchronization with the current stream per call (so such calls cannot be captured in a CUDA
-    graph); an ``offs`` already on the CPU costs neither. (The C API's
-    cutlassLibGemmGroupedContiguousEx takes the ends in device memory; this binding does not route
-    to it yet.) Runs on PyTorch's current stream (or ``stream``, a
+    A CUDA ``offs`` with bfloat16 / float16 operands, ``mat_a`` row-major (each token's K values
+    contiguous) and the output in mat_a's dtype stays on the device: one call of the C API's
+    cutlassLibGemmGroupedContiguousEx (a prologue kernel turns offs into the experts' tiles, then
+    one grouped GEMM launch), no host synchronization, so the call can be captured in a CUDA graph
+    and replayed with new routing; as torch._grouped_mm, rows past ``offs[E-1]`` are then left
+    unwritten (not zeroed), and an expert whose entry is smaller than an earlier one's, or past
+    ``total_tokens``, is skipped rather than raising ValueError (offs is not read on the host).
+    Every other ``offs`` (on the CPU, or where that call does not take the problem: another dtype
+    or layout, a build without the grouped kernels, a device other than sm_90, N or K not a
+    multiple of 8) is read on the host: a CUDA one then costs a device-to-host copy and a
+    synchronization with the current stream. Runs on PyTorch's current stream (or ``stream``, a
     torch.cuda.Stream: the output is allocated and offs read on it); on sm_90 the experts run
     there in one launch of a grouped kernel (bf16 / f16: the default build has them, a 128x128
     tile for prefill and a 64x32 tile for a few tokens per expert), elsewhere one after another,
@@ -542,6 +592,9 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
         raise ValueError(f"cutlass_lib: offs is on {offs.device} and mat_a on {mat_a.device}; offs must be on mat_a's "
                          "device or on the CPU")
     with _stream_context(mat_a, stream):
+        routed = _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream)
+        if routed is not None:
+            return routed
         ends = _group_ends(offs, experts, mat_a.shape[0]) if offs is not None else []
         device = _device_of(mat_a)
         for name, x in (("mat_b", mat_b), ("bias", bias)):

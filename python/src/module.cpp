@@ -426,6 +426,55 @@ class Handle {
     return {int(status), "", needed};
   }
 
+  /// grouped_mm's 2-D case with the row ends in DEVICE memory (`offs`: E int32, contiguous, on the
+  /// handle's device; torch._grouped_mm's offs): one call of cutlassLibGemmGroupedContiguousEx,
+  /// which reads the ends on the device (no host synchronization; capturable in a CUDA graph).
+  /// Shapes as grouped_mm's packed case; out row-major (it is computed as out^T = b[g]^T a_g^T);
+  /// the C call takes a with each row's K values contiguous (row-major) and bf16 / f16 operands
+  /// on sm_90 (else it answers NOT_SUPPORTED or NO_KERNEL and the caller takes grouped_mm with
+  /// the ends read on the host). Rows past the last end are not written, nor are the rows of an
+  /// expert whose end is smaller than an earlier one's or past a's rows.
+  Result grouped_mm_device_ends(Array a, Array b, Array out, Array offs, uintptr_t stream, uintptr_t workspace,
+                                size_t workspace_bytes) {
+    if (!handle_) return {int(status_), "", 0};
+    Operand const A = operand_of(a, "mat_a"), B = operand_of(b, "mat_b"), D = operand_of(out, "out");
+    for (auto const *array : {&a, &b, &out, &offs}) {
+      if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
+    }
+    if (a.ndim() != 2 || b.ndim() != 3 || out.ndim() != 2) {
+      fail_value("cutlass_lib: grouped_mm with device row ends takes a 2-D mat_a, a 3-D mat_b and a 2-D out");
+    }
+    int64_t const experts = B.batch;
+    if (offs.device_type() != nb::device::cuda::value || offs.ndim() != 1 || int64_t(offs.shape(0)) != experts ||
+        (experts > 1 && offs.stride(0) != 1) || cuda_type(offs.dtype(), "offs") != CUDA_R_32I) {
+      fail_value("cutlass_lib: offs must be a contiguous 1-D int32 CUDA tensor of one row end per expert");
+    }
+    if (A.columns != B.rows || D.rows != A.rows || D.columns != B.columns) {
+      fail_value("cutlass_lib: grouped_mm's mat_a, mat_b and out shapes do not match ((T, K), (E, K, N), (T, N))");
+    }
+    if (A.type != B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
+    if (D.column_major && D.columns > 1) fail_value("cutlass_lib: grouped_mm's out must be row-major");
+    // out^T (N x T, column-major) = op(b[g]^T) op(a^T): the C call's A is b, its B is a
+    cutlassLibOperation_t const transa = B.column_major ? CUTLASS_LIB_OP_T : CUTLASS_LIB_OP_N;
+    cutlassLibOperation_t const transb = A.column_major ? CUTLASS_LIB_OP_T : CUTLASS_LIB_OP_N;
+    cutlassLibComputeType_t const compute = compute_of(A.type);
+    float const alpha = 1.0f, beta = 0.0f;
+    cutlassLibStatus_t status = prepare_plain(stream, workspace, workspace_bytes);
+    if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
+    if (compute != CUTLASS_LIB_COMPUTE_32F) return {int(CUTLASS_LIB_STATUS_NOT_SUPPORTED), "", 0};
+    status = cutlassLibGemmGroupedContiguousEx(handle_, transa, transb, D.columns, A.rows, A.columns, &alpha, B.data,
+                                               B.type, B.ld, B.batch_stride, A.data, A.type, A.ld, &beta, D.data,
+                                               D.type, D.ld, experts, static_cast<int32_t const *>(offs.data()),
+                                               compute);
+    size_t needed = 0;
+    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
+      // the group table: under 2 KB per expert (four tensor maps and the output operator; the C
+      // API has no size query for it), a bound the Python layer grows its workspace to once
+      needed = size_t(experts) * 2048 + 4096;
+    }
+    return {int(status), "", needed};
+  }
+
   /// out = alpha * (a @ b) + beta * out [+ bias, activation] on `stream` (describe, then launch).
   Result gemm(Array a, Array b, Array out, double alpha, double beta, std::optional<Array> bias, int epilogue,
               uintptr_t stream, uintptr_t workspace, size_t workspace_bytes, bool select_only,
@@ -586,7 +635,9 @@ NB_MODULE(_C, m) {
            nb::arg("workspace_bytes"), nb::arg("select_only"), nb::arg("scale_a").none() = nb::none(),
            nb::arg("scale_b").none() = nb::none())
       .def("grouped_mm", &Handle::grouped_mm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("ends"),
-           nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"));
+           nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"))
+      .def("grouped_mm_device_ends", &Handle::grouped_mm_device_ends, nb::arg("a"), nb::arg("b"), nb::arg("out"),
+           nb::arg("offs"), nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"));
   // a Plan keeps its Handle alive (keep_alive<1, 2>: the plan holds argument 2, the handle)
   nb::class_<Plan>(m, "Plan")
       .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int, std::optional<Array>,

@@ -171,13 +171,26 @@ namespace {
 /// 14336 and 64x96 at 8192 x 96 x 8192 ran at 0.50-0.58 of the per-SM peak, s15), where the
 /// mainloop dominates: at K = 1024 the fill and the epilogue do (64x128 alone per CTA was the
 /// fastest tile at 1024^3, s15); the rule holds from K = 8192, the shortest K measured.
-double effective_area(GemmDescription const &desc, double tiles_per_cta, double k) {
+double effective_area(GemmDescription const &desc, double tiles_per_cta, double k, bool split_k_slices = false) {
   auto const &tile = desc.tile_description.threadblock_shape;
+  auto const &warps = desc.tile_description.warp_count;   // sm90: consumer warpgroups per tile
   double const area = double(tile.m()) * tile.n();
-  if (area >= 128.0 * 128.0) return area;
+  bool const sm90 = desc.tile_description.minimum_compute_capability >= 90;
+  if (area >= 128.0 * 128.0) {
+    // A ping-pong tile (one consumer warpgroup per tile) alone on its CTA: one warpgroup issues
+    // every wgmma and the second consumer, which would overlap the fill and the epilogue, has no
+    // tile. H200, the split-K slices of 256 x 512 x 32768 (docs/NOTES.md, s18 - s20): 128x128
+    // ping-pong x16 (128 CTAs, K = 2048 each) ran 0.70-0.78x cuBLAS where 64x128 x8 ran
+    // 0.84-0.90x; with the reduction's estimate taken out, its kernel ran at ~0.65 of the rate
+    // this model gives a 128x128 tile (so did the whole 128 x 14336 x 4096: 33 us for 22 us of
+    // MMA). Counted for the split-K slices only: on whole problems the alternatives the model
+    // would then rank first were measured slower (128 x 14336 x 4096: the lone 128x128 tile was
+    // the best default-set kernel, 0.975x; 64x128, two per CTA, ranked first with the factor).
+    bool const lone_ping_pong = sm90 && split_k_slices && warps.m() * warps.n() == 1 && tiles_per_cta <= 1.0;
+    return lone_ping_pong ? area / 0.65 : area;
+  }
   // (a cooperative 64-row tile splits N between two warpgroups: two chains, warp_count.n() == 2)
-  bool const single_chain = desc.tile_description.minimum_compute_capability >= 90 && tile.m() < 128 &&
-                            desc.tile_description.warp_count.n() < 2 && tiles_per_cta <= 1.0 && k >= 8192;
+  bool const single_chain = sm90 && tile.m() < 128 && warps.n() < 2 && tiles_per_cta <= 1.0 && k >= 8192;
   return single_chain ? area / 0.5 : area / 0.8;
 }
 
@@ -206,7 +219,7 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
               kStreamKFixedBlocks / split.tiles.k_tiles;
     }
   }
-  return waves * effective_area(desc, std::ceil(tiles / std::max(sm_count, 1)), double(call.k));
+  return waves * effective_area(desc, std::ceil(tiles / std::max(sm_count, 1)), double(call.k), call.split_k_slices);
 }
 
 namespace {
@@ -429,7 +442,9 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   double best = estimated_time(gemm_description(direct), call, sm_count);
   bool found = false;
   GemmOperationVector candidates;   // the sliced call's kernels (slice_kernels), found once
-  for (int splits = 2; splits <= 256 && tiles * splits <= sms; splits *= 2) {
+  // every split count up to one slice per SM: the cost model counts each slice kernel's own tiles
+  // (a 128x256 tile runs twice the splits of a 128x128 tile on as many CTAs)
+  for (int splits = 2; splits <= 256 && splits <= sms; splits *= 2) {
     SplitKPlan candidate;
     if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > (size_t(256) << 20)) continue;
     if (candidates.empty()) {

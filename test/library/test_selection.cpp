@@ -498,7 +498,10 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
   }
   Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), int(groups.size()), 7);
   ASSERT_EQ(end, s.unit_count());
+  for (int band_rows : {1, 3, 8, 200})
   for (int walkers : {1, 5, 132}) {
+    SCOPED_TRACE("band of " + std::to_string(band_rows) + " rows");
+    s.band_rows = band_rows;
     s.walkers = walkers;
     std::vector<std::vector<int>> seen(shapes.size());
     for (size_t g = 0; g < shapes.size(); ++g) seen[g].assign(size_t(shapes[g].m_tiles * shapes[g].n_tiles), 0);
@@ -1030,6 +1033,35 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   square.alpha = &one;
   square.beta = &zero;
   EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, workspace, &plan, &kernel));
+}
+
+/// A ping-pong slice tile alone on its CTA counts at the rate measured for it (one consumer
+/// warpgroup issues everything, nothing overlaps its fill and epilogue: 0.65 of the 128x128 rate);
+/// a whole problem's tiles keep the plain rule (there the alternatives measured slower), and so
+/// do slices of two tiles per CTA.
+TEST(SplitK, LonePingPongSliceTilesCountAtTheirMeasuredRate) {
+  GemmCall slices = bf16_tn_call(256, 512, 2048);
+  slices.element_C = slices.element_D = NumericTypeID::kF32;
+  slices.batch_count = 16;   // 128 tiles of 128x128: one per CTA
+  GemmOperationVector const *candidates = candidates_for(slices);
+  Operation const *ping_pong = nullptr;
+  for (Operation const *op : candidates ? *candidates : GemmOperationVector{}) {
+    auto const &t = desc_of(op).tile_description;
+    if (t.minimum_compute_capability >= 90 && t.threadblock_shape.m() == 128 && t.threadblock_shape.n() == 128 &&
+        t.warp_count.m() * t.warp_count.n() == 1 && t.tile_scheduler != TileSchedulerType::kStreamK) {
+      ping_pong = op;
+      break;
+    }
+  }
+  if (!ping_pong) GTEST_SKIP() << "this build has no sm90 128x128 ping-pong bf16 -> f32 TN kernel";
+  GemmDescription const &d = desc_of(ping_pong);
+  double const whole = wave_cost(d, slices, 132);
+  slices.split_k_slices = true;
+  EXPECT_NEAR(whole / 0.65, wave_cost(d, slices, 132), 1e-6 * whole);
+  slices.batch_count = 32;   // two tiles per CTA: both consumers work
+  double const two = wave_cost(d, slices, 132);
+  slices.split_k_slices = false;
+  EXPECT_DOUBLE_EQ(wave_cost(d, slices, 132), two);
 }
 
 }  // namespace

@@ -74,14 +74,23 @@ struct Sm90TileScheduler {
     int const columns = cluster_columns();
     int const per_batch = rows * columns;
     l = u / per_batch;
-    int r = u - l * per_batch;
-    int const group_units = kGroupRows * columns;
-    int const group = r / group_units;
-    int const first_row = group * kGroupRows;
-    int const group_rows = (rows - first_row) < kGroupRows ? (rows - first_row) : kGroupRows;
-    r -= group * group_units;
-    m_block = (first_row + r % group_rows) * ClusterM + rank_m;
-    n_block = (r / group_rows) * ClusterN + rank_n;
+    int row, column;
+    raster(u - l * per_batch, rows, columns, kGroupRows, row, column);
+    m_block = row * ClusterM + rank_m;
+    n_block = column * ClusterN + rank_n;
+  }
+
+  /// The (row, column) of unit `r` of a rows x columns grid walked in the grouped raster order:
+  /// bands of `band_rows` rows (the groups of kGroupM rows above), one after another, M fastest
+  /// inside a band.
+  CUTLASS_HOST_DEVICE static void raster(int r, int rows, int columns, int band_rows, int &row, int &column) {
+    int const band_units = band_rows * columns;
+    int const band = r / band_units;
+    int const first_row = band * band_rows;
+    int const height = (rows - first_row) < band_rows ? (rows - first_row) : band_rows;
+    r -= band * band_units;
+    row = first_row + r % height;
+    column = r / height;
   }
 
   /// Cluster `walker_index` walks units walker_index, walker_index + walkers, ... (unsigned: the
@@ -124,8 +133,8 @@ struct Sm90GroupTiles {
 
 /// Grouped GEMM (1x1 clusters): G problems, each with its own M and N and a common K, walked as
 /// one persistent order. Units are numbered group-major: group g owns units
-/// [groups[g - 1].end, groups[g].end), in Sm90TileScheduler's grouped raster order inside the
-/// group, and locate() gives a unit's group as its l (the kernel then reads that group's
+/// [groups[g - 1].end, groups[g].end), in the grouped raster order inside the group (raster(),
+/// bands of band_rows tile rows), and locate() gives a unit's group as its l (the kernel then reads that group's
 /// operands; each group's own tensors have one batch). CTA c walks units c, c + walkers, ... as
 /// the plain scheduler does. `groups` is an array of group_count Sm90GroupTiles the walker reads
 /// (device memory in a launch, host memory in host code), and so is the unit count (the last
@@ -135,6 +144,22 @@ struct Sm90GroupTiles {
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
+  int band_rows = kGroupM;   ///< raster band height inside each group, in tile rows (raster())
+
+  /// The band height of grouped launches: 2 tile rows, or CUTLASS_LIB_GROUPED_BAND (a positive
+  /// integer; a measurement aid) read once (host). H200, s20 (bf16 MoE layers of cutlass_bench
+  /// --grouped, host-sized / contiguous calls, us): 8 x 14336 x 4096 at 8192 skewed tokens
+  /// 1654 / 1561 with bands of 2 rows against 1726 / 1670 with 8 (the dense scheduler's kGroupM)
+  /// and 1771 / 1730 with 1; 32 x 4096 x 7168 sparse 1020 / 1038 against 1103 / 1108;
+  /// 64 x 2048 x 7168 sparse 498 / 527 against 504 / 533 (docs/NOTES.md).
+  static int grouped_band_rows() {
+    static int const rows = [] {
+      char const *v = std::getenv("CUTLASS_LIB_GROUPED_BAND");
+      int const r = v ? std::atoi(v) : 0;
+      return r > 0 ? r : 2;
+    }();
+    return rows;
+  }
 
   /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here),
   /// k_tiles k-blocks each.
@@ -145,6 +170,7 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     s.k_tiles = k_tiles;
     s.groups = groups;
     s.group_count = count;
+    s.band_rows = grouped_band_rows();
     return s;
   }
 
@@ -183,12 +209,8 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int rank_n) const {
     int const g = group_of(work.unit);
     int const begin = g > 0 ? groups[g - 1].end : 0;
-    Sm90TileScheduler<1, 1> group;
-    group.m_tiles = groups[g].m_tiles;
-    group.n_tiles = (groups[g].end - begin) / groups[g].m_tiles;
-    group.batch = 1;
-    int l = 0;
-    group.coordinates(work.unit - begin, rank_m, rank_n, work.m_block, work.n_block, l);
+    int const rows = groups[g].m_tiles;
+    raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, work.m_block, work.n_block);
     work.l = g;
   }
 };
