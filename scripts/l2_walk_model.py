@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""DRAM bytes a persistent sm90 tile walk needs if every CTA stays in step: a model of the L2
+(one LRU set of 16 KB TMA boxes) fed by the units of Sm90GroupedTileScheduler's order
+(sm90_tile_scheduler.h: groups one after another, bands of `band` tile rows, M fastest inside a
+band), 132 CTAs taking units c, c + 132, ... and all loading k-block k of their current unit at
+the same time. A measured byte count far above the model's says the CTAs drift apart (their
+shared panels leave the L2 between uses), not that the order is wrong.
+
+Usage: l2_walk_model.py M K TOKENS [--experts E] [--distribution skewed|sparse|uniform]
+       [--bands 1,2,8] [--l2-mb 50,30]
+(an MoE layer: E experts of an M x K weight, TOKENS tokens split as cutlass_bench --grouped splits
+them; E = 1 is the dense GEMM of the same tokens.) Measured on the H200 (docs/NOTES.md, s20):
+dense 14336 x 8192 x 4096 1.10 GB (model 1.06 at band 8); 8 skewed experts 3.3-4.3 GB (model
+1.0-2.1); 32 sparse experts of 4096 x 7168 3.8 GB (model 1.7-1.9)."""
+import argparse
+import math
+from collections import OrderedDict
+
+
+def token_counts(experts, tokens, distribution):
+    """cutlass_bench's split (grouped_bench.cpp expert_token_counts), before its shuffle: shares
+    falling geometrically to 1/180, the last quarter of the experts empty when sparse."""
+    if experts == 1 or distribution == "uniform":
+        share = [1.0] * experts
+    else:
+        ratio = (1 / 180) ** (1 / (experts - 1))
+        share = [ratio ** e for e in range(experts)]
+        if distribution == "sparse":
+            for e in range(experts - experts // 4, experts):
+                share[e] = 0.0
+    counts = [math.floor(tokens * s / sum(share)) for s in share]
+    counts[0] += tokens - sum(counts)
+    return counts
+
+
+def raster(r, rows, columns, band):
+    """Sm90TileScheduler::raster: (row, column) of unit r."""
+    band_units = band * columns
+    first = (r // band_units) * band
+    height = min(rows - first, band)
+    r -= (r // band_units) * band_units
+    return first + r % height, r // height
+
+
+def walk(m, counts, band, tile=128):
+    """Every unit of the launch as (group, tile row, tile column), in walking order."""
+    units = []
+    rows = math.ceil(m / tile)
+    for g, n in enumerate(counts):
+        columns = math.ceil(n / tile)
+        units += [(g,) + raster(u, rows, columns, band) for u in range(rows * columns)]
+    return units
+
+
+def dram_gb(units, k_blocks, sms=132, l2_mb=50, box_kb=16):
+    """GB missed in an LRU L2 of l2_mb when CTA c runs units c, c + sms, ... in step."""
+    capacity = int(l2_mb * 1024 / box_kb)
+    l2 = OrderedDict()
+    misses = 0
+    for first in range(0, len(units), sms):
+        active = units[first:first + sms]
+        for k in range(k_blocks):
+            for g, row, column in active:
+                for box in (("A", g, row, k), ("B", g, column, k)):
+                    if box in l2:
+                        l2.move_to_end(box)
+                    else:
+                        misses += 1
+                        l2[box] = True
+                        if len(l2) > capacity:
+                            l2.popitem(last=False)
+    return misses * box_kb * 1024 / 1e9
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("m", type=int, help="weight rows (the tile walk's M)")
+    p.add_argument("k", type=int)
+    p.add_argument("tokens", type=int)
+    p.add_argument("--experts", type=int, default=1)
+    p.add_argument("--distribution", default="skewed", choices=("skewed", "sparse", "uniform"))
+    p.add_argument("--bands", default="1,2,8")
+    p.add_argument("--l2-mb", default="50,30")
+    a = p.parse_args()
+    counts = token_counts(a.experts, a.tokens, a.distribution)
+    print("tokens per expert:", counts)
+    for band in (int(b) for b in a.bands.split(",")):
+        for l2 in (float(x) for x in a.l2_mb.split(",")):
+            gb = dram_gb(walk(a.m, counts, band), math.ceil(a.k / 64), l2_mb=l2)
+            print(f"band {band:3d}  L2 {l2:4.0f} MB  DRAM read {gb:.2f} GB")
+
+
+if __name__ == "__main__":
+    main()
