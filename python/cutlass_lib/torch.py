@@ -12,8 +12,8 @@ Tensor? bias, str activation) -> Tensor``, ``cutlass_lib::gemm(Tensor a, Tensor 
 str activation, float alpha, ScalarType? out_dtype) -> Tensor`` (activation "" for none; see
 cutlass_lib.gemm for shapes, dtypes and activations) and ``cutlass_lib::grouped_mm(Tensor mat_a,
 Tensor mat_b, Tensor? offs, Tensor? bias, ScalarType? out_dtype) -> Tensor`` (torch._grouped_mm's
-shapes: cutlass_lib.grouped_mm; its offs is read on the host, so a graph break or capture
-failure follows a CUDA offs). They are functional (they allocate their
+shapes: cutlass_lib.grouped_mm; a CUDA offs with bf16 / f16 operands stays on the device and
+the call can be captured, other offs are read on the host). They are functional (they allocate their
 output) and have no autograd formula: they are for inference, under ``torch.no_grad()`` or
 ``torch.inference_mode()`` (outside those their outputs carry no gradient). They are defined
 through ``torch.library.Library`` rather than ``torch.library.custom_op``, whose Python wrapper
