@@ -498,18 +498,23 @@ def _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream):
         raise CutlassLibError(result.status, f"grouped_mm of {tuple(mat_a.shape)} and {tuple(mat_b.shape)} "
                                              f"over {experts} experts (row ends on the device)")
     if bias is not None:
-        # each row's expert, found on the device (rows past offs[-1] are not the experts' and stay
-        # as the GEMM left them)
+        # each row's expert, found on the device: the ends as the GEMM reads them (a running
+        # maximum: an end below an earlier one gives its expert no rows), then the first end past
+        # the row. Rows no expert owns are not written by the GEMM (undefined, as torch's): those
+        # past the last end get a zero row, those of experts skipped for an end past total_tokens
+        # some expert's row.
+        ends = torch.cummax(offs_c, 0).values
         rows = torch.arange(mat_a.shape[0], device=mat_a.device, dtype=torch.int32)
-        expert = torch.searchsorted(offs_c, rows, right=True).clamp_(max=experts - 1)
-        out.add_(bias.index_select(0, expert))
+        expert = torch.searchsorted(ends, rows, right=True)
+        out.add_(torch.cat([bias, bias.new_zeros(1, n)]).index_select(0, expert))
     return out
 
 
 def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=None):
     """Grouped GEMM for mixture-of-experts layers, shaped like ``torch._grouped_mm``: one matrix
     product per expert, all in one call of the library's grouped API
-    (cutlassLibGemmGroupedBatchedEx, one group per expert).
+    (cutlassLibGemmGroupedBatchedEx, one group per expert; with a CUDA ``offs``,
+    cutlassLibGemmGroupedContiguousEx: see below).
 
     Shapes (E experts):
 
@@ -553,9 +558,10 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     Raises TypeError for arguments that are not PyTorch tensors (or an offs that is not one) and
     for a dtype the library does not take; ValueError for mismatched shapes (K, the expert
     counts), mat_a and mat_b of different dtypes, offs not int32 / not 1-D / not one entry per
-    expert / decreasing / past total_tokens, offs given with a 3-D mat_a or missing with a 2-D one,
-    a bias of the wrong shape or dtype, tensors not on one CUDA device, and strides no BLAS call
-    can express; CutlassLibError for a status of the library (e.g. NO_KERNEL where the build has no
+    expert, offs decreasing or past total_tokens (where it is read on the host), offs given with a
+    3-D mat_a or missing with a 2-D one, a bias of the wrong shape or dtype, tensors not on one
+    CUDA device, and strides no BLAS call can express; RuntimeError for a CUDA offs that would have
+    to be read on the host while the stream is being captured into a CUDA graph; CutlassLibError for a status of the library (e.g. NO_KERNEL where the build has no
     kernel for the dtypes and layouts), raised before any expert's GEMM runs."""
     import torch
     for name, x in (("mat_a", mat_a), ("mat_b", mat_b), ("offs", offs), ("bias", bias)):
@@ -595,6 +601,11 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
         routed = _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream)
         if routed is not None:
             return routed
+        if offs is not None and offs.device.type == "cuda" and torch.cuda.is_current_stream_capturing():
+            raise RuntimeError("cutlass_lib: grouped_mm would read offs on the host, which a CUDA graph capture "
+                               "forbids; only bfloat16 / float16 operands with a row-major mat_a and the output in "
+                               "mat_a's dtype keep a CUDA offs on the device (on a build with the grouped kernels, "
+                               "sm_90, N and K multiples of 8)")
         ends = _group_ends(offs, experts, mat_a.shape[0]) if offs is not None else []
         device = _device_of(mat_a)
         for name, x in (("mat_b", mat_b), ("bias", bias)):

@@ -171,9 +171,12 @@ def test_grouped_mm_offs_on_the_host_and_rows_past_the_last_group(torch_cuda):
     on_device = cutlass_lib.grouped_mm(tokens, mat_b, offsets_of(torch, sizes, "cuda"))
     torch.cuda.synchronize()
     assert out.shape == (75, 48) and on_device.shape == (75, 48)
-    assert torch.equal(out[:64], on_device[:64])   # a CUDA offs leaves rows past its end unwritten
     assert torch.count_nonzero(out[64:]) == 0
-    assert relative_error(out, reference(tokens, mat_b, sizes)) < TOLERANCE["bfloat16"]
+    expected = reference(tokens, mat_b, sizes)
+    assert relative_error(out, expected) < TOLERANCE["bfloat16"]
+    # a CUDA offs leaves rows past its end unwritten (and may take another tile: compared with the
+    # reference, not bitwise with the host-offs result)
+    assert relative_error(on_device[:64], expected[:64]) < TOLERANCE["bfloat16"]
 
 
 def test_grouped_mm_batched_3d(torch_cuda):

@@ -373,7 +373,7 @@ double estimated_staging_time(size_t bytes, int copies) {
 /// 8 output tiles of 128x128 and K >= 16384 it ran 0.65x cuBLAS where stream-K ran 0.31-0.63x;
 /// at 32 tiles (128 x 4096 x 14336) it lost to stream-K (0.74x against 0.87x), and the stream-K
 /// kernels on the slices ran 1.4x slower than stream-K on the whole problem, so the slices run
-/// whole tiles only (at most one per SM).
+/// whole tiles only.
 constexpr double kSplitKMaxTiles = 8;
 constexpr int64_t kSplitKMinK = 16384;
 
@@ -442,11 +442,15 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   double best = estimated_time(gemm_description(direct), call, sm_count);
   bool found = false;
   GemmOperationVector candidates;   // the sliced call's kernels (slice_kernels), found once
-  // every split count up to one slice per SM: the cost model counts each slice kernel's own tiles
-  // (a 128x256 tile runs twice the splits of a 128x128 tile on as many CTAs)
+  // Split counts up to one slice per SM: the cost model counts each slice kernel's own tiles
+  // (a 64x128 tile runs twice the splits of a 128x128 tile on as many CTAs). The partials stay
+  // within one wave of 128x128 f32 tiles (sms x 64 KB, 8.25 MiB on 132 SMs), the most the route
+  // took before s20 (splits x 128x128 tiles <= SMs), so a caller's fixed workspace that held it
+  // still does.
+  size_t const max_partials = size_t(sms) * 128 * 128 * sizeof(float);
   for (int splits = 2; splits <= 256 && splits <= sms; splits *= 2) {
     SplitKPlan candidate;
-    if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > (size_t(256) << 20)) continue;
+    if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > max_partials) continue;
     if (candidates.empty()) {
       candidates = slice_kernels(candidate.sliced, "");
       if (candidates.empty()) return false;

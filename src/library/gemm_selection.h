@@ -92,8 +92,8 @@ bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const
 double estimated_staging_time(size_t bytes, int copies);
 
 /// The split-K route (split_k.h) for `call`, when the cost model says it beats `direct`, the
-/// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at most one tile per
-/// SM in all, at most 256 MB of partial sums) whose batched kernel (stream-K kernels left out)
+/// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at most one slice per
+/// SM, at most SMs x 64 KB of f32 partial sums: one wave of 128x128 tiles) whose batched kernel (stream-K kernels left out)
 /// estimate plus the reduction's (a 2 us launch, the partials read and D written at HBM
 /// bandwidth) is least. Only for calls split_k_applies() takes whose output has at most 8 tiles
 /// of 128x128 and K >= 16384 (measured; the rest pays no planning). The slices may run on the

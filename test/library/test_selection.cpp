@@ -1035,6 +1035,33 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, workspace, &plan, &kernel));
 }
 
+/// Whatever split the model takes, its partial sums fit one wave of 128x128 f32 tiles (SMs x
+/// 64 KB): a caller's fixed workspace that held the route before s20 (splits x 128x128 tiles <=
+/// SMs) still holds it.
+TEST(SplitK, PartialsStayWithinOneWaveOfTiles) {
+  float const one = 1.f, zero = 0.f;
+  void *const workspace = const_cast<void *>(address(0x800000));
+  int checked = 0;
+  for (int64_t m : {64, 128, 256, 512, 1024}) {
+    for (int64_t n : {64, 128, 256, 512, 1024}) {
+      for (int64_t k : {16384, 32768, 131072}) {
+        GemmCall c = bf16_tn_call(m, n, k);
+        c.alpha = &one;
+        c.beta = &zero;
+        int const cc = device_for(c);
+        Operation const *direct = first_fit(c, cc);
+        if (!direct) continue;
+        SplitKPlan plan;
+        Operation const *kernel = nullptr;
+        if (!choose_split_k(c, direct, cc, 132, false, workspace, &plan, &kernel)) continue;
+        ++checked;
+        EXPECT_LE(plan.workspace_bytes, size_t(132) * 128 * 128 * 4) << m << "x" << n << "x" << k << " x" << plan.splits;
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "this build takes the split-K route for none of these shapes (a kernel subset)";
+}
+
 /// A ping-pong slice tile alone on its CTA counts at the rate measured for it (one consumer
 /// warpgroup issues everything, nothing overlaps its fill and epilogue: 0.65 of the 128x128 rate);
 /// a whole problem's tiles keep the plain rule (there the alternatives measured slower), and so

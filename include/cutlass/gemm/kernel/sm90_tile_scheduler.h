@@ -144,10 +144,12 @@ struct Sm90GroupTiles {
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
-  int band_rows = kGroupM;   ///< raster band height inside each group, in tile rows (raster())
+  int band_rows = 2;   ///< raster band height inside each group, in tile rows (raster()); make() sets it
 
-  /// The band height of grouped launches: 2 tile rows, or CUTLASS_LIB_GROUPED_BAND (a positive
-  /// integer; a measurement aid) read once (host). H200, s20 (bf16 MoE layers of cutlass_bench
+  /// The band height of grouped launches: 2 tile rows, or CUTLASS_LIB_GROUPED_BAND (an integer
+  /// from 1 to kMaxBandRows; a measurement aid) read once (host). The bound keeps raster()'s
+  /// band_rows x columns within an int: a group has at most 2^31 / 32 tile columns (N < 2^31,
+  /// the narrowest grouped tile 32 wide). H200, s20 (bf16 MoE layers of cutlass_bench
   /// --grouped, host-sized / contiguous calls, us): 8 x 14336 x 4096 at 8192 skewed tokens
   /// 1654 / 1561 with bands of 2 rows against 1726 / 1670 with 8 (the dense scheduler's kGroupM)
   /// and 1771 / 1730 with 1; 32 x 4096 x 7168 sparse 1020 / 1038 against 1103 / 1108;
@@ -155,11 +157,12 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   static int grouped_band_rows() {
     static int const rows = [] {
       char const *v = std::getenv("CUTLASS_LIB_GROUPED_BAND");
-      int const r = v ? std::atoi(v) : 0;
-      return r > 0 ? r : 2;
+      long const r = v ? std::strtol(v, nullptr, 10) : 0;
+      return r >= 1 && r <= kMaxBandRows ? int(r) : 2;
     }();
     return rows;
   }
+  static constexpr int kMaxBandRows = 16;
 
   /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here),
   /// k_tiles k-blocks each.
