@@ -7,13 +7,16 @@ the same time. A measured byte count far above the model's says the CTAs drift a
 shared panels leave the L2 between uses), not that the order is wrong.
 
 Usage: l2_walk_model.py M K TOKENS [--experts E] [--distribution skewed|sparse|uniform]
-       [--bands 1,2,8] [--l2-mb 50,30]
+       [--bands 1,2,8] [--l2-mb 50,30] [--drift D]
 (an MoE layer: E experts of an M x K weight, TOKENS tokens split as cutlass_bench --grouped splits
 them; E = 1 is the dense GEMM of the same tokens.) Measured on the H200 (docs/NOTES.md, s20):
-dense 14336 x 8192 x 4096 1.10 GB (model 1.06 at band 8); 8 skewed experts 3.3-4.3 GB (model
-1.0-2.1); 32 sparse experts of 4096 x 7168 3.8 GB (model 1.7-1.9)."""
+dense 14336 x 8192 x 4096 1.10 GB (model 1.06 at band 8, 1.13 with 30 MB); 8 skewed experts
+3.3-4.3 GB (model 1.0 with 50 MB, 2.1 with 30 MB, 2.5-2.8 with 30 MB and a drift of one 64-block
+tile); 32 sparse experts of 4096 x 7168 3.8 GB (model 1.7-1.9). 30 MB: each of the H200's two L2
+halves holds its own copy of a line read from both sides."""
 import argparse
 import math
+import random
 from collections import OrderedDict
 
 
@@ -52,23 +55,29 @@ def walk(m, counts, band, tile=128):
     return units
 
 
-def dram_gb(units, k_blocks, sms=132, l2_mb=50, box_kb=16):
-    """GB missed in an LRU L2 of l2_mb when CTA c runs units c, c + sms, ... in step."""
+def dram_gb(units, k_blocks, sms=132, l2_mb=50, box_kb=16, drift=0, seed=1):
+    """GB missed in an LRU L2 of l2_mb when CTA c runs units c, c + sms, ... one k-block per
+    step, CTA c starting `drift`-bounded random steps late (0: all in step)."""
+    rng = random.Random(seed)
+    late = [rng.randint(0, drift) for _ in range(sms)]
+    mine = [units[c::sms] for c in range(sms)]
     capacity = int(l2_mb * 1024 / box_kb)
     l2 = OrderedDict()
     misses = 0
-    for first in range(0, len(units), sms):
-        active = units[first:first + sms]
-        for k in range(k_blocks):
-            for g, row, column in active:
-                for box in (("A", g, row, k), ("B", g, column, k)):
-                    if box in l2:
-                        l2.move_to_end(box)
-                    else:
-                        misses += 1
-                        l2[box] = True
-                        if len(l2) > capacity:
-                            l2.popitem(last=False)
+    for step in range(max(len(u) for u in mine) * k_blocks + drift):
+        for c in range(sms):
+            j, k = divmod(step - late[c], k_blocks)
+            if step < late[c] or j >= len(mine[c]):
+                continue
+            g, row, column = mine[c][j]
+            for box in (("A", g, row, k), ("B", g, column, k)):
+                if box in l2:
+                    l2.move_to_end(box)
+                else:
+                    misses += 1
+                    l2[box] = True
+                    if len(l2) > capacity:
+                        l2.popitem(last=False)
     return misses * box_kb * 1024 / 1e9
 
 
@@ -81,13 +90,14 @@ def main():
     p.add_argument("--distribution", default="skewed", choices=("skewed", "sparse", "uniform"))
     p.add_argument("--bands", default="1,2,8")
     p.add_argument("--l2-mb", default="50,30")
+    p.add_argument("--drift", type=int, default=0, help="most k-blocks a CTA starts late (0: in step)")
     a = p.parse_args()
     counts = token_counts(a.experts, a.tokens, a.distribution)
     print("tokens per expert:", counts)
     for band in (int(b) for b in a.bands.split(",")):
         for l2 in (float(x) for x in a.l2_mb.split(",")):
-            gb = dram_gb(walk(a.m, counts, band), math.ceil(a.k / 64), l2_mb=l2)
-            print(f"band {band:3d}  L2 {l2:4.0f} MB  DRAM read {gb:.2f} GB")
+            gb = dram_gb(walk(a.m, counts, band), math.ceil(a.k / 64), l2_mb=l2, drift=a.drift)
+            print(f"band {band:3d}  L2 {l2:4.0f} MB  drift {a.drift} k-blocks  DRAM read {gb:.2f} GB")
 
 
 if __name__ == "__main__":
