@@ -159,6 +159,11 @@ TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
 #: ... and the 64x32 token tile for decode MoE (a few tokens per expert: the 128x128 tile computes
 #: and zero-fills 16x the rows of 8 tokens); selection ranks them (estimated_grouped_time).
 TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
+#: ... and the cooperative 128x256 tile (opt-in, "*128x256x64*_grouped*"; not yet run on a GPU):
+#: half the readers per weight panel for experts with more than 128 tokens. The grouped kernel
+#: read 3-4x the DRAM bytes its walk needs on the H200 (s20, docs/NOTES.md); in the L2 model
+#: (scripts/l2_walk_model.py) the largest expert's token panels no longer fit half the L2.
+TILE_GROUPED_WIDE = dataclasses.replace(TILES[3], scheduler="grouped", in_default_set=False)
 
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
@@ -230,7 +235,7 @@ ROWS = tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's
     # and Python's grouped calls take it for problems of one type, layout and K)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED,))
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED, TILE_GROUPED_WIDE))
     for a in (BF16, F16)
 ) + tuple(
     # grouped 64x32 (B K-major, as the 64x32 tile); passed its GPU tests and memcheck (s12)
