@@ -7,7 +7,7 @@ the same time. A measured byte count far above the model's says the CTAs drift a
 shared panels leave the L2 between uses), not that the order is wrong.
 
 Usage: l2_walk_model.py M K TOKENS [--experts E] [--distribution skewed|sparse|uniform]
-       [--bands 1,2,8] [--l2-mb 50,30] [--drift D]
+       [--bands 1,2,8] [--l2-mb 50,30] [--drift D] [--tile 128x128]
 (an MoE layer: E experts of an M x K weight, TOKENS tokens split as cutlass_bench --grouped splits
 them; E = 1 is the dense GEMM of the same tokens.) Measured on the H200 (docs/NOTES.md, s20):
 dense 14336 x 8192 x 4096 1.10 GB (model 1.06 at band 8, 1.13 with 30 MB); 8 skewed experts
@@ -45,25 +45,27 @@ def raster(r, rows, columns, band):
     return first + r % height, r // height
 
 
-def walk(m, counts, band, tile=128):
+def walk(m, counts, band, tile_m=128, tile_n=128):
     """Every unit of the launch as (group, tile row, tile column), in walking order."""
     units = []
-    rows = math.ceil(m / tile)
+    rows = math.ceil(m / tile_m)
     for g, n in enumerate(counts):
-        columns = math.ceil(n / tile)
+        columns = math.ceil(n / tile_n)
         units += [(g,) + raster(u, rows, columns, band) for u in range(rows * columns)]
     return units
 
 
-def dram_gb(units, k_blocks, sms=132, l2_mb=50, box_kb=16, drift=0, seed=1):
+def dram_gb(units, k_blocks, sms=132, l2_mb=50, drift=0, seed=1, tile_m=128, tile_n=128):
     """GB missed in an LRU L2 of l2_mb when CTA c runs units c, c + sms, ... one k-block per
-    step, CTA c starting `drift`-bounded random steps late (0: all in step)."""
+    step (a tile_m x 64 box of A, a tile_n x 64 box of B, 2-byte elements), CTA c starting
+    `drift`-bounded random steps late (0: all in step)."""
     rng = random.Random(seed)
     late = [rng.randint(0, drift) for _ in range(sms)]
     mine = [units[c::sms] for c in range(sms)]
-    capacity = int(l2_mb * 1024 / box_kb)
+    size = {"A": tile_m * 64 * 2, "B": tile_n * 64 * 2}
+    capacity = l2_mb * 2 ** 20
     l2 = OrderedDict()
-    misses = 0
+    held = missed = 0
     for step in range(max(len(u) for u in mine) * k_blocks + drift):
         for c in range(sms):
             j, k = divmod(step - late[c], k_blocks)
@@ -74,11 +76,12 @@ def dram_gb(units, k_blocks, sms=132, l2_mb=50, box_kb=16, drift=0, seed=1):
                 if box in l2:
                     l2.move_to_end(box)
                 else:
-                    misses += 1
+                    missed += size[box[0]]
+                    held += size[box[0]]
                     l2[box] = True
-                    if len(l2) > capacity:
-                        l2.popitem(last=False)
-    return misses * box_kb * 1024 / 1e9
+                    while held > capacity:
+                        held -= size[l2.popitem(last=False)[0][0]]
+    return missed / 1e9
 
 
 def main():
@@ -91,13 +94,17 @@ def main():
     p.add_argument("--bands", default="1,2,8")
     p.add_argument("--l2-mb", default="50,30")
     p.add_argument("--drift", type=int, default=0, help="most k-blocks a CTA starts late (0: in step)")
+    p.add_argument("--tile", default="128x128", help="CTA tile, M x N (weight rows x tokens)")
     a = p.parse_args()
     counts = token_counts(a.experts, a.tokens, a.distribution)
     print("tokens per expert:", counts)
+    tile_m, tile_n = (int(x) for x in a.tile.split("x"))
     for band in (int(b) for b in a.bands.split(",")):
         for l2 in (float(x) for x in a.l2_mb.split(",")):
-            gb = dram_gb(walk(a.m, counts, band), math.ceil(a.k / 64), l2_mb=l2, drift=a.drift)
-            print(f"band {band:3d}  L2 {l2:4.0f} MB  drift {a.drift} k-blocks  DRAM read {gb:.2f} GB")
+            units = walk(a.m, counts, band, tile_m, tile_n)
+            gb = dram_gb(units, math.ceil(a.k / 64), l2_mb=l2, drift=a.drift, tile_m=tile_m, tile_n=tile_n)
+            print(f"tile {a.tile}  band {band:3d}  L2 {l2:4.0f} MB  drift {a.drift} k-blocks  units {len(units)}  "
+                  f"DRAM read {gb:.2f} GB")
 
 
 if __name__ == "__main__":
