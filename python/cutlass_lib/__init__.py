@@ -479,18 +479,15 @@ def _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream):
         return None   # grouped_mm's host path names the problem
     if k == 0 or n == 0 or mat_a.shape[0] == 0 or experts == 0:
         return None
-    for name, x in (("mat_b", mat_b), ("bias", bias)):
-        if x is not None and x.device != mat_a.device:
-            raise ValueError(f"cutlass_lib: {name} is on {x.device} and mat_a on {mat_a.device}; they must be on "
-                             "one CUDA device")
     out = torch.empty((mat_a.shape[0], n), dtype=dtype, device=mat_a.device)
-    handle = _handle(_device_of(mat_a))
+    device = _device_of(mat_a)
+    handle = _handle(device)
     stream_handle = _stream_handle(mat_a, stream)
     offs_c = offs.contiguous()
-    ws, ws_bytes = _workspace(out, _device_of(mat_a), stream_handle)
+    ws, ws_bytes = _workspace(out, device, stream_handle)
     result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
     if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
-        ws, ws_bytes = _workspace(out, _device_of(mat_a), stream_handle, result.workspace_needed)
+        ws, ws_bytes = _workspace(out, device, stream_handle, result.workspace_needed)
         result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
     if result.status in (7, 8, 15, 100):   # INVALID_VALUE, ARCH_MISMATCH, NOT_SUPPORTED, NO_KERNEL:
         return None                         # the host-ends path (which names an argument error)
@@ -597,6 +594,10 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     if offs is not None and offs.device.type != "cpu" and offs.device != mat_a.device:
         raise ValueError(f"cutlass_lib: offs is on {offs.device} and mat_a on {mat_a.device}; offs must be on mat_a's "
                          "device or on the CPU")
+    for name, x in (("mat_b", mat_b), ("bias", bias)):
+        if x is not None and x.device != mat_a.device:
+            raise ValueError(f"cutlass_lib: {name} is on {x.device} and mat_a on {mat_a.device}; they must be on "
+                             "one CUDA device")
     with _stream_context(mat_a, stream):
         routed = _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream)
         if routed is not None:
@@ -608,10 +609,6 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
                                "sm_90, N and K multiples of 8)")
         ends = _group_ends(offs, experts, mat_a.shape[0]) if offs is not None else []
         device = _device_of(mat_a)
-        for name, x in (("mat_b", mat_b), ("bias", bias)):
-            if x is not None and x.device != mat_a.device:
-                raise ValueError(f"cutlass_lib: {name} is on {x.device} and mat_a on {mat_a.device}; they must be on "
-                                 "one CUDA device")
         shape = (mat_a.shape[0], n) if mat_a.ndim == 2 else (experts, mat_a.shape[1], n)
         out = torch.empty(shape, dtype=dtype, device=mat_a.device)
         if out.numel() == 0:

@@ -326,13 +326,9 @@ class Handle {
   Result grouped_mm(Array a, Array b, Array out, std::vector<int64_t> const &ends, uintptr_t stream,
                     uintptr_t workspace, size_t workspace_bytes) {
     if (!handle_) return {int(status_), "", 0};
-    Operand const A = operand_of(a, "mat_a"), B = operand_of(b, "mat_b"), D = operand_of(out, "out");
-    for (auto const *array : {&a, &b, &out}) {
-      if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
-    }
-    if (b.ndim() != 3) fail_value("cutlass_lib: grouped_mm takes a 3-D mat_b (experts, K, N)");
+    GroupedOperands const operands = grouped_operands(a, b, out);
+    Operand const &A = operands.A, &B = operands.B, &D = operands.D;
     bool const packed = a.ndim() == 2;
-    if (out.ndim() != a.ndim()) fail_value("cutlass_lib: grouped_mm's out must have mat_a's rank");
     int64_t const experts = B.batch;
     if (packed) {
       if (int64_t(ends.size()) != experts) {
@@ -345,15 +341,6 @@ class Handle {
         fail_value("cutlass_lib: grouped_mm's mat_a, mat_b and out have different expert counts");
       }
     }
-    if (A.columns != B.rows) {
-      fail_value("cutlass_lib: mat_a has K = " + std::to_string(A.columns) + " and mat_b K = " +
-                 std::to_string(B.rows) + ": the inner dimensions differ");
-    }
-    if (D.rows != A.rows || D.columns != B.columns) {
-      fail_value("cutlass_lib: out is " + std::to_string(D.rows) + " x " + std::to_string(D.columns) + ", should be " +
-                 std::to_string(A.rows) + " x " + std::to_string(B.columns));
-    }
-    if (A.type != B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
     for (size_t g = 0; g < ends.size(); ++g) {
       int64_t const begin = g == 0 ? 0 : ends[g - 1];
       if (ends[g] < begin) {
@@ -437,31 +424,25 @@ class Handle {
   Result grouped_mm_device_ends(Array a, Array b, Array out, Array offs, uintptr_t stream, uintptr_t workspace,
                                 size_t workspace_bytes) {
     if (!handle_) return {int(status_), "", 0};
-    Operand const A = operand_of(a, "mat_a"), B = operand_of(b, "mat_b"), D = operand_of(out, "out");
-    for (auto const *array : {&a, &b, &out, &offs}) {
-      if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
-    }
-    if (a.ndim() != 2 || b.ndim() != 3 || out.ndim() != 2) {
-      fail_value("cutlass_lib: grouped_mm with device row ends takes a 2-D mat_a, a 3-D mat_b and a 2-D out");
-    }
+    GroupedOperands const operands = grouped_operands(a, b, out);
+    Operand const &A = operands.A, &B = operands.B, &D = operands.D;
+    if (a.ndim() != 2) fail_value("cutlass_lib: grouped_mm with device row ends takes a 2-D mat_a");
     int64_t const experts = B.batch;
-    if (offs.device_type() != nb::device::cuda::value || offs.ndim() != 1 || int64_t(offs.shape(0)) != experts ||
-        (experts > 1 && offs.stride(0) != 1) || cuda_type(offs.dtype(), "offs") != CUDA_R_32I) {
-      fail_value("cutlass_lib: offs must be a contiguous 1-D int32 CUDA tensor of one row end per expert");
+    if (offs.device_type() != nb::device::cuda::value || offs.device_id() != device_ || offs.ndim() != 1 ||
+        int64_t(offs.shape(0)) != experts || (experts > 1 && offs.stride(0) != 1) ||
+        cuda_type(offs.dtype(), "offs") != CUDA_R_32I) {
+      fail_value("cutlass_lib: offs must be a contiguous 1-D int32 tensor of one row end per expert on the handle's "
+                 "device");
     }
-    if (A.columns != B.rows || D.rows != A.rows || D.columns != B.columns) {
-      fail_value("cutlass_lib: grouped_mm's mat_a, mat_b and out shapes do not match ((T, K), (E, K, N), (T, N))");
-    }
-    if (A.type != B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
     if (D.column_major && D.columns > 1) fail_value("cutlass_lib: grouped_mm's out must be row-major");
     // out^T (N x T, column-major) = op(b[g]^T) op(a^T): the C call's A is b, its B is a
     cutlassLibOperation_t const transa = B.column_major ? CUTLASS_LIB_OP_T : CUTLASS_LIB_OP_N;
     cutlassLibOperation_t const transb = A.column_major ? CUTLASS_LIB_OP_T : CUTLASS_LIB_OP_N;
     cutlassLibComputeType_t const compute = compute_of(A.type);
+    if (compute != CUTLASS_LIB_COMPUTE_32F) return {int(CUTLASS_LIB_STATUS_NOT_SUPPORTED), "", 0};   // (f32 scalars)
     float const alpha = 1.0f, beta = 0.0f;
     cutlassLibStatus_t status = prepare_plain(stream, workspace, workspace_bytes);
     if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
-    if (compute != CUTLASS_LIB_COMPUTE_32F) return {int(CUTLASS_LIB_STATUS_NOT_SUPPORTED), "", 0};
     status = cutlassLibGemmGroupedContiguousEx(handle_, transa, transb, D.columns, A.rows, A.columns, &alpha, B.data,
                                                B.type, B.ld, B.batch_stride, A.data, A.type, A.ld, &beta, D.data,
                                                D.type, D.ld, experts, static_cast<int32_t const *>(offs.data()),
@@ -486,6 +467,31 @@ class Handle {
   }
 
  private:
+  /// grouped_mm's operands, checked (ValueError / TypeError): every array on the handle's device,
+  /// b 3-D (E, K, N), out of a's rank and shape (T, N) or (E, M, N), a's K equal to b's, a and b
+  /// of one dtype. The expert counts and row ends are the callers'.
+  struct GroupedOperands {
+    Operand A, B, D;
+  };
+  GroupedOperands grouped_operands(Array const &a, Array const &b, Array const &out) const {
+    GroupedOperands o{operand_of(a, "mat_a"), operand_of(b, "mat_b"), operand_of(out, "out")};
+    for (auto const *array : {&a, &b, &out}) {
+      if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
+    }
+    if (b.ndim() != 3) fail_value("cutlass_lib: grouped_mm takes a 3-D mat_b (experts, K, N)");
+    if (out.ndim() != a.ndim()) fail_value("cutlass_lib: grouped_mm's out must have mat_a's rank");
+    if (o.A.columns != o.B.rows) {
+      fail_value("cutlass_lib: mat_a has K = " + std::to_string(o.A.columns) + " and mat_b K = " +
+                 std::to_string(o.B.rows) + ": the inner dimensions differ");
+    }
+    if (o.D.rows != o.A.rows || o.D.columns != o.B.columns) {
+      fail_value("cutlass_lib: out is " + std::to_string(o.D.rows) + " x " + std::to_string(o.D.columns) +
+                 ", should be " + std::to_string(o.A.rows) + " x " + std::to_string(o.B.columns));
+    }
+    if (o.A.type != o.B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
+    return o;
+  }
+
   /// The stream of the next calls and the caller's workspace (set only when it changed).
   cutlassLibStatus_t set_stream_and_workspace(uintptr_t stream, uintptr_t workspace, size_t workspace_bytes) {
     cutlassLibStatus_t status = cutlassLibSetStream(handle_, reinterpret_cast<cudaStream_t>(stream));
