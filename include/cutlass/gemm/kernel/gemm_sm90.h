@@ -802,6 +802,7 @@ struct GemmSm90 {
     bool const warp_leader = lane == 0;
     int rank_m, rank_n;
     cluster_position(rank_m, rank_n);
+    int epilogue_acquired = -1;   // grouped: the group whose D / C maps this consumer's TMA thread holds
 
     // Unit j of the CTA, its k-blocks from ring position (stage, phase), which it advances.
     auto compute = [&](Sm90WorkUnit &work, int j, int &stage, uint32_t &phase) {
@@ -847,10 +848,12 @@ struct GemmSm90 {
       }
       int const row0 = work.m_block * TileShape::kM + Mainloop::consumer_row(consumer);
       int const col0 = work.n_block * TileShape::kN + Mainloop::consumer_column(consumer);
-      if (kGrouped && thread_in_wg == 0) {   // the epilogue's TMA thread: this group's D and C maps
+      if (kGrouped && thread_in_wg == 0 && work.l != epilogue_acquired) {
+        // the epilogue's TMA thread: this group's D and C maps, once per group (groups only increase)
         typename Epilogue::Params const &group = epilogue_params(params, work.l);
         arch::tensor_map_acquire(&group.tma_D);
         if (group.has_source_pointer) arch::tensor_map_acquire(&group.tma_C);
+        epilogue_acquired = work.l;
       }
       if constexpr (kSwapsColumnScales) {
         if (transposed) {   // fragment rows are D's columns [n0 + consumer_row, ...), its columns D's rows
