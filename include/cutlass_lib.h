@@ -231,8 +231,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *  - When the build has a grouped kernel for the call's types and layouts (names
  *    "..._grouped_...": bf16 / f16 in and out, sm_90; the default set has a 128x128 tile for every
  *    layout and a 64x32 token tile for B K-major, the cost model picking between them) and every
- *    problem with m, n, k > 0 has the same types, layouts and k, the TMA alignment and no row-major
- *    C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
+ *    problem with m, n, k > 0 has the same types and layouts (each its own m, n and k), the TMA
+ *    alignment and no row-major C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
  *    (its group table is copied from pageable host memory, which may block the host until the
  *    stream's earlier work is done); the k == 0 and host alpha == 0 problems (beta * C) run as in
  *    cutlassLibGemmEx. Otherwise (also with 65536 or more such problems, when the table cannot be

@@ -242,6 +242,15 @@ ROWS = tuple(
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,))
     for a in (BF16, F16)
+) + tuple(
+    # grouped e4m3 x e4m3 -> bf16 / f16, TN (MoE layers in fp8: per-expert per-tensor scales as
+    # each group's alpha, or the handle's scale pointers for every group): the 128x128 and 64x32
+    # grouped tiles with K doubled. Opt-in ("*e4m3_e4m3_f32_*_grouped*"): written s21, not yet run
+    # on a GPU.
+    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_GROUPED, TILE_GROUPED_FEW_TOKENS)),
+            in_default_set=False)
+    for c in (BF16, F16)
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),

@@ -134,15 +134,14 @@ constexpr size_t kMaxGroupedProblems = size_t(1) << 16;
 /// The grouped kernel that runs the call's problems with M, N, K > 0 in one launch, with those
 /// problems' arguments in `problems` and the scale-only problems (K == 0 or host alpha == 0:
 /// beta * C, for the one-GEMM path) in `k_zero`; null when the call goes problem by problem: no device, a stream being captured
-/// (the launch copies its group table from pageable memory), problems of different types,
-/// layouts or K, row-major C / D, more than kMaxGroupedProblems, or no grouped kernel in the
+/// (the launch copies its group table from pageable memory), problems of different types or
+/// layouts, row-major C / D, more than kMaxGroupedProblems, or no grouped kernel in the
 /// build that takes them all (can_implement_grouped).
 Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &context,
                                 std::vector<GemmUniversalArguments> &problems, std::vector<ProblemIndex> &k_zero) {
   if (context.compute_capability == 0 || !context.has_code) return nullptr;
   GemmFunctionalKey key;
   GemmOperationVector const *kernels = nullptr;   // the grouped kernels of the first problem's key
-  int64_t k = -1;
   bool takes_all = true;
   for_each_problem(call, [&](ProblemIndex const &i) {
     GemmCall const c = problem_call(call, i);
@@ -153,12 +152,11 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
     }
     bool const column_major = c.layout_C == LayoutTypeID::kColumnMajor && c.layout_D == LayoutTypeID::kColumnMajor;
     if (!column_major || c.batch_count != 1 || problems.size() >= kMaxGroupedProblems ||
-        (k >= 0 && (c.k != k || functional_key(c) != key))) {
+        (!problems.empty() && functional_key(c) != key)) {
       takes_all = false;
       return false;
     }
-    if (k < 0) {   // the first: a build without grouped kernels for its key stops here
-      k = c.k;
+    if (problems.empty()) {   // the first: a build without grouped kernels for its key stops here
       key = functional_key(c);
       GemmFunctionalKey grouped = key;
       grouped.gemm_kind = GemmKind::kGrouped;

@@ -367,10 +367,11 @@ TEST(CApiGroupedLog, FailuresNameTheirGroupAndProblem) {
   cutlassLibDestroy(handle);
 }
 
-/// The route a same-K call takes (needs a device and CUTLASS_LIB_LOG): one launch of a grouped
+/// The route a grouped call takes (needs a device and CUTLASS_LIB_LOG): one launch of a grouped
 /// kernel, the 64x32 token tile for decode-sized experts when the build has it, the 128x128 tile
-/// for prefill-sized ones. Results are checked by CApiGroupedGpu (test/gpu/test_grouped.cu).
-TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
+/// for prefill-sized ones, also when the experts' K differ. Results are checked by CApiGroupedGpu
+/// (test/gpu/test_grouped.cu).
+TEST(CApiGroupedLog, GroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     cudaGetLastError();
@@ -383,10 +384,9 @@ TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
   size_t const per_expert = size_t(kM) * kK * 2;   // A; B and C of up to 256 tokens fit as well
   ASSERT_EQ(cudaSuccess, cudaMalloc(&buffer, 3 * kExperts * per_expert));
   cudaMemset(buffer, 0, 3 * kExperts * per_expert);
-  auto run = [&](std::vector<int64_t> const &tokens) {
+  auto run = [&](std::vector<int64_t> const &tokens, std::vector<int64_t> const &k) {
     std::vector<cutlassLibOperation_t> transa(kExperts, CUTLASS_LIB_OP_T), transb(kExperts, CUTLASS_LIB_OP_N);
-    std::vector<int64_t> m(kExperts, kM), k(kExperts, kK), lda(kExperts, kK), ldb(kExperts, kK), ldc(kExperts, kM),
-        size(kExperts, 1);
+    std::vector<int64_t> m(kExperts, kM), lda(kExperts, kK), ldb(kExperts, kK), ldc(kExperts, kM), size(kExperts, 1);
     std::vector<float> alpha(kExperts, 1.f), beta(kExperts, 0.f);
     std::vector<void const *> A, B;
     std::vector<void *> C;
@@ -406,7 +406,8 @@ TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
     EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
     return printed;
   };
-  std::string const decode = run({3, 0, 16, 1});
+  std::vector<int64_t> const same_k(kExperts, kK);
+  std::string const decode = run({3, 0, 16, 1}, same_k);
   if (decode.find("in one launch of") == std::string::npos) {
     cudaFree(buffer);
     cutlassLibDestroy(handle);
@@ -417,10 +418,14 @@ TEST(CApiGroupedLog, SameKGroupsRunInOneLaunchOfTheTileTheirTokensNeed) {
                                              "bf16_64x32x64"))
         << decode;
   }
-  std::string const prefill = run({256, 100, 200, 17});
+  std::string const prefill = run({256, 100, 200, 17}, same_k);
   EXPECT_NE(std::string::npos, prefill.find("problems in one launch of cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_bf16_"
                                             "bf16_128x128x64"))
       << prefill;
+  std::string const mixed_k = run({256, 100, 200, 17}, {256, 64, 136, 8});
+  EXPECT_NE(std::string::npos, mixed_k.find("4 problems in one launch of cutlass3x_sm90_tensorop_gemm_bf16_bf16_f32_"
+                                            "bf16_bf16_128x128x64"))
+      << mixed_k;
   cudaFree(buffer);
   cutlassLibDestroy(handle);
 }

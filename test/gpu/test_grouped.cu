@@ -22,7 +22,8 @@ namespace ref = cutlass::reference;
 
 constexpr int64_t kBf16Bytes = 2;
 
-/// One group of bf16 problems (bf16 C, f32 accumulate): its transposes, sizes and scalars.
+/// One group of problems (bf16 or e4m3 A and B, bf16 C, f32 accumulate): its transposes, sizes
+/// and scalars.
 struct Group {
   cutlassLibOperation_t transa, transb;
   int64_t m, n, k;
@@ -37,27 +38,27 @@ LayoutTypeID layout_of(cutlassLibOperation_t op) {
 /// The groups' problems on the device: A and B of each in its own buffer (none when k == 0:
 /// the call gets NULL there, which it must not read), every C in one buffer with 8 padding rows
 /// (ldc = m + 8) and 64 elements between problems, laid out in reverse problem order so the
-/// pointer arrays are not sorted. Every leading dimension is its extent + 8 (16-byte multiples).
-/// C starts as NaN (the poison) with random values in the M x N regions of the problems that read
-/// C (beta != 0, or scalars on the device).
+/// pointer arrays are not sorted. Every leading dimension is its extent plus 16 bytes (16-byte
+/// multiples for extents of 16-byte multiples). C starts as NaN (the poison) with random values
+/// in the M x N regions of the problems that read C (beta != 0, or scalars on the device).
+/// `input` is A's and B's type (kBF16 or kFE4M3).
 class GroupedProblems {
  public:
-  GroupedProblems(std::vector<Group> const &groups, bool device_scalars, uint64_t seed) : groups_(groups) {
+  GroupedProblems(std::vector<Group> const &groups, bool device_scalars, uint64_t seed,
+                  NumericTypeID input = NumericTypeID::kBF16)
+      : groups_(groups), input_(input), input_bytes_(input == NumericTypeID::kBF16 ? 2 : 1) {
     int64_t c_elements = 0;
     for (Group const &g : groups_) {
       for (int64_t j = 0; j < g.size; ++j) {
-        Problem p;
+        Problem p = shaped(g);
         p.group = &g;
-        p.lda = (g.transa == CUTLASS_LIB_OP_N ? g.m : g.k) + 8;
-        p.ldb = (g.transb == CUTLASS_LIB_OP_N ? g.k : g.n) + 8;
-        p.ldc = g.m + 8;
         if (g.k > 0) {
           int64_t const a_count = p.lda * (g.transa == CUTLASS_LIB_OP_N ? g.k : g.m);
           int64_t const b_count = p.ldb * (g.transb == CUTLASS_LIB_OP_N ? g.n : g.k);
-          p.A = DeviceBuffer(size_t(a_count * kBf16Bytes));
-          p.B = DeviceBuffer(size_t(b_count * kBf16Bytes));
-          EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, p.A.get(), a_count, seed++));
-          EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, p.B.get(), b_count, seed++));
+          p.A = DeviceBuffer(size_t(a_count * input_bytes_));
+          p.B = DeviceBuffer(size_t(b_count * input_bytes_));
+          EXPECT_TRUE(ref::fill_uniform(input_, p.A.get(), a_count, seed++));
+          EXPECT_TRUE(ref::fill_uniform(input_, p.B.get(), b_count, seed++));
         }
         problems_.push_back(std::move(p));
       }
@@ -109,9 +110,13 @@ class GroupedProblems {
     return out;
   }
 
-  /// Every problem against the device reference (on C as it was before the call), and every
-  /// byte of the C buffer outside the problems' M x N regions as it was.
-  void expect_results() const {
+  /// A's and B's CUDA type.
+  cudaDataType input_type() const { return input_ == NumericTypeID::kBF16 ? CUDA_R_16BF : CUDA_R_8F_E4M3; }
+
+  /// Every problem against the device reference (on C as it was before the call, with alpha times
+  /// `operand_scales`: the handle's per-tensor scales), and every byte of the C buffer outside
+  /// the problems' M x N regions as it was.
+  void expect_results(double operand_scales = 1.0) const {
     DeviceBuffer R(c_bytes_), expected(c_bytes_);
     ASSERT_EQ(cudaSuccess, cudaMemcpy(R.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
     ASSERT_EQ(cudaSuccess, cudaMemcpy(expected.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
@@ -123,9 +128,10 @@ class GroupedProblems {
       if (g.m == 0 || g.n == 0) continue;   // nothing to compute: the whole-buffer check covers it
       ref::GemmProblem r;
       r.m = g.m, r.n = g.n, r.k = g.k;
-      r.element_A = r.element_B = r.element_C = NumericTypeID::kBF16;
+      r.element_A = r.element_B = input_;
+      r.element_C = NumericTypeID::kBF16;
       r.layout_A = layout_of(g.transa), r.layout_B = layout_of(g.transb);
-      r.alpha = g.alpha, r.beta = g.beta;
+      r.alpha = g.alpha * operand_scales, r.beta = g.beta;
       r.A = p.A.get(), r.lda = p.lda, r.B = p.B.get(), r.ldb = p.ldb;
       r.C = C_before_.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldc = p.ldc;
       r.D = R.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldd = p.ldc;
@@ -133,7 +139,7 @@ class GroupedProblems {
       ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
       ASSERT_TRUE(cmp.ok) << where;
       EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
-      EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, g.k)) << where;
+      EXPECT_LE(cmp.relative_error, ref::error_bound(input_, NumericTypeID::kBF16, g.k)) << where;
       ASSERT_EQ(cudaSuccess, cudaMemcpy2D(expected.bytes_ptr() + p.c_offset * kBf16Bytes, p.ldc * kBf16Bytes, c(p),
                                           p.ldc * kBf16Bytes, g.m * kBf16Bytes, g.n, cudaMemcpyDeviceToDevice));
     }
@@ -152,6 +158,16 @@ class GroupedProblems {
 
   char *c(Problem const &p) const { return C_.bytes_ptr() + p.c_offset * kBf16Bytes; }
 
+  /// A problem of g's shape with its leading dimensions (extent + 16 bytes), no operands yet.
+  Problem shaped(Group const &g) const {
+    int64_t const pad = 16 / input_bytes_;
+    Problem p;
+    p.lda = (g.transa == CUTLASS_LIB_OP_N ? g.m : g.k) + pad;
+    p.ldb = (g.transb == CUTLASS_LIB_OP_N ? g.k : g.n) + pad;
+    p.ldc = g.m + 8;
+    return p;
+  }
+
   template <typename F>
   auto per_group(F f) const -> std::vector<decltype(f(std::declval<Group const &>()))> {
     std::vector<decltype(f(std::declval<Group const &>()))> out;
@@ -165,11 +181,7 @@ class GroupedProblems {
     size_t e = 0;
     for (Group const &g : groups_) {
       if (g.size == 0) {
-        Problem stand_in;
-        stand_in.lda = (g.transa == CUTLASS_LIB_OP_N ? g.m : g.k) + 8;
-        stand_in.ldb = (g.transb == CUTLASS_LIB_OP_N ? g.k : g.n) + 8;
-        stand_in.ldc = g.m + 8;
-        out.push_back(f(stand_in));
+        out.push_back(f(shaped(g)));
         continue;
       }
       out.push_back(f(problems_[e]));
@@ -179,6 +191,8 @@ class GroupedProblems {
   }
 
   std::vector<Group> groups_;
+  NumericTypeID input_;
+  int64_t input_bytes_;
   std::vector<Problem> problems_;
   DeviceBuffer C_, C_before_;
   size_t c_bytes_ = 0;
@@ -194,7 +208,8 @@ cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const 
   auto const A = problems.A(), B = problems.B();
   auto const C = problems.C();
   return cutlassLibGemmGroupedBatchedEx(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
-                                        A.data(), CUDA_R_16BF, lda.data(), B.data(), CUDA_R_16BF, ldb.data(), beta,
+                                        A.data(), problems.input_type(), lda.data(), B.data(), problems.input_type(),
+                                        ldb.data(), beta,
                                         C.data(), CUDA_R_16BF, ldc.data(), int64_t(size.size()), size.data(),
                                         CUTLASS_LIB_COMPUTE_32F);
 }
@@ -208,14 +223,15 @@ class CApiGroupedGpu : public ::testing::Test {
   void TearDown() override {
     if (handle_) cutlassLibDestroy(handle_);
   }
-  /// Skips (kernel subsets) or fails (default set) unless the build has a plain bf16 kernel on
-  /// this device for every group's transposes: even empty and k == 0 problems need one (a single
-  /// call's quick returns do too).
-  bool has_kernels_for(std::vector<Group> const &groups) {
+  /// Skips (kernel subsets) or fails (default set) unless the build has a plain kernel of
+  /// `input` in, bf16 out on this device for every group's transposes: even empty and k == 0
+  /// problems need one (a single call's quick returns do too).
+  bool has_kernels_for(std::vector<Group> const &groups, NumericTypeID input = NumericTypeID::kBF16) {
     for (Group const &g : groups) {
-      if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, layout_of(g.transa), layout_of(g.transb),
+      if (!cutlass_lib_test::build_has_kernel(input, layout_of(g.transa), layout_of(g.transb),
                                               NumericTypeID::kBF16)) {
-        missing_ = std::string("bf16 transa=") + (g.transa == CUTLASS_LIB_OP_T ? "T" : "N") +
+        missing_ = std::string(input == NumericTypeID::kBF16 ? "bf16" : "e4m3") +
+                   " transa=" + (g.transa == CUTLASS_LIB_OP_T ? "T" : "N") +
                    " transb=" + (g.transb == CUTLASS_LIB_OP_T ? "T" : "N");
         return false;
       }
@@ -312,6 +328,54 @@ TEST_F(CApiGroupedGpu, SameKGroupsOfDifferentShapesMatchTheReference) {
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     problems.expect_results();
+  }
+}
+
+/// TN groups whose K differ (one launch of the grouped kernel when the build has one: each
+/// group's tiles run its own k-blocks), a K == 0 group among them (beta * C apart), twice.
+TEST_F(CApiGroupedGpu, GroupsOfDifferentKMatchTheReference) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 1000, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 8, 0.5f, -1.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 72, 1.0f, 1.0f, 3},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 40, 2056, 1.0f, 0.0f, 1},
+  };
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  for (int round = 0; round < 2; ++round) {
+    GroupedProblems problems(groups, /*device_scalars=*/false, 600 + round);
+    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results();
+  }
+}
+
+/// An fp8 MoE layer: e4m3 TN experts (one launch of a grouped e4m3 kernel when the build has one,
+/// else one by one), each expert's per-tensor scale folded into its alpha, and the handle's
+/// per-tensor operand scales (device scalars) applied to every problem; a K == 0 expert.
+TEST_F(CApiGroupedGpu, Fp8GroupsWithPerExpertAlphaMatchTheReference) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 512, 0.75f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 0, 512, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 200, 512, 0.25f, -1.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 8, 0, 1.0f, 0.5f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 129, 1040, 2.0f, 0.0f, 1},
+  };
+  if (!has_kernels_for(groups, NumericTypeID::kFE4M3)) NO_KERNEL_FOR(missing_);
+  float const scales[2] = {0.5f, 0.25f};
+  DeviceBuffer scale_buffer(sizeof(scales));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scale_buffer.get(), scales, sizeof(scales), cudaMemcpyHostToDevice));
+  float const *const scale_device = static_cast<float const *>(scale_buffer.get());
+  for (int round = 0; round < 2; ++round) {
+    bool const scaled = round == 1;
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scaled ? scale_device : nullptr,
+                                                                     scaled ? scale_device + 1 : nullptr));
+    GroupedProblems problems(groups, /*device_scalars=*/false, 700 + round, NumericTypeID::kFE4M3);
+    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results(scaled ? double(scales[0]) * scales[1] : 1.0);
   }
 }
 

@@ -481,22 +481,23 @@ TEST(Selection, StreamKTailSplitsOnlyThePartialWave) {
 }
 
 /// The grouped scheduler walks every tile of every group once, group after group, each group's
-/// tiles in its own raster order; empty groups own none.
+/// tiles in its own raster order with the group's k-blocks; empty groups own none. A walker
+/// (next(), what the kernel runs) and unit() (by index) give the same units.
 TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
   using cutlass::gemm::kernel::Sm90GroupedTileScheduler;
   using cutlass::gemm::kernel::Sm90GroupTiles;
   using cutlass::gemm::kernel::Sm90WorkUnit;
   struct Shape {
-    int m_tiles, n_tiles;
+    int m_tiles, n_tiles, k_tiles;
   };
-  std::vector<Shape> const shapes = {{3, 1}, {0, 0}, {12, 5}, {1, 1}, {2, 0}, {9, 17}};
+  std::vector<Shape> const shapes = {{3, 1, 7}, {0, 0, 0}, {12, 5, 1}, {1, 1, 64}, {2, 0, 3}, {9, 17, 2}, {4, 4, 7}};
   std::vector<Sm90GroupTiles> groups;
   int end = 0;
   for (Shape const &s : shapes) {
     end += s.m_tiles * s.n_tiles;
-    groups.push_back({end, s.m_tiles});
+    groups.push_back({end, s.m_tiles, s.k_tiles});
   }
-  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), int(groups.size()), 7);
+  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), int(groups.size()));
   ASSERT_EQ(end, s.unit_count());
   for (int band_rows : {1, 3, 8, 200})
   for (int walkers : {1, 5, 132}) {
@@ -506,18 +507,25 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
     std::vector<std::vector<int>> seen(shapes.size());
     for (size_t g = 0; g < shapes.size(); ++g) seen[g].assign(size_t(shapes[g].m_tiles * shapes[g].n_tiles), 0);
     for (int w = 0; w < walkers; ++w) {
-      Sm90WorkUnit work;
-      for (int j = 0; s.unit(w, j, work); ++j) {
-        EXPECT_EQ(0, work.k_begin);
-        EXPECT_EQ(7, work.k_end);
+      Sm90WorkUnit work, by_index;
+      auto walker = s.walker(w);
+      int j = 0;
+      for (; s.next(walker, work); ++j) {
+        ASSERT_TRUE(s.unit(w, j, by_index));
+        EXPECT_EQ(by_index.unit, work.unit);
+        EXPECT_EQ(by_index.l, work.l);
+        EXPECT_EQ(by_index.k_end, work.k_end);
         s.locate(work, 0, 0);
         ASSERT_GE(work.l, 0);
         ASSERT_LT(work.l, int(shapes.size()));
         Shape const &shape = shapes[size_t(work.l)];
+        EXPECT_EQ(0, work.k_begin);
+        EXPECT_EQ(shape.k_tiles, work.k_end) << "group " << work.l;
         ASSERT_LT(work.m_block, shape.m_tiles) << "group " << work.l;
         ASSERT_LT(work.n_block, shape.n_tiles) << "group " << work.l;
         ++seen[size_t(work.l)][size_t(work.n_block * shape.m_tiles + work.m_block)];
       }
+      EXPECT_FALSE(s.unit(w, j, by_index)) << "unit() goes past the walker's last unit";
     }
     for (size_t g = 0; g < shapes.size(); ++g) {
       for (int count : seen[g]) EXPECT_EQ(1, count) << "group " << g << ", " << walkers << " walkers";

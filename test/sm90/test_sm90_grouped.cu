@@ -1,6 +1,6 @@
 /// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems; the 128x128
 /// and 64x32 tiles), run directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
-/// built). bf16 TN, groups of different M and N (some empty) and a common K, alpha and beta with
+/// built). bf16 TN, groups of different M and N (some empty) and a common K or a K per group, alpha and beta with
 /// C (every other group without C, beta 0), against a host reference in double; D is poisoned
 /// before the launch, so every element of every group must be written, and elements outside
 /// every group's D must stay poisoned. The launches share one workspace, so each finds the
@@ -63,10 +63,15 @@ bf16 from_float(float f) {   // round to nearest even (finite values)
   return x;
 }
 
-/// One group: M x N output over the common K; its operands live at offsets in shared buffers
+/// One group's shape.
+struct GroupShape {
+  int m, n, k;
+};
+
+/// One group: M x N output over its K; its operands live at offsets in shared buffers
 /// (A: M x K row-major, B: K x N column-major, C / D: M x N column-major, ld = M).
 struct Group {
-  int m, n;
+  int m, n, k;
   size_t a, b, cd;
 };
 
@@ -83,19 +88,19 @@ void *shared_workspace(size_t bytes) {
   return workspace;
 }
 
-/// Runs `shapes` (M, N per group; K common) on kernel K with alpha = 1.5 and beta = -0.5 on C (odd
+/// Runs `shapes` (M, N, K per group) on kernel K with alpha = 1.5 and beta = -0.5 on C (odd
 /// groups: no C, beta = 0) and checks every group; `seed` varies the operands.
 template <typename K = Kernel>
-void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned seed = 7) {
+void run_shaped_groups(std::vector<GroupShape> const &shapes, unsigned seed = 7) {
   using Kernel = K;
   std::vector<Group> groups;
   size_t a_elems = 0, b_elems = 0, cd_elems = 0;
-  for (auto const &s : shapes) {
-    groups.push_back({s.first, s.second, a_elems, b_elems, cd_elems});
+  for (GroupShape const &s : shapes) {
+    groups.push_back({s.m, s.n, s.k, a_elems, b_elems, cd_elems});
     // every operand starts 16-byte aligned (8 bf16), as TMA needs
-    a_elems += (size_t(s.first) * k + 7) / 8 * 8;
-    b_elems += (size_t(s.second) * k + 7) / 8 * 8;
-    cd_elems += (size_t(s.first) * s.second + 7) / 8 * 8 + 8;   // + a poisoned gap after each D
+    a_elems += (size_t(s.m) * s.k + 7) / 8 * 8;
+    b_elems += (size_t(s.n) * s.k + 7) / 8 * 8;
+    cd_elems += (size_t(s.m) * s.n + 7) / 8 * 8 + 8;   // + a poisoned gap after each D
   }
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
@@ -118,6 +123,7 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned 
   std::vector<typename Kernel::Arguments> problems(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     typename Kernel::Arguments &p = problems[g];
+    int const k = groups[g].k;
     p.problem_size = cutlass::gemm::GemmCoord(groups[g].m, groups[g].n, k);
     p.epilogue.alpha = alpha;
     p.epilogue.beta = beta_of(g);
@@ -142,6 +148,7 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned 
   std::vector<char> written(D.size(), 0);
   for (size_t g = 0; g < groups.size(); ++g) {
     Group const &gr = groups[g];
+    int const k = gr.k;
     double error = 0, norm = 0;
     int nonfinite = 0;
     for (int j = 0; j < gr.n; ++j) {
@@ -159,8 +166,10 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned 
         norm += want * want;
       }
     }
-    EXPECT_EQ(0, nonfinite) << "group " << g << " (" << gr.m << " x " << gr.n << ")";
-    if (norm > 0) EXPECT_LT(std::sqrt(error / norm), 1e-2) << "group " << g << " (" << gr.m << " x " << gr.n << ")";
+    EXPECT_EQ(0, nonfinite) << "group " << g << " (" << gr.m << " x " << gr.n << " x " << k << ")";
+    if (norm > 0) {
+      EXPECT_LT(std::sqrt(error / norm), 1e-2) << "group " << g << " (" << gr.m << " x " << gr.n << " x " << k << ")";
+    }
   }
   size_t touched = 0;
   for (size_t i = 0; i < D.size(); ++i) {
@@ -173,6 +182,14 @@ void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned 
   cudaFree(dB);
   cudaFree(dC);
   cudaFree(dD);
+}
+
+/// run_shaped_groups with one K for every group.
+template <typename K = Kernel>
+void run_groups(std::vector<std::pair<int, int>> const &shapes, int k, unsigned seed = 7) {
+  std::vector<GroupShape> shaped;
+  for (auto const &s : shapes) shaped.push_back({s.first, s.second, k});
+  run_shaped_groups<K>(shaped, seed);
 }
 
 TEST(Sm90Grouped, GroupsOfDifferentShapesIncludingEmptyOnes) {
@@ -215,6 +232,23 @@ TEST(Sm90Grouped, TokenTileDecodeMoE) {
   run_groups<TokenKernel>(shapes, 1024, 9);
 }
 
+TEST(Sm90Grouped, GroupsOfDifferentK) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  // K from one partial k-block to many, next to each other so a CTA's units (and a ping-pong
+  // pair's ring positions) run over groups of different lengths; a K-tail in most
+  run_shaped_groups({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104}, {384, 257, 72},
+                     {256, 256, 136}, {128, 128, 2048}});
+  std::vector<GroupShape> shapes;   // more tiles than SMs, each CTA over many groups
+  std::mt19937 rng(21);
+  for (int g = 0; g < 200; ++g) shapes.push_back({8 * int(rng() % 40 + 1), int(rng() % 200), 8 * int(rng() % 96 + 1)});
+  run_shaped_groups(shapes, 22);
+}
+
+TEST(Sm90Grouped, TokenTileGroupsOfDifferentK) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  run_shaped_groups<TokenKernel>({{384, 17, 1024}, {256, 30, 64}, {64, 1, 8}, {136, 16, 4000}, {384, 33, 200}});
+}
+
 TEST(Sm90Grouped, RefusesWhatItCannotRun) {
   Kernel::Arguments p;   // made-up 16-byte aligned addresses: nothing is launched
   p.problem_size = cutlass::gemm::GemmCoord(128, 128, 64);
@@ -227,7 +261,9 @@ TEST(Sm90Grouped, RefusesWhatItCannotRun) {
   std::vector<Kernel::Arguments> two(2, p);
   for (auto &q : two) q.lda = q.ldb = q.ldc = q.ldd = 128;
   two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 128);
-  EXPECT_EQ(cutlass::Status::kErrorNotSupported, Kernel::can_implement_grouped(two.data(), 2)) << "K differs";
+  EXPECT_EQ(cutlass::Status::kSuccess, Kernel::can_implement_grouped(two.data(), 2)) << "K differs: one launch";
+  two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 0);
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, Kernel::can_implement_grouped(two.data(), 2)) << "K == 0: beta * C";
   two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 64);
   two[1].batch_count = 2;
   EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, Kernel::can_implement_grouped(two.data(), 2)) << "batched group";

@@ -204,10 +204,11 @@ class CUTLASS_LIB_API Operation {
 
   /// Grouped kernels (description().gemm_kind == GemmKind::kGrouped) run `count` problems in one
   /// launch: each problem a one-batch GEMM with column-major C / D and the kernel's types and
-  /// layouts, all with the same K >= 1 (a problem with M or N == 0 takes no part). Other kernels
-  /// answer kErrorNotSupported and 0 bytes.
+  /// layouts, each with its own M, N and K >= 1 (a problem with M or N == 0 takes no part). Other
+  /// kernels answer kErrorNotSupported and 0 bytes.
   /// can_implement_grouped: kSuccess when the problems can run (alignment, shapes, the device),
-  /// launching nothing; kErrorNotSupported for different K, kErrorInvalidProblem for a batched one.
+  /// launching nothing; kErrorNotSupported for a problem with K == 0 (beta * C: the library runs
+  /// it apart), kErrorInvalidProblem for a batched one.
   /// It builds no tensor maps: run_grouped does, and answers kErrorMisalignedOperand, having
   /// launched and copied nothing, when the driver refuses one.
   virtual Status can_implement_grouped(GemmUniversalArguments const *problems, int count) const {

@@ -333,17 +333,17 @@ struct GemmSm90 {
     return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);
   }
 
-  /// A grouped launch's table: each group's tensor maps and output operator, its tile counts, and
-  /// the k-blocks every tile runs.
+  /// A grouped launch's table: each group's tensor maps and output operator, and its tile counts
+  /// and k-blocks per tile.
   struct GroupTable {
     std::vector<GroupParams> groups;
     std::vector<Sm90GroupTiles> tiles;
-    int k_tiles = 0;
   };
 
   /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
-  /// batch, with the TMA alignment (can_implement_common), the same K >= 1 (the stage ring
-  /// advances k_tiles per tile) and units that fit an int (all checked first, on every problem),
+  /// batch, with the TMA alignment (can_implement_common), K >= 1 (kErrorNotSupported: a K == 0
+  /// problem is beta * C, which the library runs apart) and units that fit an int (all checked
+  /// first, on every problem),
   /// then, with `encode`, tensor maps the driver accepts (kErrorMisalignedOperand if it refuses
   /// one). A problem with M or N == 0 takes no part (it owns no tiles; its GroupParams stay
   /// empty). Fills *table (count groups; without `encode`, the GroupParams stay empty).
@@ -352,19 +352,19 @@ struct GemmSm90 {
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
     table->groups.assign(static_cast<size_t>(count), GroupParams{});
     table->tiles.assign(static_cast<size_t>(count), Sm90GroupTiles{});
-    int64_t units = 0, k = -1;
+    int64_t units = 0;
     for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
       if (p.batch_count != 1) return Status::kErrorInvalidProblem;
       if (p.problem_size.m() > 0 && p.problem_size.n() > 0) {
-        if (k < 0) k = p.problem_size.k();
-        if (p.problem_size.k() != k || k <= 0) return Status::kErrorNotSupported;
+        if (p.problem_size.k() <= 0) return Status::kErrorNotSupported;
         Status const status = can_implement_common<GemmSm90>(p);
         if (status != Status::kSuccess) return status;
         int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
         units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
         table->tiles[size_t(g)].m_tiles = int(m_tiles);
+        table->tiles[size_t(g)].k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
       }
       table->tiles[size_t(g)].end = int(units);
     }
@@ -376,7 +376,6 @@ struct GemmSm90 {
         return Status::kErrorMisalignedOperand;
       }
     }
-    table->k_tiles = k > 0 ? int((k + TileShape::kK - 1) / TileShape::kK) : 0;
     return Status::kSuccess;
   }
 
@@ -423,7 +422,7 @@ struct GemmSm90 {
       }
       Params params;
       params.groups = device_groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count, table.k_tiles);
+      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count);
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;
@@ -461,6 +460,7 @@ struct GemmSm90 {
     int count = 0;
     int n = 0;                            ///< columns of B, C and D
     int m_tiles = 0;
+    int k_tiles = 0;                      ///< k-blocks of every tile (the groups share K)
     char const *A = nullptr, *B = nullptr, *C = nullptr;
     char *D = nullptr;
     int64_t stride_A = 0;                 ///< bytes from one group's A to the next
@@ -525,6 +525,7 @@ struct GemmSm90 {
       prepare.count = count;
       prepare.n = shape.problem_size.n();
       prepare.m_tiles = (shape.problem_size.m() + TileShape::kM - 1) / TileShape::kM;
+      prepare.k_tiles = (shape.problem_size.k() + TileShape::kK - 1) / TileShape::kK;
       prepare.A = reinterpret_cast<char const *>(shape.ptr_A);
       prepare.B = reinterpret_cast<char const *>(shape.ptr_B);
       prepare.C = reinterpret_cast<char const *>(shape.ptr_C);
@@ -542,8 +543,7 @@ struct GemmSm90 {
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = prepare.groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count,
-                                                        (shape.problem_size.k() + TileShape::kK - 1) / TileShape::kK);
+      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count);
       params.scheduler.walkers = device_sm_count();
       gemm_sm90_kernel<GemmSm90><<<params.scheduler.walkers, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
@@ -675,7 +675,7 @@ struct GemmSm90 {
       Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
       __syncthreads();
       if (g < p.count) {
-        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0};
+        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles};
       }
       if (columns > 0) {
         GroupParams &group = p.groups[g];
@@ -868,8 +868,9 @@ struct GemmSm90 {
                       operand_batch(work.l), epilogue_state);
     };
 
-    if constexpr (kStreamK) {
-      // Units of varying length: walk all of them, skipping the other consumer's k-blocks.
+    if constexpr (kStreamK || kGrouped) {
+      // Units of varying length (stream-K's runs, the groups' K): walk all of them, skipping the
+      // other consumer's k-blocks.
       auto walker = params.scheduler.walker(cluster_index());
       Sm90WorkUnit work;
       int stage = 0;

@@ -124,23 +124,28 @@ struct Sm90TileScheduler {
 };
 
 /// One group of a grouped launch as its scheduler reads it: the units (CTA tiles) of the groups
-/// before it and of it (`end`, a running sum) and its tile rows; its tile columns are
-/// (end - previous end) / m_tiles. A group with M or N == 0 owns no units (m_tiles may be 0).
+/// before it and of it (`end`, a running sum), its tile rows and the k-blocks of each of its
+/// tiles; its tile columns are (end - previous end) / m_tiles. A group with M or N == 0 owns no
+/// units (m_tiles may be 0).
 struct Sm90GroupTiles {
   int end = 0;
   int m_tiles = 0;
+  int k_tiles = 0;
 };
 
-/// Grouped GEMM (1x1 clusters): G problems, each with its own M and N and a common K, walked as
-/// one persistent order. Units are numbered group-major: group g owns units
+/// Grouped GEMM (1x1 clusters): G problems, each with its own M, N and K, walked as one
+/// persistent order. Units are numbered group-major: group g owns units
 /// [groups[g - 1].end, groups[g].end), in the grouped raster order inside the group (raster(),
-/// bands of band_rows tile rows), and locate() gives a unit's group as its l (the kernel then reads that group's
-/// operands; each group's own tensors have one batch). CTA c walks units c, c + walkers, ... as
-/// the plain scheduler does. `groups` is an array of group_count Sm90GroupTiles the walker reads
-/// (device memory in a launch, host memory in host code), and so is the unit count (the last
-/// group's end): a launch whose group sizes live in device memory (GemmSm90::run_contiguous)
-/// writes the array in a kernel before it, and the host never learns the count. A unit's group
-/// is found by binary search over the ends.
+/// bands of band_rows tile rows); next() and unit() give a unit's group as its l and the group's
+/// k-blocks as its run (so units differ in length: the kernel's consumers walk every unit of the
+/// CTA, carrying the stage ring's position, as stream-K's do), and locate() its tile in the
+/// group (the kernel then reads that group's operands; each group's own tensors have one batch).
+/// CTA c walks units c, c + walkers, ... as the plain scheduler does. `groups` is an array of
+/// group_count Sm90GroupTiles the walker reads (device memory in a launch, host memory in host
+/// code), and so is the unit count (the last group's end): a launch whose group sizes live in
+/// device memory (GemmSm90::run_contiguous) writes the array in a kernel before it, and the host
+/// never learns the count. A walker finds each unit's group by stepping forward from the last
+/// one's (its units and their groups only increase), unit() by binary search over the ends.
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
@@ -164,13 +169,11 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   }
   static constexpr int kMaxBandRows = 16;
 
-  /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here),
-  /// k_tiles k-blocks each.
-  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count, int k_tiles) {
+  /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here).
+  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count) {
     Sm90GroupedTileScheduler s;
     s.n_tiles = 1;
     s.batch = 1;
-    s.k_tiles = k_tiles;
     s.groups = groups;
     s.group_count = count;
     s.band_rows = grouped_band_rows();
@@ -180,17 +183,28 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// Units of all groups (the base's m_tiles is not used).
   CUTLASS_HOST_DEVICE int unit_count() const { return group_count > 0 ? groups[group_count - 1].end : 0; }
 
-  /// As Sm90TileScheduler::next and ::unit, over unit_count() units.
+  /// A walker also holds the group of its last unit.
+  struct Walker {
+    uint32_t unit;
+    int group;
+  };
+  CUTLASS_HOST_DEVICE Walker walker(int walker_index) const { return Walker{uint32_t(walker_index), 0}; }
+
+  /// The walker's next unit, whole (its group's k-blocks), its group as work.l; false when it has
+  /// none left.
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
     if (w.unit >= uint32_t(unit_count())) return false;
-    work.set_whole(int(w.unit), k_tiles);
+    while (uint32_t(groups[w.group].end) <= w.unit) ++w.group;   // ends below unit_count(): stops in range
+    set_unit(int(w.unit), w.group, work);
     w.unit += uint32_t(walkers);
     return true;
   }
+
+  /// As Sm90TileScheduler::unit (the group found by binary search).
   CUTLASS_HOST_DEVICE bool unit(int walker_index, int j, Sm90WorkUnit &work) const {
     int64_t const u = int64_t(walker_index) + int64_t(j) * walkers;
     if (u >= unit_count()) return false;
-    work.set_whole(int(u), k_tiles);
+    set_unit(int(u), group_of(int(u)), work);
     return true;
   }
 
@@ -208,12 +222,17 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     return lo;
   }
 
-  /// The output tile of `work` in its group, and the group as work.l.
-  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int rank_n) const {
-    int const g = group_of(work.unit);
+  /// The output tile of `work` (from next() or unit(): its group is work.l) in its group.
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int, int) const {
+    int const g = work.l;
     int const begin = g > 0 ? groups[g - 1].end : 0;
     int const rows = groups[g].m_tiles;
     raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, work.m_block, work.n_block);
+  }
+
+  /// Unit `u` of group `g`, whole.
+  CUTLASS_HOST_DEVICE void set_unit(int u, int g, Sm90WorkUnit &work) const {
+    work.set_whole(u, groups[g].k_tiles);
     work.l = g;
   }
 };
