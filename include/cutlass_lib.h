@@ -350,6 +350,37 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
     cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
     int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType);
 
+/** What cutlassLibGemmGroupedBatchedEx would do with these arguments, without running or
+ *  allocating anything (the arrays are read as that call reads them). On SUCCESS *kernel_name is
+ *  the grouped kernel that would run every problem in one launch, or NULL when the problems would
+ *  run one after another (each call's kernel: cutlassLibGemmExSelect of its arguments) or none
+ *  would launch; *workspaceSizeInBytes is the workspace the call needs (its group table, or the
+ *  largest problem's need), the least a workspace set by cutlassLibSetWorkspace must hold for
+ *  the call to run as planned (a smaller one sends the problems one after another, or answers
+ *  WORKSPACE_TOO_SMALL). Statuses as cutlassLibGemmGroupedBatchedEx's, up to the launch;
+ *  INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
+    cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
+    const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
+    const void *const Aarray[], cudaDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
+    cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes);
+
+/** What cutlassLibGemmGroupedContiguousEx would do with these arguments, without running or
+ *  allocating anything (offsets is not read). On SUCCESS *kernel_name is the grouped kernel it
+ *  would launch (NULL when it would launch nothing: group_count, m or n == 0) and
+ *  *workspaceSizeInBytes the workspace it needs (the group table of group_count groups: a
+ *  workspace set by cutlassLibSetWorkspace must hold at least this many bytes, 256-byte aligned,
+ *  e.g. for capturing the call into a CUDA graph). Statuses as cutlassLibGemmGroupedContiguousEx's,
+ *  up to the launch; INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+    cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+    int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType, const char **kernel_name,
+    size_t *workspaceSizeInBytes);
+
 /** Which kernel cutlassLibGemmEx would run for these arguments, without running anything.
  *  On SUCCESS *kernel_name is the kernel's procedural name, or NULL when the call would launch no
  *  GEMM kernel (m == 0, n == 0, k == 0 or alpha == 0). Statuses as cutlassLibGemmEx;

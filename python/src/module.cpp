@@ -399,15 +399,13 @@ class Handle {
                                             a_array.data(), A.type, lda.data(), b_array.data(), B.type, ldb.data(),
                                             beta, c_array.data(), D.type, ldc.data(), experts, sizes.data(), compute);
     size_t needed = 0;
-    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
-      // the problems run one after another on the one workspace: the most any of them needs
-      for (size_t g = 0; g < count; ++g) {
-        size_t bytes = 0;
-        if (cutlassLibGetWorkspaceSize(handle_, transa[g], transb[g], m[g], n[g], k[g], alpha, a_array[g], A.type,
-                                       lda[g], 0, b_array[g], B.type, ldb[g], 0, beta, c_array[g], D.type, ldc[g], 0,
-                                       1, compute, &bytes) == CUTLASS_LIB_STATUS_SUCCESS) {
-          needed = std::max(needed, bytes);
-        }
+    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {   // the bytes the call's plan needs
+      char const *kernel = nullptr;
+      if (cutlassLibGemmGroupedBatchedExSelect(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                               alpha, a_array.data(), A.type, lda.data(), b_array.data(), B.type,
+                                               ldb.data(), beta, c_array.data(), D.type, ldc.data(), experts,
+                                               sizes.data(), compute, &kernel, &needed) != CUTLASS_LIB_STATUS_SUCCESS) {
+        needed = 0;
       }
     }
     return {int(status), "", needed};
@@ -448,10 +446,14 @@ class Handle {
                                                D.type, D.ld, experts, static_cast<int32_t const *>(offs.data()),
                                                compute);
     size_t needed = 0;
-    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {
-      // the group table: under 2 KB per expert (four tensor maps and the output operator; the C
-      // API has no size query for it), a bound the Python layer grows its workspace to once
-      needed = size_t(experts) * 2048 + 4096;
+    if (status == CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL) {   // the group table's bytes
+      char const *kernel = nullptr;
+      if (cutlassLibGemmGroupedContiguousExSelect(handle_, transa, transb, D.columns, A.rows, A.columns, &alpha, B.data,
+                                                  B.type, B.ld, B.batch_stride, A.data, A.type, A.ld, &beta, D.data,
+                                                  D.type, D.ld, experts, static_cast<int32_t const *>(offs.data()),
+                                                  compute, &kernel, &needed) != CUTLASS_LIB_STATUS_SUCCESS) {
+        needed = 0;
+      }
     }
     return {int(status), "", needed};
   }

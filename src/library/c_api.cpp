@@ -303,6 +303,83 @@ void const *group_scalar(void const *array, cutlassLibComputeType_t computeType,
   return static_cast<char const *>(array) + g * (sizeof_bits(scalar) / 8);
 }
 
+/// A grouped call's status, and its plan where `query` asks for one (on success only).
+cutlassLibStatus_t answered(GemmGroupedOutcome const &outcome, Query const &query) {
+  if (outcome.failure == GemmFailure::kNone) {
+    if (query.kernel_name) *query.kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
+    if (query.workspace_bytes) *query.workspace_bytes = outcome.workspace_bytes;
+  }
+  return to_c_status(outcome.failure);
+}
+
+/// Builds and runs (or only plans) one GemmGroupedBatchedEx call.
+cutlassLibStatus_t grouped_ex(
+    cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
+    const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
+    const void *const Aarray[], cudaDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
+    cutlassLibComputeType_t computeType, Query const &query = Query()) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (group_count < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  if (group_count == 0) return CUTLASS_LIB_STATUS_SUCCESS;
+  if (!transa_array || !transb_array || !m_array || !n_array || !k_array || !alpha_array || !lda_array ||
+      !ldb_array || !beta_array || !ldc_array || !group_size) {
+    return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  }
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmEpilogueArguments epilogue;
+  if (!epilogue_of(*handle, &epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  GemmGroupedCall call;
+  try {
+    call.groups.resize(size_t(group_count));
+  } catch (std::exception const &) {   // bad_alloc, or length_error past the vector's max_size
+    return CUTLASS_LIB_STATUS_ALLOC_FAILED;
+  }
+  for (int64_t g = 0; g < group_count; ++g) {
+    GemmGroup &group = call.groups[size_t(g)];
+    group.size = group_size[g];
+    group.shape = make_call(*handle, types, transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g],
+                            group_scalar(alpha_array, computeType, g), nullptr, Atype, lda_array[g], 0, nullptr,
+                            Btype, ldb_array[g], 0, group_scalar(beta_array, computeType, g), nullptr, Ctype,
+                            ldc_array[g], 0, 1, /*batched=*/false, computeType);
+    group.shape.epilogue = epilogue;
+  }
+  call.A = Aarray;
+  call.B = Barray;
+  call.C = Carray;
+  call.D = Carray;
+  // As in a single call: every argument error first (of every problem), then the type combination.
+  GemmGroupedOutcome const checked = check_grouped_arguments(call);
+  if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);
+  if (!types) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  return answered(HandleAccess::grouped(handle->handle, call, /*execute=*/query.runs()), query);
+}
+
+/// Builds and runs (or only plans) one GemmGroupedContiguousEx call.
+cutlassLibStatus_t contiguous_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+                                 int64_t m, int64_t n, int64_t k, const void *alpha, const void *A,
+                                 cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+                                 cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype,
+                                 int64_t ldc, int64_t group_count, const int32_t *offsets,
+                                 cutlassLibComputeType_t computeType, Query const &query = Query()) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmContiguousCall call;
+  call.shape = make_call(*handle, types, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C,
+                         Ctype, ldc, 0, 1, /*batched=*/false, computeType);
+  if (!epilogue_of(*handle, &call.shape.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  call.stride_A = strideA;
+  call.count = group_count;
+  call.offsets = offsets;
+  if (!types) {   // every argument error first, then the type combination
+    GemmGroupedOutcome const checked = check_contiguous_arguments(call);
+    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
+  }
+  return answered(HandleAccess::contiguous(handle->handle, call, /*execute=*/query.runs()), query);
+}
+
 }  // namespace
 
 extern "C" {
@@ -389,40 +466,28 @@ cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
     cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
     cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
     cutlassLibComputeType_t computeType) {
+  return grouped_ex(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype,
+                    lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size,
+                    computeType);
+}
+
+cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
+    cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
+    const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
+    const void *const Aarray[], cudaDataType_t Atype, const int64_t lda_array[], const void *const Barray[],
+    cudaDataType_t Btype, const int64_t ldb_array[], const void *beta_array, void *const Carray[],
+    cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
+    cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (group_count < 0) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  if (group_count == 0) return CUTLASS_LIB_STATUS_SUCCESS;
-  if (!transa_array || !transb_array || !m_array || !n_array || !k_array || !alpha_array || !lda_array ||
-      !ldb_array || !beta_array || !ldc_array || !group_size) {
-    return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  }
-  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
-  GemmEpilogueArguments epilogue;
-  if (!epilogue_of(*handle, &epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  GemmGroupedCall call;
-  try {
-    call.groups.resize(size_t(group_count));
-  } catch (std::exception const &) {   // bad_alloc, or length_error past the vector's max_size
-    return CUTLASS_LIB_STATUS_ALLOC_FAILED;
-  }
-  for (int64_t g = 0; g < group_count; ++g) {
-    GemmGroup &group = call.groups[size_t(g)];
-    group.size = group_size[g];
-    group.shape = make_call(*handle, types, transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g],
-                            group_scalar(alpha_array, computeType, g), nullptr, Atype, lda_array[g], 0, nullptr,
-                            Btype, ldb_array[g], 0, group_scalar(beta_array, computeType, g), nullptr, Ctype,
-                            ldc_array[g], 0, 1, /*batched=*/false, computeType);
-    group.shape.epilogue = epilogue;
-  }
-  call.A = Aarray;
-  call.B = Barray;
-  call.C = Carray;
-  call.D = Carray;
-  // As in a single call: every argument error first (of every problem), then the type combination.
-  GemmGroupedOutcome const checked = check_grouped_arguments(call);
-  if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);
-  if (!types) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
-  return to_c_status(HandleAccess::grouped(handle->handle, call).failure);
+  if (!kernel_name || !workspaceSizeInBytes) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *kernel_name = nullptr;
+  *workspaceSizeInBytes = 0;
+  Query query;
+  query.kernel_name = kernel_name;
+  query.workspace_bytes = workspaceSizeInBytes;
+  return grouped_ex(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype,
+                    lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size,
+                    computeType, query);
 }
 
 cutlassLibStatus_t cutlassLibGemmBatchedEx(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
@@ -444,21 +509,25 @@ cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(cutlassLibHandle_t handle, 
                                                     int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype,
                                                     int64_t ldc, int64_t group_count, const int32_t *offsets,
                                                     cutlassLibComputeType_t computeType) {
+  return contiguous_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, beta, C, Ctype,
+                       ldc, group_count, offsets, computeType);
+}
+
+cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
+    int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
+    cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
+    int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType, const char **kernel_name,
+    size_t *workspaceSizeInBytes) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
-  GemmContiguousCall call;
-  call.shape = make_call(*handle, types, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C,
-                         Ctype, ldc, 0, 1, /*batched=*/false, computeType);
-  if (!epilogue_of(*handle, &call.shape.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  call.stride_A = strideA;
-  call.count = group_count;
-  call.offsets = offsets;
-  if (!types) {   // every argument error first, then the type combination
-    GemmGroupedOutcome const checked = check_contiguous_arguments(call);
-    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
-  }
-  return to_c_status(HandleAccess::contiguous(handle->handle, call).failure);
+  if (!kernel_name || !workspaceSizeInBytes) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  *kernel_name = nullptr;
+  *workspaceSizeInBytes = 0;
+  Query query;
+  query.kernel_name = kernel_name;
+  query.workspace_bytes = workspaceSizeInBytes;
+  return contiguous_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, beta, C, Ctype,
+                       ldc, group_count, offsets, computeType, query);
 }
 
 cutlassLibStatus_t cutlassLibSetPointerMode(cutlassLibHandle_t handle, cutlassLibPointerMode_t mode) {

@@ -93,19 +93,23 @@ bool in_device_memory(void const *array) {
 }
 
 /// Problem `i` through gemm_call without launching (its device, kernels, alignment and
-/// workspace; kWorkspaceTooSmall against a caller's workspace): the failure, or none.
-GemmGroupedOutcome plan_problem(GemmGroupedCall const &call, GemmContext const &context, ProblemIndex const &i) {
+/// workspace; with `check_workspace`, kWorkspaceTooSmall against a caller's workspace): the
+/// failure, or none and the workspace the problem needs.
+GemmGroupedOutcome plan_problem(GemmGroupedCall const &call, GemmContext const &context, ProblemIndex const &i,
+                                bool check_workspace = true) {
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: grouped GEMM, group %lld, problem %lld: select\n", (long long)i.group,
                  (long long)i.problem);
   }
   GemmOutcome const planned = gemm_call(problem_call(call, i), context, /*execute=*/false);
   if (planned.failure != GemmFailure::kNone) return logged(at(planned.failure, planned.detail, i.group, i.problem));
-  if (context.workspace_fixed && planned.workspace_bytes > *context.workspace_size) {
+  if (check_workspace && context.workspace_fixed && planned.workspace_bytes > *context.workspace_size) {
     return logged(at(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the problem needs",
                      i.group, i.problem));
   }
-  return {};
+  GemmGroupedOutcome planned_outcome;
+  planned_outcome.workspace_bytes = planned.workspace_bytes;
+  return planned_outcome;
 }
 
 /// Runs problem `i` through gemm_call on the stream; false (with *outcome its failure, keeping the
@@ -203,8 +207,10 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
 /// (beta * C) through the one-GEMM path, planned before anything launches; true when it took the
 /// call (*outcome is then the answer), false to go problem by problem: no grouped kernel takes
 /// it, the workspace is the caller's and too small or not 256-byte aligned, or the group table
-/// cannot be allocated (the loop may need no workspace).
-bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGroupedOutcome *outcome) {
+/// cannot be allocated (the loop may need no workspace). Without `execute`, *outcome is the plan
+/// (the grouped kernel and the workspace the call needs), nothing allocated or launched.
+bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGroupedOutcome *outcome,
+                bool execute) {
   std::vector<GemmUniversalArguments> problems;
   std::vector<ProblemIndex> scale_only;
   Operation const *grouped = grouped_kernel(call, context, problems, scale_only);
@@ -215,11 +221,21 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
     if (selection_log_enabled()) std::fprintf(stderr, "cutlass_lib: grouped GEMM: not in one launch: %s\n", why);
     return false;
   };
-  if (!aligned) return dropped("the caller's workspace is not 256-byte aligned");
-  if (context.workspace_fixed && bytes > *context.workspace_size) return dropped("the caller's workspace is too small");
+  if (execute && !aligned) return dropped("the caller's workspace is not 256-byte aligned");
+  if (execute && context.workspace_fixed && bytes > *context.workspace_size) {
+    return dropped("the caller's workspace is too small");
+  }
+  size_t needed = bytes;
   for (ProblemIndex const &i : scale_only) {
-    *outcome = plan_problem(call, context, i);
+    *outcome = plan_problem(call, context, i, execute);
     if (outcome->failure != GemmFailure::kNone) return true;
+    needed = std::max(needed, outcome->workspace_bytes);
+  }
+  if (!execute) {
+    *outcome = {};
+    outcome->operation = grouped;
+    outcome->workspace_bytes = needed;
+    return true;
   }
   if (!ensure_workspace(context, bytes)) return dropped("the group table's workspace could not be allocated");
   if (selection_log_enabled()) {
@@ -298,7 +314,7 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
   return {};
 }
 
-GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context) {
+GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context, bool execute) {
   // 1. Every problem's arguments, before anything else.
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return checked;
@@ -324,15 +340,22 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
 
   // 3. One launch for every problem with M, N, K > 0, when a grouped kernel takes them all
   //    (one_launch); otherwise, or when its table cannot be allocated, problem by problem.
-  if (one_launch(call, context, &outcome)) return outcome;
+  if (one_launch(call, context, &outcome, execute)) return outcome;
 
   // 4. Otherwise every problem's kernel, nothing launched: the device, the kernels for the types
   //    and layouts, a kernel that takes the problem's alignment, and the workspace it needs.
+  size_t needed = 0;
   for_each_problem(call, [&](ProblemIndex const &i) {
-    outcome = plan_problem(call, context, i);
+    outcome = plan_problem(call, context, i, execute);
+    needed = std::max(needed, outcome.workspace_bytes);
     return outcome.failure == GemmFailure::kNone;
   });
   if (outcome.failure != GemmFailure::kNone) return outcome;
+  if (!execute) {
+    outcome = {};
+    outcome.workspace_bytes = needed;   // one problem at a time: the largest need
+    return outcome;
+  }
 
   // 5. Each problem in order on the stream, through the same path (quick returns included).
   for_each_problem(call, [&](ProblemIndex const &i) { return run_problem(call, context, i, &outcome); });

@@ -1,8 +1,9 @@
 /// @file src/library/gemm_grouped.h
 /// Grouped and pointer-array GEMMs (the C API's cutlassLibGemmGroupedBatchedEx and
 /// cutlassLibGemmBatchedEx): every problem is checked; then, when the build has a grouped kernel
-/// (names "_grouped"; in the default set) that takes every problem with M, N, K > 0 (the same types, layouts
-/// and K, column-major D, a stream not being captured), they run in one launch of it; otherwise
+/// (names "_grouped"; in the default set) that takes every problem with M, N, K > 0 (the same types and
+/// layouts, each its own M, N and K, column-major D, a stream not being captured), they run in one
+/// launch of it; otherwise
 /// every problem's kernel is selected, and only then does each problem run, in order, through
 /// the one-GEMM path (gemm_call.h) on the handle's stream (internal).
 #pragma once
@@ -40,7 +41,10 @@ struct GemmGroupedOutcome {
   char const *detail = "";
   int64_t group = -1;     ///< group of the failing problem; -1 when the failure is the call's own
   int64_t problem = -1;   ///< the problem's index in its group; -1 for the group as a whole
-  Operation const *operation = nullptr;   ///< the kernel of the last problem that ran (null if none)
+  /// The kernel of the last problem that ran (null if none); planned without running: the grouped
+  /// kernel of a one-launch call, null when the problems would run one by one (or none would).
+  Operation const *operation = nullptr;
+  size_t workspace_bytes = 0;   ///< planned without running: the workspace the call would need
 };
 
 /// The argument checks of every problem, before anything else: a pointer array in device memory,
@@ -60,8 +64,10 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
 /// context.stream. So every failure but kAllocFailed (the handle's workspace cannot grow) and
 /// kLaunchFailed comes before anything is launched. A call without problems succeeds without
 /// looking at the device. With CUTLASS_LIB_LOG set, a failure is printed with its group and
-/// problem index.
-GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context);
+/// problem index. With execute == false nothing is launched or allocated and the caller's
+/// workspace is not compared: the answer is the failure the call would meet before that, else
+/// the plan (operation, workspace_bytes: what a caller's workspace must hold for it).
+GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context, bool execute = true);
 
 /// A contiguous grouped GEMM (gemm_grouped_contiguous.cpp): the mixture-of-experts layout with
 /// the group sizes in device memory. `shape` is the packed problem as one call (M, N = every
@@ -91,8 +97,12 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call);
 /// (kWorkspaceTooSmall; kAllocFailed, also when it would grow while the stream is being captured)
 /// and the launch (kLaunchFailed). The group offsets are never read on the host: a group whose end
 /// lies before an earlier end or past N is skipped by the kernels, and so is every group after an
-/// end past N (GemmSm90::run_contiguous).
-GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context);
+/// end past N (GemmSm90::run_contiguous). With execute == false nothing is launched or
+/// allocated and the caller's workspace is not compared: the failure the call would meet before
+/// that, else the plan (the grouped kernel, or none for a call with nothing to compute, and the
+/// workspace it needs).
+GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context,
+                                           bool execute = true);
 
 }  // namespace library
 }  // namespace cutlass

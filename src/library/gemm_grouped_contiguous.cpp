@@ -103,7 +103,7 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   return {};
 }
 
-GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context) {
+GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context, bool execute) {
   // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones.
   GemmGroupedOutcome const checked = check_contiguous_arguments(call);
   if (checked.failure != GemmFailure::kNone) return checked;
@@ -139,6 +139,10 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
   Operation const *kernel = contiguous_kernel(call, context, shape, &failure);
   if (!kernel) return failed(failure, "no grouped kernel of this build takes the call");
   size_t const bytes = size_t(kernel->get_contiguous_workspace_size(int(call.count)));
+  GemmGroupedOutcome outcome;
+  outcome.operation = kernel;
+  outcome.workspace_bytes = bytes;
+  if (!execute) return outcome;   // the plan, whatever the caller's workspace holds
   if (context.workspace_fixed && bytes > *context.workspace_size) {
     return failed(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the group table");
   }
@@ -157,8 +161,6 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
     return failed(GemmFailure::kNoKernelFits, "the driver refused the packed problem's tensor maps");
   }
   if (launched != Status::kSuccess) return failed(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed");
-  GemmGroupedOutcome outcome;
-  outcome.operation = kernel;
   return outcome;
 }
 

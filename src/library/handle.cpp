@@ -309,17 +309,17 @@ GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
   return outcome;
 }
 
-GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call) {
+GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call, bool execute) {
   DeviceGuard guard(h.device_);
-  GemmGroupedOutcome outcome = gemm_grouped(call, context_of(h));
-  h.last_operation_ = outcome.operation;
+  GemmGroupedOutcome outcome = gemm_grouped(call, context_of(h), execute);
+  if (execute) h.last_operation_ = outcome.operation;
   return outcome;
 }
 
-GemmGroupedOutcome HandleAccess::contiguous(Handle &h, GemmContiguousCall const &call) {
+GemmGroupedOutcome HandleAccess::contiguous(Handle &h, GemmContiguousCall const &call, bool execute) {
   DeviceGuard guard(h.device_);
-  GemmGroupedOutcome outcome = gemm_grouped_contiguous(call, context_of(h));
-  h.last_operation_ = outcome.operation;
+  GemmGroupedOutcome outcome = gemm_grouped_contiguous(call, context_of(h), execute);
+  if (execute) h.last_operation_ = outcome.operation;
   return outcome;
 }
 

@@ -14,9 +14,9 @@ struct HandleAccess {
   /// gemm_call() with the handle's device made current; records the chosen kernel when executing.
   static GemmOutcome call(Handle &handle, GemmCall const &call, bool execute);
   /// gemm_grouped() with the handle's device made current; records the last kernel that ran.
-  static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call);
+  static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call, bool execute = true);
   /// gemm_grouped_contiguous() with the handle's device made current; records the kernel.
-  static GemmGroupedOutcome contiguous(Handle &handle, GemmContiguousCall const &call);
+  static GemmGroupedOutcome contiguous(Handle &handle, GemmContiguousCall const &call, bool execute = true);
 
  private:
   /// The handle's device facts, stream and workspace (its device must be current).

@@ -61,6 +61,19 @@ int main(void) {
     CHECK(cutlassLibGemmGroupedBatchedEx(handle, NULL, NULL, NULL, NULL, NULL, NULL, NULL, CUDA_R_32F, NULL, NULL,
                                          CUDA_R_32F, NULL, NULL, NULL, CUDA_R_32F, NULL, 0, NULL,
                                          CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS);
+    /* the plan of a call without groups: no kernel, no workspace */
+    {
+      size_t bytes = 1;
+      name = "unset";
+      CHECK(cutlassLibGemmGroupedBatchedExSelect(handle, NULL, NULL, NULL, NULL, NULL, NULL, NULL, CUDA_R_32F, NULL,
+                                                 NULL, CUDA_R_32F, NULL, NULL, NULL, CUDA_R_32F, NULL, 0, NULL,
+                                                 CUTLASS_LIB_COMPUTE_32F, &name, &bytes) == CUTLASS_LIB_STATUS_SUCCESS);
+      CHECK(name == NULL && bytes == 0);
+      CHECK(cutlassLibGemmGroupedContiguousExSelect(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 8, 8, 8, &alpha, NULL,
+                                                    CUDA_R_16BF, 8, 64, NULL, CUDA_R_16BF, 8, &beta, NULL, CUDA_R_16BF,
+                                                    8, 0, NULL, CUTLASS_LIB_COMPUTE_32F, &name,
+                                                    NULL) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+    }
   }
   /* fused epilogues: the enum, the setters and their validation compile and answer in C99 */
   {

@@ -206,6 +206,49 @@ TEST_F(ExpertLayer, ManyExpertsCarryAcrossPrologueRounds) {
   run_and_expect(ends);
 }
 
+/// cutlassLibGemmGroupedContiguousExSelect names the grouped kernel the call runs and the
+/// workspace it needs: a caller workspace of exactly that size runs it (in a graph, as a
+/// framework would capture it), 256 bytes less answers WORKSPACE_TOO_SMALL and writes nothing.
+TEST_F(ExpertLayer, SelectGivesTheKernelAndTheExactWorkspace) {
+  make_operands(61);
+  set_offsets(kEnds);
+  char const *name = nullptr;
+  size_t bytes = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmGroupedContiguousExSelect(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, M, N, K, &alpha,
+                                                    A.get(), CUDA_R_16BF, lda, stride_A, B.get(), CUDA_R_16BF, ldb,
+                                                    &beta, C.get(), CUDA_R_16BF, ldc, experts,
+                                                    static_cast<int const *>(offsets.get()), CUTLASS_LIB_COMPUTE_32F,
+                                                    &name, &bytes));
+  ASSERT_NE(nullptr, name);
+  EXPECT_NE(std::string::npos, std::string(name).find("_grouped")) << name;
+  ASSERT_GT(bytes, 256u);
+  DeviceBuffer workspace(bytes);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, workspace.get(), bytes - 256));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL, call());
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(ref::bytes_equal(C_before.get(), C.get(), size_t(ldc * N * kBytes))) << "a refused call wrote C";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle, workspace.get(), bytes));
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle, stream));
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  cutlassLibStatus_t const captured = call();
+  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured) << "the first call is the captured one: no workspace to grow";
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(&exec, graph, 0));
+  ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  expect_results(kEnds, C_before);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cutlassLibSetStream(handle, nullptr);
+  cutlassLibSetWorkspace(handle, nullptr, 0);
+  cudaStreamDestroy(stream);
+}
+
 /// The call captured into a CUDA graph on the handle's stream, then replayed twice, each time
 /// after new offsets were written into the same device array (C reset in between): each replay
 /// computes the groups its offsets define.
