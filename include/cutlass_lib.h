@@ -229,8 +229,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    as the call returns. An array in device memory answers INVALID_VALUE (cudaPointerGetAttributes
  *    tells; host, pinned and managed memory are accepted).
  *  - When the build has a grouped kernel for the call's types and layouts (names
- *    "..._grouped_...": bf16 / f16 in and out, sm_90; the default set has a 128x128 tile for every
- *    layout and a 64x32 token tile for B K-major, the cost model picking between them) and every
+ *    "..._grouped_...": bf16 / f16 in and out, every layout, and e4m3 in, bf16 / f16 out, TN;
+ *    sm_90; the default set has a 128x128 tile of each and a 64x32 token tile for B K-major, the
+ *    cost model picking between them; cutlassLibGemmGroupedBatchedExSelect tells) and every
  *    problem with m, n, k > 0 has the same types and layouts (each its own m, n and k), the TMA
  *    alignment and no row-major C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
  *    (its group table is copied from pageable host memory, which may block the host until the
@@ -329,12 +330,13 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  than n; columns past the last group's end are not written. Groups may be empty (equal
  *  offsets) and cost nothing.
  *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), a build with
- *  a grouped kernel for the types and transa (bf16 / f16 in and out, sm_90; the default set has
- *  them), k >= 1 and alpha != 0 (with host scalars; C = beta * C over columns only the device
+ *  a grouped kernel for the types and transa (bf16 / f16 in and out, or e4m3 in with transa = T
+ *  and bf16 / f16 out; sm_90; the default set has them), k >= 1 and alpha != 0 (with host scalars; C = beta * C over columns only the device
  *  knows is not offered), no fused epilogue, non-scalar operand scale or precise accumulation on
  *  the handle, group_count, m, n, k <= 2^31 - 1. The TMA rules (else NO_KERNEL: no kernel takes
- *  the call): A, B, C 16-byte aligned, lda, ldb, ldc and strideA multiples of 16 bytes, and m and
- *  k multiples of 8 elements (16 bytes: the extent each vector access runs along); a workspace
+ *  the call): A, B, C 16-byte aligned, lda, ldb, ldc and strideA multiples of 16 bytes, m a
+ *  multiple of 8 elements and k of 16 bytes (8 bf16 / f16 or 16 e4m3 elements: the extent each
+ *  vector access runs along); a workspace
  *  set by cutlassLibSetWorkspace 256-byte aligned. Scalars as in cutlassLibGemmEx (host, or
  *  device in DEVICE pointer mode).
  *  Statuses, in this order: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed
@@ -357,8 +359,10 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  would launch; *workspaceSizeInBytes is the workspace the call needs (its group table, or the
  *  largest problem's need), the least a workspace set by cutlassLibSetWorkspace must hold for
  *  the call to run as planned (a smaller one sends the problems one after another, or answers
- *  WORKSPACE_TOO_SMALL). Statuses as cutlassLibGemmGroupedBatchedEx's, up to the launch;
- *  INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
+ *  WORKSPACE_TOO_SMALL). The plan is that of a call made now: while the handle's stream is being
+ *  captured, the problems would run one after another. Statuses as cutlassLibGemmGroupedBatchedEx's
+ *  before its launch, never WORKSPACE_TOO_SMALL or ALLOC_FAILED (the caller's workspace is not
+ *  compared); INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
     cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
     const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
@@ -368,12 +372,14 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
     cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes);
 
 /** What cutlassLibGemmGroupedContiguousEx would do with these arguments, without running or
- *  allocating anything (offsets is not read). On SUCCESS *kernel_name is the grouped kernel it
+ *  allocating anything (offsets is checked as the call checks it, its contents not read). On SUCCESS *kernel_name is the grouped kernel it
  *  would launch (NULL when it would launch nothing: group_count, m or n == 0) and
  *  *workspaceSizeInBytes the workspace it needs (the group table of group_count groups: a
  *  workspace set by cutlassLibSetWorkspace must hold at least this many bytes, 256-byte aligned,
- *  e.g. for capturing the call into a CUDA graph). Statuses as cutlassLibGemmGroupedContiguousEx's,
- *  up to the launch; INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
+ *  e.g. for capturing the call into a CUDA graph). Statuses as cutlassLibGemmGroupedContiguousEx's
+ *  before its launch, never WORKSPACE_TOO_SMALL, ALLOC_FAILED or the unaligned caller workspace's
+ *  NO_KERNEL (the caller's workspace is not looked at); INVALID_VALUE if kernel_name or
+ *  workspaceSizeInBytes is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
     int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,

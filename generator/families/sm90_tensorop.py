@@ -233,7 +233,7 @@ ROWS = tuple(
     for c in (BF16, F16, F32)
 ) + tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's
-    # and Python's grouped calls take it for problems of one type, layout and K)
+    # and Python's grouped calls take it for problems of one type and layout, each its own K)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED, TILE_GROUPED_WIDE))
     for a in (BF16, F16)
@@ -245,11 +245,10 @@ ROWS = tuple(
 ) + tuple(
     # grouped e4m3 x e4m3 -> bf16 / f16, TN (MoE layers in fp8: per-expert per-tensor scales as
     # each group's alpha, or the handle's scale pointers for every group): the 128x128 and 64x32
-    # grouped tiles with K doubled. Opt-in ("*e4m3_e4m3_f32_*_grouped*"): written s21, not yet run
-    # on a GPU.
+    # grouped tiles with K doubled; passed the grouped C API's GPU tests and memcheck (s21)
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILE_GROUPED, TILE_GROUPED_FEW_TOKENS)),
-            in_default_set=False)
+            alignments=ALIGNMENTS_S8,
+            tiles=tiles_for(E4M3, (TILE_GROUPED, dataclasses.replace(TILE_GROUPED_FEW_TOKENS, in_default_set=True))))
     for c in (BF16, F16)
 )
 

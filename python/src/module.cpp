@@ -320,9 +320,11 @@ class Handle {
   /// row-major is computed as out_g^T = b[g]^T a_g^T, like describe's mapping. One call of
   /// cutlassLibGemmGroupedBatchedEx with E groups of one problem each and host pointer arrays
   /// (data + offsets from the strides), alpha 1, beta 0, no epilogue: the library checks every
-  /// problem and selects its kernel before the first one runs, then runs them one after another
-  /// on `stream`. Argument errors raise ValueError / TypeError before anything runs;
-  /// WORKSPACE_TOO_SMALL answers the most bytes any one problem needs.
+  /// problem before anything runs, then runs them in one launch of a grouped kernel where the
+  /// build has one (sm_90, bf16 / f16; the workspace holding its group table), else one after
+  /// another on `stream`. Argument errors raise ValueError / TypeError before anything runs;
+  /// WORKSPACE_TOO_SMALL answers the bytes the call's plan needs
+  /// (cutlassLibGemmGroupedBatchedExSelect).
   Result grouped_mm(Array a, Array b, Array out, std::vector<int64_t> const &ends, uintptr_t stream,
                     uintptr_t workspace, size_t workspace_bytes) {
     if (!handle_) return {int(status_), "", 0};

@@ -95,6 +95,23 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
   return false;
 }
 
+/// Whether this build registered a grouped GEMM kernel (GemmKind::kGrouped, one launch over many
+/// problems) for the current device with these A/B element type, A and B layouts and C element type.
+inline bool build_has_grouped_kernel(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
+                                     cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C) {
+  using namespace cutlass::library;
+  int const cc = device_compute_capability();
+  for (auto const &op : Singleton::get().manifest.operations()) {
+    auto const &d = static_cast<GemmDescription const &>(op->description());
+    if (d.gemm_kind == GemmKind::kGrouped && d.A.element == element_AB && d.B.element == element_AB &&
+        d.A.layout == layout_A && d.B.layout == layout_B && d.C.element == element_C &&
+        cc >= d.tile_description.minimum_compute_capability && cc <= d.tile_description.maximum_compute_capability) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /// Whether the handle runs calls of these types and A / B layouts on a plain kernel of this build:
 /// one of those layouts (build_has_kernel), or one with both operands K-major, which takes
 /// MN-major operands through transposed copies (the packing route, src/library/staging.h).

@@ -5,6 +5,7 @@
 /// side (statuses without a device) is test/c_api/test_grouped_api.cpp.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -199,14 +200,23 @@ class GroupedProblems {
 };
 
 /// cutlassLibGemmGroupedBatchedEx on `problems`, with alpha and beta at `alpha` / `beta` (host or
-/// device arrays, as the handle's pointer mode says).
+/// device arrays, as the handle's pointer mode says); with `kernel`, its Select query instead
+/// (*kernel: the grouped kernel of a one-launch call, else null).
 cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const &problems, void const *alpha,
-                               void const *beta) {
+                               void const *beta, char const **kernel = nullptr) {
   auto const transa = problems.transa(), transb = problems.transb();
   auto const m = problems.m(), n = problems.n(), k = problems.k(), size = problems.size();
   auto const lda = problems.lda(), ldb = problems.ldb(), ldc = problems.ldc();
   auto const A = problems.A(), B = problems.B();
   auto const C = problems.C();
+  if (kernel) {
+    size_t bytes = 0;
+    return cutlassLibGemmGroupedBatchedExSelect(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                                alpha, A.data(), problems.input_type(), lda.data(), B.data(),
+                                                problems.input_type(), ldb.data(), beta, C.data(), CUDA_R_16BF,
+                                                ldc.data(), int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F,
+                                                kernel, &bytes);
+  }
   return cutlassLibGemmGroupedBatchedEx(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
                                         A.data(), problems.input_type(), lda.data(), B.data(), problems.input_type(),
                                         ldb.data(), beta,
@@ -345,6 +355,13 @@ TEST_F(CApiGroupedGpu, GroupsOfDifferentKMatchTheReference) {
   for (int round = 0; round < 2; ++round) {
     GroupedProblems problems(groups, /*device_scalars=*/false, 600 + round);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    if (cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                   LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
+      char const *kernel = nullptr;   // one launch despite the different K
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
+      ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
+      EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
+    }
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     problems.expect_results();
@@ -373,6 +390,13 @@ TEST_F(CApiGroupedGpu, Fp8GroupsWithPerExpertAlphaMatchTheReference) {
                                                                      scaled ? scale_device + 1 : nullptr));
     GroupedProblems problems(groups, /*device_scalars=*/false, 700 + round, NumericTypeID::kFE4M3);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    if (cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor,
+                                                   LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
+      char const *kernel = nullptr;   // the e4m3 grouped kernel's one launch
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
+      ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
+      EXPECT_NE(nullptr, std::strstr(kernel, "e4m3_e4m3_f32_bf16_bf16")) << kernel;
+    }
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     problems.expect_results(scaled ? double(scales[0]) * scales[1] : 1.0);

@@ -19,30 +19,23 @@ using namespace cutlass::library;
 using cutlass_lib_test::DeviceBuffer;
 namespace ref = cutlass::reference;
 
-constexpr int64_t kBytes = 2;   // bf16
+constexpr int64_t kBytes = 2;   // bf16 C (and A, B unless the test sets e4m3 inputs)
 
 /// Whether the build has a grouped bf16 kernel for A row-major (transa = T), B column-major on
 /// this device.
 bool build_has_grouped_tn() {
-  int const cc = cutlass_lib_test::device_compute_capability();
-  for (auto const &op : Singleton::get().manifest.operations()) {
-    auto const &d = static_cast<GemmDescription const &>(op->description());
-    if (d.gemm_kind == GemmKind::kGrouped && d.A.element == NumericTypeID::kBF16 &&
-        d.A.layout == LayoutTypeID::kRowMajor && d.B.layout == LayoutTypeID::kColumnMajor &&
-        d.C.element == NumericTypeID::kBF16 && cc >= d.tile_description.minimum_compute_capability &&
-        cc <= d.tile_description.maximum_compute_capability) {
-      return true;
-    }
-  }
-  return false;
+  return cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16);
 }
 
-/// An expert layer: `experts` weights W_g (M x K, row-major: transa = T, lda = K + 8, strideA =
-/// M * lda + 64 elements), tokens B (K x N column-major, ldb = K + 8) and C (M x N column-major,
-/// ldc = M + 8, random, or NaN with beta == 0), offsets on the device.
+/// An expert layer: `experts` weights W_g (M x K, row-major: transa = T, lda = K + 16 bytes,
+/// strideA = M * lda + 64 elements), tokens B (K x N column-major, ldb = lda) and C (M x N
+/// column-major, bf16, ldc = M + 8, random, or NaN with beta == 0), offsets on the device. W and
+/// the tokens are bf16, or e4m3 where a test sets `input`.
 class ExpertLayer : public ::testing::Test {
  protected:
   int64_t M = 200, N = 300, K = 136, experts = 8;
+  NumericTypeID input = NumericTypeID::kBF16;
   int64_t lda = 0, ldb = 0, ldc = 0, stride_A = 0;
   float alpha = 1.25f, beta = -0.5f;
   DeviceBuffer A, B, C, C_before, offsets;
@@ -59,14 +52,14 @@ class ExpertLayer : public ::testing::Test {
 
   /// The operands for the current sizes; C poisoned (beta == 0) or random.
   void make_operands(uint64_t seed) {
-    lda = K + 8, ldb = K + 8, ldc = M + 8, stride_A = M * lda + 64;
-    A = DeviceBuffer(size_t(stride_A * experts * kBytes));
-    B = DeviceBuffer(size_t(ldb * N * kBytes));
+    lda = K + 16 / input_bytes(), ldb = lda, ldc = M + 8, stride_A = M * lda + 64;
+    A = DeviceBuffer(size_t(stride_A * experts * input_bytes()));
+    B = DeviceBuffer(size_t(ldb * N * input_bytes()));
     C = DeviceBuffer(size_t(ldc * N * kBytes));
     C_before = DeviceBuffer(size_t(ldc * N * kBytes));
     offsets = DeviceBuffer(size_t(experts) * sizeof(int));
-    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, A.get(), stride_A * experts, seed));
-    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, B.get(), ldb * N, seed + 1));
+    ASSERT_TRUE(ref::fill_uniform(input, A.get(), stride_A * experts, seed));
+    ASSERT_TRUE(ref::fill_uniform(input, B.get(), ldb * N, seed + 1));
     if (beta == 0) {
       ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, C.get(), ldc * N));
     } else {
@@ -81,9 +74,12 @@ class ExpertLayer : public ::testing::Test {
     ASSERT_EQ(cudaSuccess, cudaMemcpy(offsets.get(), ends.data(), ends.size() * sizeof(int), cudaMemcpyHostToDevice));
   }
 
+  int64_t input_bytes() const { return input == NumericTypeID::kBF16 ? 2 : 1; }
+  cudaDataType input_type() const { return input == NumericTypeID::kBF16 ? CUDA_R_16BF : CUDA_R_8F_E4M3; }
+
   cutlassLibStatus_t call() {
     return cutlassLibGemmGroupedContiguousEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, M, N, K, &alpha, A.get(),
-                                             CUDA_R_16BF, lda, stride_A, B.get(), CUDA_R_16BF, ldb, &beta, C.get(),
+                                             input_type(), lda, stride_A, B.get(), input_type(), ldb, &beta, C.get(),
                                              CUDA_R_16BF, ldc, experts, static_cast<int const *>(offsets.get()),
                                              CUTLASS_LIB_COMPUTE_32F);
   }
@@ -112,11 +108,12 @@ class ExpertLayer : public ::testing::Test {
       if (columns > 0) {
         ref::GemmProblem r;
         r.m = M, r.n = columns, r.k = K;
-        r.element_A = r.element_B = r.element_C = NumericTypeID::kBF16;
+        r.element_A = r.element_B = input;
+        r.element_C = NumericTypeID::kBF16;
         r.layout_A = LayoutTypeID::kRowMajor, r.layout_B = LayoutTypeID::kColumnMajor;
         r.alpha = alpha, r.beta = beta;
-        r.A = A.bytes_ptr() + g * stride_A * kBytes, r.lda = lda;
-        r.B = B.bytes_ptr() + begin * ldb * kBytes, r.ldb = ldb;
+        r.A = A.bytes_ptr() + g * stride_A * input_bytes(), r.lda = lda;
+        r.B = B.bytes_ptr() + begin * ldb * input_bytes(), r.ldb = ldb;
         r.C = before.bytes_ptr() + begin * ldc * kBytes, r.ldc = ldc;
         r.D = expected.bytes_ptr() + begin * ldc * kBytes, r.ldd = ldc;
         ASSERT_TRUE(ref::reference_gemm(r)) << where;
@@ -124,7 +121,7 @@ class ExpertLayer : public ::testing::Test {
         ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, M, columns, 1, got, ldc, 0, r.D, ldc, 0);
         ASSERT_TRUE(cmp.ok) << where;
         EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
-        EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, K)) << where;
+        EXPECT_LE(cmp.relative_error, ref::error_bound(input, NumericTypeID::kBF16, K)) << where;
         // the group's M x columns region as computed, so the byte comparison sees only the rest
         ASSERT_EQ(cudaSuccess, cudaMemcpy2D(r.D, ldc * kBytes, got, ldc * kBytes, M * kBytes, columns,
                                             cudaMemcpyDeviceToDevice));
@@ -158,6 +155,22 @@ TEST_F(ExpertLayer, AGroupPastNIsSkipped) {
   make_operands(31);
   std::vector<int> const ends = {50, 120, 310, 320, 330, 340, 350, 360};
   run_and_expect(ends);
+}
+
+/// An fp8 layer (e4m3 weights and tokens, bf16 out) where the build has an e4m3 grouped kernel:
+/// prefill-sized and decode-sized experts, the K a multiple of 16 (TMA's 16 bytes).
+TEST_F(ExpertLayer, Fp8ExpertsMatchTheReference) {
+  if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor,
+                                                  LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
+    NO_KERNEL_FOR("a grouped e4m3 TN GEMM with bf16 out (opt-in: \"*e4m3_e4m3_f32_bf16_bf16*_grouped*\")");
+  }
+  input = NumericTypeID::kFE4M3;
+  M = 256, K = 272;
+  make_operands(81);
+  run_and_expect(kEnds);
+  M = 1024, N = 24, K = 512, experts = 16;
+  make_operands(82);
+  run_and_expect({0, 3, 3, 3, 4, 9, 9, 9, 9, 16, 16, 17, 17, 17, 24, 24});
 }
 
 /// Decode: a few tokens per expert over a wide weight (M = 1024), many experts idle.

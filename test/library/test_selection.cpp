@@ -490,7 +490,10 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
   struct Shape {
     int m_tiles, n_tiles, k_tiles;
   };
-  std::vector<Shape> const shapes = {{3, 1, 7}, {0, 0, 0}, {12, 5, 1}, {1, 1, 64}, {2, 0, 3}, {9, 17, 2}, {4, 4, 7}};
+  std::vector<Shape> few = {{3, 1, 7}, {0, 0, 0}, {12, 5, 1}, {1, 1, 64}, {2, 0, 3}, {9, 17, 2}, {4, 4, 7}};
+  std::vector<Shape> many;   // many small groups (some empty): a walker's next unit lies many groups on
+  for (int g = 0; g < 700; ++g) many.push_back({g % 3, (g * 7) % 5 == 0 ? 0 : 1 + g % 2, 1 + g % 4});
+  for (std::vector<Shape> const &shapes : {few, many}) {
   std::vector<Sm90GroupTiles> groups;
   int end = 0;
   for (Shape const &s : shapes) {
@@ -501,7 +504,7 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
   ASSERT_EQ(end, s.unit_count());
   for (int band_rows : {1, 3, 8, 200})
   for (int walkers : {1, 5, 132}) {
-    SCOPED_TRACE("band of " + std::to_string(band_rows) + " rows");
+    SCOPED_TRACE(std::to_string(shapes.size()) + " groups, band of " + std::to_string(band_rows) + " rows");
     s.band_rows = band_rows;
     s.walkers = walkers;
     std::vector<std::vector<int>> seen(shapes.size());
@@ -530,6 +533,7 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
     for (size_t g = 0; g < shapes.size(); ++g) {
       for (int count : seen[g]) EXPECT_EQ(1, count) << "group " << g << ", " << walkers << " walkers";
     }
+  }
   }
 }
 

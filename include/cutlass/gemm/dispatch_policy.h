@@ -32,7 +32,7 @@ struct PersistentScheduler {};
 struct StreamKScheduler {};
 
 /// Grouped: one persistent launch over many problems (a grouped GEMM's groups), each with its
-/// own operands, M and N and a common K; tiles are walked group after group
+/// own operands, M, N and K; tiles are walked group after group
 /// (Sm90GroupedTileScheduler). Run with the kernel's run_grouped, not run.
 struct GroupedScheduler {};
 

@@ -144,8 +144,10 @@ struct Sm90GroupTiles {
 /// group_count Sm90GroupTiles the walker reads (device memory in a launch, host memory in host
 /// code), and so is the unit count (the last group's end): a launch whose group sizes live in
 /// device memory (GemmSm90::run_contiguous) writes the array in a kernel before it, and the host
-/// never learns the count. A walker finds each unit's group by stepping forward from the last
-/// one's (its units and their groups only increase), unit() by binary search over the ends.
+/// never learns the count. A walker finds each unit's group from the last one's (its units and
+/// their groups only increase): the same group or the next in one read each, else by binary
+/// search over the groups after it (a walker's units are `walkers` apart, which may cross many
+/// small groups); unit() by binary search over all the ends.
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
@@ -194,7 +196,10 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// none left.
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
     if (w.unit >= uint32_t(unit_count())) return false;
-    while (uint32_t(groups[w.group].end) <= w.unit) ++w.group;   // ends below unit_count(): stops in range
+    if (uint32_t(groups[w.group].end) <= w.unit) {   // past the walker's group (ends never decrease)
+      ++w.group;
+      if (uint32_t(groups[w.group].end) <= w.unit) w.group = group_of(int(w.unit), w.group + 1);
+    }
     set_unit(int(w.unit), w.group, work);
     w.unit += uint32_t(walkers);
     return true;
@@ -208,9 +213,10 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     return true;
   }
 
-  /// The group owning unit `u` (0 <= u < unit_count()): the first whose end is past u.
-  CUTLASS_HOST_DEVICE int group_of(int u) const {
-    int lo = 0, hi = group_count - 1;
+  /// The group owning unit `u` (0 <= u < unit_count()): the first whose end is past u, searched
+  /// from group `first` on (the owner is not before it).
+  CUTLASS_HOST_DEVICE int group_of(int u, int first = 0) const {
+    int lo = first, hi = group_count - 1;
     while (lo < hi) {
       int const mid = (lo + hi) / 2;
       if (groups[mid].end > u) {
