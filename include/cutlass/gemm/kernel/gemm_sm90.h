@@ -32,6 +32,7 @@
 /// Any M, N, K >= 1: TMA zero-fills loads outside the problem and clips stores at M and N.
 #pragma once
 
+#include <cstdlib>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <type_traits>
@@ -539,7 +540,8 @@ struct GemmSm90 {
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
-      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<1, kPrepareThreads, 0, stream>>>(prepare);
+      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<contiguous_prepare_ctas(count), kPrepareThreads, 0, stream>>>(
+          prepare);
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = prepare.groups;
@@ -548,6 +550,20 @@ struct GemmSm90 {
       gemm_sm90_kernel<GemmSm90><<<params.scheduler.walkers, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
+  }
+
+  /// CTAs of the contiguous launch's prologue: 1, or CUTLASS_LIB_PREPARE_CTAS (an integer from 1 to
+  /// 1024, read once on the host; at most one per group). A measurement aid, not yet the default:
+  /// one CTA took 316 us to write 1024 groups' maps on the H200 (s21, ncu; the GEMM after it 115 us);
+  /// the multi-CTA prologue is written but not yet run on a GPU (docs/NOTES.md, "Where s21 left
+  /// things").
+  static int contiguous_prepare_ctas(int count) {
+    static int const ctas = [] {
+      char const *v = std::getenv("CUTLASS_LIB_PREPARE_CTAS");
+      long const n = v ? std::strtol(v, nullptr, 10) : 0;
+      return n >= 1 && n <= 1024 ? int(n) : 1;
+    }();
+    return count < ctas ? (count > 0 ? count : 1) : ctas;
   }
 
   /// Lets the kernel use kSharedBytes of dynamic shared memory on `device` (set once per device).
@@ -649,13 +665,15 @@ struct GemmSm90 {
 #endif
   }
 
-  /// The contiguous launch's prologue (run_contiguous), one CTA of kPrepareThreads threads, a
-  /// group per thread in rounds: group g's columns are [begin, end) with end = offsets[g] and
-  /// begin the largest end before it (0 for the first), so groups never overlap; an end before
-  /// begin or past N leaves the group empty. Two block-wide scans (cub::BlockScan) carry the
-  /// running largest end and the running tile count across rounds. A non-empty group's entry of
-  /// the table is the whole problem's with its maps rebased in place (tensormap.replace on the
-  /// global copy; the GEMM kernel acquires each map before its first use, tensor_map_acquire).
+  /// The contiguous launch's prologue (run_contiguous), CTAs of kPrepareThreads threads, a group
+  /// per thread in rounds: group g's columns are [begin, end) with end = offsets[g] and begin the
+  /// largest end before it (0 for the first), so groups never overlap; an end before begin or past
+  /// N leaves the group empty. Two block-wide scans (cub::BlockScan) carry the running largest end
+  /// and the running tile count across rounds. A non-empty group's entry of the table is the whole
+  /// problem's with its maps rebased in place (tensormap.replace on the global copy; the GEMM
+  /// kernel acquires each map before its first use, tensor_map_acquire). Every CTA runs the scans
+  /// over all groups (a few microseconds) and writes the entries of the groups g with
+  /// g % gridDim.x == blockIdx.x, so more CTAs share the map writes (contiguous_prepare_ctas).
   CUTLASS_DEVICE static void prepare_contiguous_device(ContiguousPrepare const &p) {
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
     using Scan = cub::BlockScan<int, kPrepareThreads>;
@@ -674,10 +692,11 @@ struct GemmSm90 {
       int tiles_end = 0, round_tiles = 0;
       Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
       __syncthreads();
-      if (g < p.count) {
+      bool const writes = g < p.count && g % int(gridDim.x) == int(blockIdx.x);   // this CTA's groups
+      if (writes) {
         p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles};
       }
-      if (columns > 0) {
+      if (writes && columns > 0) {
         GroupParams &group = p.groups[g];
         group.mainloop = p.mainloop;
         group.epilogue = p.epilogue;
