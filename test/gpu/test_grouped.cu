@@ -224,6 +224,22 @@ cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const 
                                         CUTLASS_LIB_COMPUTE_32F);
 }
 
+/// Where the build has a grouped TN kernel of `input` in and bf16 out for this device: the call's
+/// Select query names a grouped kernel of those types (one launch, not problem by problem).
+void expect_one_launch(cutlassLibHandle_t handle, GroupedProblems const &problems, float const *alpha,
+                       float const *beta, NumericTypeID input) {
+  if (!cutlass_lib_test::build_has_grouped_kernel(input, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                                  NumericTypeID::kBF16)) {
+    return;
+  }
+  char const *kernel = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle, problems, alpha, beta, &kernel));
+  ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
+  std::string const types = input == NumericTypeID::kBF16 ? "bf16_bf16_f32_bf16_bf16" : "e4m3_e4m3_f32_bf16_bf16";
+  EXPECT_NE(nullptr, std::strstr(kernel, types.c_str())) << kernel;
+  EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
+}
+
 class CApiGroupedGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -355,13 +371,7 @@ TEST_F(CApiGroupedGpu, GroupsOfDifferentKMatchTheReference) {
   for (int round = 0; round < 2; ++round) {
     GroupedProblems problems(groups, /*device_scalars=*/false, 600 + round);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    if (cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
-                                                   LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
-      char const *kernel = nullptr;   // one launch despite the different K
-      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
-      ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
-      EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
-    }
+    expect_one_launch(handle_, problems, alpha.data(), beta.data(), NumericTypeID::kBF16);   // despite the K
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     problems.expect_results();
@@ -390,13 +400,7 @@ TEST_F(CApiGroupedGpu, Fp8GroupsWithPerExpertAlphaMatchTheReference) {
                                                                      scaled ? scale_device + 1 : nullptr));
     GroupedProblems problems(groups, /*device_scalars=*/false, 700 + round, NumericTypeID::kFE4M3);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    if (cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor,
-                                                   LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
-      char const *kernel = nullptr;   // the e4m3 grouped kernel's one launch
-      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
-      ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
-      EXPECT_NE(nullptr, std::strstr(kernel, "e4m3_e4m3_f32_bf16_bf16")) << kernel;
-    }
+    expect_one_launch(handle_, problems, alpha.data(), beta.data(), NumericTypeID::kFE4M3);
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
     problems.expect_results(scaled ? double(scales[0]) * scales[1] : 1.0);

@@ -84,6 +84,15 @@ class ExpertLayer : public ::testing::Test {
                                              CUTLASS_LIB_COMPUTE_32F);
   }
 
+  /// call() captured into a CUDA graph on `stream` (the handle's), then instantiated.
+  void capture(cudaStream_t stream, cudaGraph_t *graph, cudaGraphExec_t *exec) {
+    ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    cutlassLibStatus_t const captured = call();
+    ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, graph));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured);
+    ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(exec, *graph, 0));
+  }
+
   /// The call on the groups `ends` defines (written to the offsets first), then its results.
   void run_and_expect(std::vector<int> const &ends) {
     set_offsets(ends);
@@ -246,12 +255,8 @@ TEST_F(ExpertLayer, SelectGivesTheKernelAndTheExactWorkspace) {
   ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle, stream));
   cudaGraph_t graph = nullptr;
-  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  cutlassLibStatus_t const captured = call();
-  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured) << "the first call is the captured one: no workspace to grow";
   cudaGraphExec_t exec = nullptr;
-  ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(&exec, graph, 0));
+  ASSERT_NO_FATAL_FAILURE(capture(stream, &graph, &exec)) << "the first call is the captured one: no workspace to grow";
   ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, stream));
   ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
   expect_results(kEnds, C_before);
@@ -274,12 +279,8 @@ TEST_F(ExpertLayer, AGraphReplaysWithNewOffsets) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());   // outside the capture: the workspace grows here
   ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
   cudaGraph_t graph = nullptr;
-  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  cutlassLibStatus_t const captured = call();
-  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured);
   cudaGraphExec_t exec = nullptr;
-  ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(&exec, graph, 0));
+  ASSERT_NO_FATAL_FAILURE(capture(stream, &graph, &exec));
   for (std::vector<int> const &ends : {std::vector<int>{10, 80, 80, 200, 210, 211, 280, 300},
                                        std::vector<int>{0, 0, 0, 150, 150, 150, 150, 151}}) {
     ASSERT_EQ(cudaSuccess, cudaMemcpy(C.get(), C_before.get(), size_t(ldc * N * kBytes), cudaMemcpyDeviceToDevice));
