@@ -329,19 +329,22 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  than n, is skipped (its columns are not written), and so is every group after an end larger
  *  than n; columns past the last group's end are not written. Groups may be empty (equal
  *  offsets) and cost nothing.
- *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), a build with
- *  a grouped kernel for the types and transa (bf16 / f16 in and out, or e4m3 in with transa = T
- *  and bf16 / f16 out; sm_90; the default set has them), k >= 1 and alpha != 0 (with host scalars; C = beta * C over columns only the device
- *  knows is not offered), no fused epilogue, non-scalar operand scale or precise accumulation on
- *  the handle, group_count, m, n, k <= 2^31 - 1. The TMA rules (else NO_KERNEL: no kernel takes
- *  the call): A, B, C 16-byte aligned, lda, ldb, ldc and strideA multiples of 16 bytes, m a
- *  multiple of 8 elements and k of 16 bytes (8 bf16 / f16 or 16 e4m3 elements: the extent each
- *  vector access runs along); a workspace
- *  set by cutlassLibSetWorkspace 256-byte aligned. Scalars as in cutlassLibGemmEx (host, or
+ *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), k >= 1 and
+ *  alpha != 0 (with host scalars; C = beta * C over columns only the device knows is not
+ *  offered), no fused epilogue, non-scalar operand scale or precise accumulation on the handle,
+ *  group_count, m, n, k <= 2^31 - 1. A build with a grouped kernel for the types and transa
+ *  (bf16 / f16 in and out, or e4m3 in with transa = T and bf16 / f16 out; sm_90; the default set
+ *  has them; else NO_KERNEL, or ARCH_MISMATCH on a device of another architecture). The TMA rules
+ *  (else NO_KERNEL: no kernel takes the call): A, B, C 16-byte aligned, lda, ldb, ldc and strideA
+ *  multiples of 16 bytes, m a multiple of 8 elements and k of 16 bytes (8 bf16 / f16 or 16 e4m3
+ *  elements: the extent each vector access runs along); a workspace set by
+ *  cutlassLibSetWorkspace 256-byte aligned. Scalars as in cutlassLibGemmEx (host, or
  *  device in DEVICE pointer mode).
  *  Statuses, in this order: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed
- *  problem (A holds group 0's matrix), group_count < 0, strideA < 0, a NULL or not 4-byte aligned
- *  offsets array or one in pageable host memory when group_count > 0; NOT_SUPPORTED for the type
+ *  problem (A holds group 0's matrix), group_count < 0, strideA < 0 or one with which the groups'
+ *  A span more than 2^63 - 1 bytes, a NULL or not 4-byte aligned
+ *  offsets array or one in pageable host memory when group_count > 0 (told with a device only:
+ *  without one, NO_DEVICE comes first); NOT_SUPPORTED for the type
  *  combination, and for a fused epilogue, non-scalar operand scale or precise accumulation on the
  *  handle; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing read or written); the
  *  other NOT_SUPPORTED cases above; then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
@@ -361,8 +364,10 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  the call to run as planned (a smaller one sends the problems one after another, or answers
  *  WORKSPACE_TOO_SMALL). The plan is that of a call made now: while the handle's stream is being
  *  captured, the problems would run one after another. Statuses as cutlassLibGemmGroupedBatchedEx's
- *  before its launch, never WORKSPACE_TOO_SMALL or ALLOC_FAILED (the caller's workspace is not
- *  compared); INVALID_VALUE if kernel_name or workspaceSizeInBytes is null. */
+ *  before its launch, never WORKSPACE_TOO_SMALL (the caller's workspace is not compared; ALLOC_FAILED
+ *  only when the host cannot hold the call's problem list); NOT_INITIALIZED for a null handle, then
+ *  INVALID_VALUE if kernel_name or workspaceSizeInBytes is null; past those two checks the outputs
+ *  are NULL and 0 unless the answer is SUCCESS. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
     cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
     const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
@@ -378,8 +383,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
  *  workspace set by cutlassLibSetWorkspace must hold at least this many bytes, 256-byte aligned,
  *  e.g. for capturing the call into a CUDA graph). Statuses as cutlassLibGemmGroupedContiguousEx's
  *  before its launch, never WORKSPACE_TOO_SMALL, ALLOC_FAILED or the unaligned caller workspace's
- *  NO_KERNEL (the caller's workspace is not looked at); INVALID_VALUE if kernel_name or
- *  workspaceSizeInBytes is null. */
+ *  NO_KERNEL (the caller's workspace is not looked at); NOT_INITIALIZED for a null handle, then
+ *  INVALID_VALUE if kernel_name or workspaceSizeInBytes is null; past those two checks the outputs
+ *  are NULL and 0 unless the answer is SUCCESS. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
     int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,

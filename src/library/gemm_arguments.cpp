@@ -22,9 +22,10 @@ bool is_matrix_layout(LayoutTypeID layout) {
   return layout == LayoutTypeID::kColumnMajor || layout == LayoutTypeID::kRowMajor;
 }
 
-/// True when a rows x columns operand stored with leading dimension `ld`, `batch` of them
-/// `batch_stride` elements apart, spans more than 2^63 - 1 bytes: no allocation is that large,
-/// and the kernels' 64-bit address arithmetic would wrap. An empty operand spans nothing.
+}  // namespace
+
+// No allocation spans more than 2^63 - 1 bytes, and the kernels' 64-bit address arithmetic would
+// wrap past it.
 bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, int64_t ld, int64_t batch_stride,
                             int64_t batch, NumericTypeID element) {
   if (rows == 0 || columns == 0) return false;
@@ -40,8 +41,6 @@ bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, 
   int64_t bytes = 0;
   return __builtin_mul_overflow(last, bits / 8, &bytes);
 }
-
-}  // namespace
 
 bool host_scalar_equals(NumericTypeID type, void const *ptr, int value) {
   switch (type) {

@@ -95,6 +95,11 @@ GemmFunctionalKey functional_key(GemmCall const &call);
 /// The extent a leading dimension must cover: rows for column-major, columns for row-major.
 int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns);
 
+/// True when a rows x columns operand stored with leading dimension `ld`, `batch` of them
+/// `batch_stride` elements apart, spans more than 2^63 - 1 bytes (an empty operand spans nothing).
+bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, int64_t ld, int64_t batch_stride,
+                            int64_t batch, NumericTypeID element);
+
 /// True when a checked call computes C = beta * C without a GEMM kernel (the BLAS quick return):
 /// K == 0, or alpha == 0 in host memory, and no fused epilogue. A and B are then not read (they
 /// may be null).

@@ -90,6 +90,10 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   if (call.shape.batch_count != 1) return failed(GemmFailure::kInvalidValue, "the packed problem has one batch");
   GemmOutcome const arguments = check_gemm_arguments(call.shape);
   if (arguments.failure == GemmFailure::kInvalidValue) return failed(arguments.failure, arguments.detail);
+  GemmCall const &c = call.shape;
+  if (call.count > 0 && operand_span_overflows(c.layout_A, c.m, c.k, c.lda, call.stride_A, call.count, c.element_A)) {
+    return failed(GemmFailure::kInvalidValue, "the groups' A (strideA apart) span more than 2^63 bytes");
+  }
   if (call.count > 0) {
     if (call.offsets == nullptr) return failed(GemmFailure::kInvalidValue, "offsets is null");
     if (reinterpret_cast<uintptr_t>(call.offsets) % alignof(int) != 0) {
@@ -104,9 +108,10 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
 }
 
 GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context, bool execute) {
-  // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones.
+  // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones: every
+  //    kInvalidValue now, its sizes past 32 bits after the quick returns below.
   GemmGroupedOutcome const checked = check_contiguous_arguments(call);
-  if (checked.failure != GemmFailure::kNone) return checked;
+  if (checked.failure == GemmFailure::kInvalidValue) return checked;
 
   // 2. What this version does not offer (also when there is nothing to compute), the quick
   //    returns, then what it does not offer for a non-empty call.
@@ -117,6 +122,7 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
     return failed(GemmFailure::kNotSupported, "no fused epilogue, vector or block scales, or precise accumulation");
   }
   if (call.count == 0 || c.m == 0 || c.n == 0) return {};   // nothing to compute or write
+  if (checked.failure != GemmFailure::kNone) return checked;
   if (runs_scale_only(c)) {   // K == 0 or host alpha == 0: beta * C over columns only the device knows
     return failed(GemmFailure::kNotSupported, "K == 0 or alpha == 0 (C = beta * C over the groups' columns) is not offered");
   }

@@ -481,6 +481,11 @@ TEST_F(CApiGrouped, ContiguousArgumentErrorsAreInvalidValue) {
   }
   {
     ContiguousArgs a;
+    a.strideA = INT64_MAX;   // the 8 groups' A would span past 2^63 bytes
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
+  }
+  {
+    ContiguousArgs a;
     a.ldc = 63;   // below M, as in cutlassLibGemmEx
     EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a));
   }
@@ -518,6 +523,16 @@ TEST_F(CApiGrouped, ContiguousEmptyCallsAreSuccessTouchingNothing) {
   ContiguousArgs b;
   b.n = 0;
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, b)) << "no tokens";
+  // nothing to compute comes before the 32-bit size limits (include/cutlass_lib.h's order)
+  ContiguousArgs c;
+  c.m = 0;
+  c.n = int64_t(1) << 33;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, c)) << "no rows, 2^33 tokens";
+  ContiguousArgs d;
+  d.group_count = 0;
+  d.k = d.lda = d.ldb = int64_t(1) << 32;
+  d.strideA = d.m * d.lda;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, d)) << "no groups, K = 2^32";
 }
 
 TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
