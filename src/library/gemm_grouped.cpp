@@ -292,8 +292,10 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
       GemmOutcome const shape = check_gemm_shape(group.shape);
       if (shape.failure != GemmFailure::kNone) return logged(at(shape.failure, shape.detail, g));
       GemmCall empty = group.shape;
-      empty.m = 0;   // a problem with nothing to read: only what is not supported remains
-      note(check_gemm_arguments(empty), g, -1);
+      empty.n = 0;   // a problem with nothing to read or write, its M kept (the aux ld covers it)
+      GemmOutcome const arguments = check_gemm_arguments(empty);   // the handle's epilogue and scales
+      if (arguments.failure == GemmFailure::kInvalidValue) return logged(at(arguments.failure, arguments.detail, g));
+      note(arguments, g, -1);
       if (group.shape.m > INT_MAX || group.shape.n > INT_MAX || group.shape.k > INT_MAX) {
         note(GemmOutcome{GemmFailure::kNotSupported, nullptr, 0, "M, N and K must each fit in 32 bits"}, g, -1);
       }

@@ -49,7 +49,9 @@ struct GemmGroupedOutcome {
 
 /// The argument checks of every problem, before anything else: a pointer array in device memory,
 /// a negative group size or a problem count past 2^63 - 1 (kInvalidValue), then
-/// check_gemm_arguments for every problem (check_gemm_shape for a group without problems). The
+/// check_gemm_arguments for every problem (for a group without problems: check_gemm_shape, then
+/// check_gemm_arguments of its shape with N = 0, which reads no pointer but the handle's
+/// epilogue and scale arguments, as a single call with N == 0 does). The
 /// answer is the first kInvalidValue in problem order; only when there is none, the first other
 /// failure (the kNotSupported sizes), so every argument error comes before anything unsupported,
 /// as in a single call.

@@ -302,6 +302,25 @@ void make_e4m3_tn(GroupedArgs &a) {
   }
 }
 
+/// Groups without problems still check the handle's epilogue and scale arguments, as a single
+/// call with an empty output does: a misaligned fp8 scale pointer, an aux ld below M.
+TEST_F(CApiGrouped, EmptyGroupsStillCheckTheHandlesEpilogueArguments) {
+  GroupedArgs a;
+  make_e4m3_tn(a);
+  for (int64_t &size : a.size_values) size = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, reinterpret_cast<float const *>(0x50000001),
+                                                                   nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << "scale_a off 4 bytes";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, nullptr, nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped(handle_, a)) << "no problems, nothing else wrong";
+  GroupedArgs b;
+  for (int64_t &size : b.size_values) size = 0;
+  void *const aux = mutable_address(0x5000000);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, aux, CUDA_R_16BF, 1, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, b)) << "ldaux 1 below M = 64";
+}
+
 TEST_F(CApiGrouped, OuterVectorScalesAreNotSupported) {
   // fp8 e4m3 operands (TN, bf16 C): one vector of M (or N) scales cannot serve problems of
   // different shapes; refused before anything runs, whatever the device
