@@ -159,10 +159,10 @@ TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
 #: ... and the 64x32 token tile for decode MoE (a few tokens per expert: the 128x128 tile computes
 #: and zero-fills 16x the rows of 8 tokens); selection ranks them (estimated_grouped_time).
 TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
-#: ... and the cooperative 128x256 tile (opt-in, "*128x256x64*_grouped*"; not yet run on a GPU):
-#: half the readers per weight panel for experts with more than 128 tokens. The grouped kernel
-#: read 3-4x the DRAM bytes its walk needs on the H200 (s20, docs/NOTES.md); in the L2 model
-#: (scripts/l2_walk_model.py) the largest expert's token panels no longer fit half the L2.
+#: ... and the cooperative 128x256 tile (opt-in, "*128x256x64*_grouped*"): half the readers per
+#: weight panel for experts with more than 128 tokens. It passed the grouped GPU tests but ran
+#: slower than 128x128 on every MoE layer measured (s21: +2% to +42%; the sparse layers pad more
+#: tokens), and the grouped ranking still prefers it when built (docs/NOTES.md).
 TILE_GROUPED_WIDE = dataclasses.replace(TILES[3], scheduler="grouped", in_default_set=False)
 
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and

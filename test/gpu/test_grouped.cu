@@ -287,8 +287,7 @@ TEST_F(CApiGroupedGpu, MixedGroupsMatchTheReference) {
   problems.expect_results();
 }
 
-/// The C++ Handle's grouped call (Handle::gemm_grouped) on the same groups. (Added after the s19
-/// GPU runs: not yet run on a GPU.)
+/// The C++ Handle's grouped call (Handle::gemm_grouped) on the same groups.
 TEST_F(CApiGroupedGpu, TheCppHandleRunsMixedGroups) {
   if (!has_kernels_for(kMixedGroups)) NO_KERNEL_FOR(missing_);
   GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 500);

@@ -190,8 +190,7 @@ TEST_F(ExpertLayer, DecodeTokenCounts) {
   run_and_expect(ends);
 }
 
-/// The C++ Handle's call (Handle::gemm_grouped_contiguous) on the same layer. (Added after the
-/// s19 GPU runs: not yet run on a GPU.)
+/// The C++ Handle's call (Handle::gemm_grouped_contiguous) on the same layer.
 TEST_F(ExpertLayer, TheCppHandleRunsTheSameCall) {
   make_operands(71);
   set_offsets(kEnds);
@@ -208,7 +207,7 @@ TEST_F(ExpertLayer, TheCppHandleRunsTheSameCall) {
 
 /// More experts than the prologue's 1024 threads (three rounds): the running end and the tile
 /// sums carry across rounds; ends step by 0-3 tokens, now and then one end falls back (skipped)
-/// and the later ones run past N (skipped). (Added after the s19 GPU runs: not yet run on a GPU.)
+/// and the later ones run past N (skipped).
 TEST_F(ExpertLayer, ManyExpertsCarryAcrossPrologueRounds) {
   M = 64, N = 3000, K = 64, experts = 2500;
   make_operands(61);
