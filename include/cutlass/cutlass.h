@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 
 #if defined(__CUDACC__) || defined(__CUDA_ARCH__)
 #define CUTLASS_HOST_DEVICE __forceinline__ __device__ __host__
@@ -59,6 +60,15 @@ inline char const *cutlassGetStatusString(Status status) {
     case Status::kInvalid: break;
   }
   return "Invalid status";
+}
+
+/// The integer environment variable `name` when it is set to a value in [lo, hi], else
+/// `fallback` (host). The library's measurement aids (CUTLASS_LIB_SPLIT_K, _GROUPED_BAND,
+/// _PREPARE_CTAS) read theirs once per process through it.
+inline int env_int_in(char const *name, int lo, int hi, int fallback) {
+  char const *text = std::getenv(name);
+  long const value = text ? std::strtol(text, nullptr, 10) : 0;
+  return text && value >= lo && value <= hi ? int(value) : fallback;
 }
 
 }  // namespace cutlass

@@ -32,7 +32,6 @@
 /// Any M, N, K >= 1: TMA zero-fills loads outside the problem and clips stores at M and N.
 #pragma once
 
-#include <cstdlib>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <type_traits>
@@ -558,11 +557,7 @@ struct GemmSm90 {
   /// the multi-CTA prologue is written but not yet run on a GPU (docs/NOTES.md, "Where s21 left
   /// things").
   static int contiguous_prepare_ctas(int count) {
-    static int const ctas = [] {
-      char const *v = std::getenv("CUTLASS_LIB_PREPARE_CTAS");
-      long const n = v ? std::strtol(v, nullptr, 10) : 0;
-      return n >= 1 && n <= 1024 ? int(n) : 1;
-    }();
+    static int const ctas = env_int_in("CUTLASS_LIB_PREPARE_CTAS", 1, 1024, 1);
     return count < ctas ? (count > 0 ? count : 1) : ctas;
   }
 

@@ -15,7 +15,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <cstdlib>
 
 #include "cutlass/cutlass.h"
 
@@ -44,10 +43,7 @@ inline int current_device_sm_count() {
 inline int plan_splits(int64_t blocks, int64_t slots, int max_splits) {
   // CUTLASS_LIB_SPLIT_K=<n> forces n splits (a measurement aid: docs/NOTES.md records the sweeps
   // the rule below comes from); unset or 0, the rule decides.
-  static int const forced = [] {
-    char const *text = std::getenv("CUTLASS_LIB_SPLIT_K");
-    return text ? std::atoi(text) : 0;
-  }();
+  static int const forced = env_int_in("CUTLASS_LIB_SPLIT_K", 1, INT32_MAX, 0);
   if (forced > 0) return forced;
   int64_t const half = slots / 2;
   if (blocks <= 0 || slots <= 0 || blocks >= half) return 1;

@@ -162,11 +162,7 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// and 1771 / 1730 with 1; 32 x 4096 x 7168 sparse 1020 / 1038 against 1103 / 1108;
   /// 64 x 2048 x 7168 sparse 498 / 527 against 504 / 533 (docs/NOTES.md).
   static int grouped_band_rows() {
-    static int const rows = [] {
-      char const *v = std::getenv("CUTLASS_LIB_GROUPED_BAND");
-      long const r = v ? std::strtol(v, nullptr, 10) : 0;
-      return r >= 1 && r <= kMaxBandRows ? int(r) : 2;
-    }();
+    static int const rows = env_int_in("CUTLASS_LIB_GROUPED_BAND", 1, kMaxBandRows, 2);
     return rows;
   }
   static constexpr int kMaxBandRows = 16;
