@@ -216,6 +216,27 @@ struct Query {
   const char **kernel_name = nullptr;
   size_t *workspace_bytes = nullptr;
   bool runs() const { return !kernel_name && !workspace_bytes; }
+
+  /// A grouped Select's query of both outputs, cleared to NULL and 0; false when either is null.
+  static bool of_outputs(const char **kernel_name, size_t *workspace_bytes, Query *query) {
+    if (!kernel_name || !workspace_bytes) return false;
+    *kernel_name = nullptr;
+    *workspace_bytes = 0;
+    query->kernel_name = kernel_name;
+    query->workspace_bytes = workspace_bytes;
+    return true;
+  }
+
+  /// The call's status (a GemmOutcome or GemmGroupedOutcome), and on success the plan the query
+  /// asks for: the kernel's name (NULL when none would launch), the workspace.
+  template <typename Outcome>
+  cutlassLibStatus_t answer(Outcome const &outcome) const {
+    if (outcome.failure == GemmFailure::kNone) {
+      if (kernel_name) *kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
+      if (workspace_bytes) *workspace_bytes = outcome.workspace_bytes;
+    }
+    return to_c_status(outcome.failure);
+  }
 };
 
 /// The layout of an operand stored as `op` says (N: column-major); kInvalid for other values,
@@ -286,12 +307,7 @@ cutlassLibStatus_t gemm_ex(cutlassLibHandle_t handle, cutlassLibOperation_t tran
     return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
   }
 
-  GemmOutcome outcome = HandleAccess::call(handle->handle, call, /*execute=*/query.runs());
-  if (outcome.failure == GemmFailure::kNone) {
-    if (query.kernel_name) *query.kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
-    if (query.workspace_bytes) *query.workspace_bytes = outcome.workspace_bytes;
-  }
-  return to_c_status(outcome.failure);
+  return query.answer(HandleAccess::call(handle->handle, call, /*execute=*/query.runs()));
 }
 
 /// Group g's scalar in an array of per-group scalars of the compute type (host or device memory,
@@ -301,15 +317,6 @@ void const *group_scalar(void const *array, cutlassLibComputeType_t computeType,
   NumericTypeID const scalar = scalar_of(computeType);
   if (scalar == NumericTypeID::kInvalid) return array;
   return static_cast<char const *>(array) + g * (sizeof_bits(scalar) / 8);
-}
-
-/// A grouped call's status, and its plan where `query` asks for one (on success only).
-cutlassLibStatus_t answered(GemmGroupedOutcome const &outcome, Query const &query) {
-  if (outcome.failure == GemmFailure::kNone) {
-    if (query.kernel_name) *query.kernel_name = outcome.operation ? outcome.operation->description().name : nullptr;
-    if (query.workspace_bytes) *query.workspace_bytes = outcome.workspace_bytes;
-  }
-  return to_c_status(outcome.failure);
 }
 
 /// Builds and runs (or only plans) one GemmGroupedBatchedEx call.
@@ -353,7 +360,7 @@ cutlassLibStatus_t grouped_ex(
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);
   if (!types) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
-  return answered(HandleAccess::grouped(handle->handle, call, /*execute=*/query.runs()), query);
+  return query.answer(HandleAccess::grouped(handle->handle, call, /*execute=*/query.runs()));
 }
 
 /// Builds and runs (or only plans) one GemmGroupedContiguousEx call.
@@ -377,7 +384,7 @@ cutlassLibStatus_t contiguous_ex(cutlassLibHandle_t handle, cutlassLibOperation_
     GemmGroupedOutcome const checked = check_contiguous_arguments(call);
     return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
   }
-  return answered(HandleAccess::contiguous(handle->handle, call, /*execute=*/query.runs()), query);
+  return query.answer(HandleAccess::contiguous(handle->handle, call, /*execute=*/query.runs()));
 }
 
 }  // namespace
@@ -479,12 +486,8 @@ cutlassLibStatus_t cutlassLibGemmGroupedBatchedExSelect(
     cudaDataType_t Ctype, const int64_t ldc_array[], int64_t group_count, const int64_t group_size[],
     cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (!kernel_name || !workspaceSizeInBytes) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  *kernel_name = nullptr;
-  *workspaceSizeInBytes = 0;
   Query query;
-  query.kernel_name = kernel_name;
-  query.workspace_bytes = workspaceSizeInBytes;
+  if (!Query::of_outputs(kernel_name, workspaceSizeInBytes, &query)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   return grouped_ex(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype,
                     lda_array, Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size,
                     computeType, query);
@@ -520,12 +523,8 @@ cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
     int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType, const char **kernel_name,
     size_t *workspaceSizeInBytes) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (!kernel_name || !workspaceSizeInBytes) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  *kernel_name = nullptr;
-  *workspaceSizeInBytes = 0;
   Query query;
-  query.kernel_name = kernel_name;
-  query.workspace_bytes = workspaceSizeInBytes;
+  if (!Query::of_outputs(kernel_name, workspaceSizeInBytes, &query)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
   return contiguous_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, beta, C, Ctype,
                        ldc, group_count, offsets, computeType, query);
 }
