@@ -224,22 +224,6 @@ cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const 
                                         CUTLASS_LIB_COMPUTE_32F);
 }
 
-/// Where the build has a grouped TN kernel of `input` in and bf16 out for this device: the call's
-/// Select query names a grouped kernel of those types (one launch, not problem by problem).
-void expect_one_launch(cutlassLibHandle_t handle, GroupedProblems const &problems, float const *alpha,
-                       float const *beta, NumericTypeID input) {
-  if (!cutlass_lib_test::build_has_grouped_kernel(input, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                                  NumericTypeID::kBF16)) {
-    return;
-  }
-  char const *kernel = nullptr;
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle, problems, alpha, beta, &kernel));
-  ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
-  std::string const types = input == NumericTypeID::kBF16 ? "bf16_bf16_f32_bf16_bf16" : "e4m3_e4m3_f32_bf16_bf16";
-  EXPECT_NE(nullptr, std::strstr(kernel, types.c_str())) << kernel;
-  EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
-}
-
 class CApiGroupedGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -263,6 +247,27 @@ class CApiGroupedGpu : public ::testing::Test {
       }
     }
     return true;
+  }
+  /// One round of TN `groups` (operands of `input` from `seed`, bf16 C, host scalars): where the
+  /// build has a grouped kernel for them on this device, Select names one of those types (one
+  /// launch, not problem by problem); then the call against the reference (alpha times
+  /// `operand_scales`, the handle's per-tensor scales).
+  void run_round(std::vector<Group> const &groups, uint64_t seed, NumericTypeID input = NumericTypeID::kBF16,
+                 double operand_scales = 1.0) {
+    GroupedProblems problems(groups, /*device_scalars=*/false, seed, input);
+    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+    if (cutlass_lib_test::build_has_grouped_kernel(input, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                                   NumericTypeID::kBF16)) {
+      char const *kernel = nullptr;
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
+      ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
+      std::string const types = input == NumericTypeID::kBF16 ? "bf16_bf16_f32_bf16_bf16" : "e4m3_e4m3_f32_bf16_bf16";
+      EXPECT_NE(nullptr, std::strstr(kernel, types.c_str())) << kernel;
+      EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
+    }
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results(operand_scales);
   }
   cutlassLibHandle_t handle_ = nullptr;
   std::string missing_;
@@ -347,13 +352,7 @@ TEST_F(CApiGroupedGpu, SameKGroupsOfDifferentShapesMatchTheReference) {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 136, 1.0f, 1.0f, 3},
   };
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
-  for (int round = 0; round < 2; ++round) {
-    GroupedProblems problems(groups, /*device_scalars=*/false, 400 + round);
-    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    problems.expect_results();
-  }
+  for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 400 + round));
 }
 
 /// TN groups whose K differ (one launch of the grouped kernel when the build has one: each
@@ -367,14 +366,7 @@ TEST_F(CApiGroupedGpu, GroupsOfDifferentKMatchTheReference) {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 40, 2056, 1.0f, 0.0f, 1},
   };
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
-  for (int round = 0; round < 2; ++round) {
-    GroupedProblems problems(groups, /*device_scalars=*/false, 600 + round);
-    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    expect_one_launch(handle_, problems, alpha.data(), beta.data(), NumericTypeID::kBF16);   // despite the K
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    problems.expect_results();
-  }
+  for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 600 + round));
 }
 
 /// An fp8 MoE layer: e4m3 TN experts (one launch of a grouped e4m3 kernel when the build has one,
@@ -397,12 +389,8 @@ TEST_F(CApiGroupedGpu, Fp8GroupsWithPerExpertAlphaMatchTheReference) {
     bool const scaled = round == 1;
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scaled ? scale_device : nullptr,
                                                                      scaled ? scale_device + 1 : nullptr));
-    GroupedProblems problems(groups, /*device_scalars=*/false, 700 + round, NumericTypeID::kFE4M3);
-    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    expect_one_launch(handle_, problems, alpha.data(), beta.data(), NumericTypeID::kFE4M3);
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    problems.expect_results(scaled ? double(scales[0]) * scales[1] : 1.0);
+    ASSERT_NO_FATAL_FAILURE(
+        run_round(groups, 700 + round, NumericTypeID::kFE4M3, scaled ? double(scales[0]) * scales[1] : 1.0));
   }
 }
 
@@ -417,13 +405,7 @@ TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 9, 264, 1.0f, -1.0f, 1},
   };
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
-  for (int round = 0; round < 2; ++round) {
-    GroupedProblems problems(groups, /*device_scalars=*/false, 500 + round);
-    std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
-    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    problems.expect_results();
-  }
+  for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 500 + round));
 }
 
 TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {
