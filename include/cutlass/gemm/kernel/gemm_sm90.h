@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(384, 1) gemm_sm90_kernel(__grid_constant__ typ
   Kernel::run_device(params);
 }
 
-/// The prologue of a contiguous grouped launch (GemmSm90::run_contiguous): one CTA writes every
+/// The prologue of a contiguous grouped launch (GemmSm90::run_contiguous): its CTAs write every
 /// group's tile counts and tensor maps into the workspace.
 template <typename Kernel>
 __global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
@@ -443,7 +443,7 @@ struct GemmSm90 {
   // columns (the tokens routed to it, packed expert after expert). offsets is a device array the
   // caller's kernels may write on the stream before the launch (routing computed on the GPU): the
   // host reads no size, so the launch can be captured into a CUDA graph and replayed with new
-  // offsets. A prologue kernel (one CTA) turns the offsets into the group table: each group's tile
+  // offsets. A prologue kernel (one CTA per SM, contiguous_prepare_ctas) turns the offsets into the group table: each group's tile
   // count and its A / B / C / D tensor maps, copied from maps the host encodes once per call for
   // the whole packed problem and rebased with tensormap.replace (PTX ISA, "tensormap.replace":
   // global address and the N extent); the GEMM kernel then walks the groups' tiles as run_grouped
@@ -551,13 +551,14 @@ struct GemmSm90 {
     }
   }
 
-  /// CTAs of the contiguous launch's prologue: 1, or CUTLASS_LIB_PREPARE_CTAS (an integer from 1 to
-  /// 1024, read once on the host; at most one per group). A measurement aid, not yet the default:
-  /// one CTA took 316 us to write 1024 groups' maps on the H200 (s21, ncu; the GEMM after it 115 us);
-  /// the multi-CTA prologue is written but not yet run on a GPU (docs/NOTES.md, "Where s21 left
-  /// things").
+  /// CTAs of the contiguous launch's prologue: one per SM (at most one per group), or
+  /// CUTLASS_LIB_PREPARE_CTAS (an integer from 1 to 1024, read once on the host; a measurement aid).
+  /// Measured on the H200 (s22, ncu, 1024 groups): 1 CTA 314 us, 32 CTAs 15.8 us, 132 CTAs 13.4 us
+  /// (every CTA repeats the scans, a few microseconds); the 1024-expert layer's whole contiguous
+  /// call went from 433 to 127 us (docs/runs/2026-12-02-s22-prologue-ctas.log).
   static int contiguous_prepare_ctas(int count) {
-    static int const ctas = env_int_in("CUTLASS_LIB_PREPARE_CTAS", 1, 1024, 1);
+    static int const chosen = env_int_in("CUTLASS_LIB_PREPARE_CTAS", 1, 1024, 0);   // 0: one per SM
+    int const ctas = chosen > 0 ? chosen : device_sm_count();
     return count < ctas ? (count > 0 ? count : 1) : ctas;
   }
 
