@@ -241,9 +241,16 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    after another on the handle's stream, each through the same path as cutlassLibGemmEx (one
  *    launch per problem, or none for the quick returns), each selecting its own kernel
  *    (cutlassLibGemmExSelect of its arguments names it).
- *  - The handle's fused epilogue does not apply: with any epilogue piece set (an epilogue other
- *    than DEFAULT, an alpha vector, a D scale or amax) the calls answer NOT_SUPPORTED, and so they
- *    do with an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand
+ *  - The handle's fused epilogue (cutlassLibSetEpilogue: activation, bias, aux; the alpha vector)
+ *    applies to every problem, problem e (its entry in the pointer arrays) taking batch entry e
+ *    of the epilogue's vectors and aux matrix, as batch e of cutlassLibGemmStridedBatchedEx
+ *    would: bias + e * batchStride (so one experts x m array with batchStride m gives each
+ *    expert its bias), aux + e * batchStride. The grouped kernels with fused epilogues: bias,
+ *    bias + ReLU and bias + GELU (16-bit, transa = T, transb = N) in the default set, every other
+ *    piece and layout opt-in ("..._grouped_..._epi_tma_bias_silu"); a build without the one the
+ *    call needs runs the problems one after another, each needing its own fused kernel (else
+ *    NO_KERNEL). A D scale / amax (cutlassLibSetEpilogueScaleAmax) answers NOT_SUPPORTED, and so
+ *    does an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand
  *    scales (cutlassLibSetOperandScales, SCALAR_32F) apply to every problem.
  *  - Sizes, leading dimensions and counts are int64_t (cuBLAS's _64 variants).
  * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
@@ -296,8 +303,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
  *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory.
  *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
- *  fused epilogue or an outer-vector operand scale on the handle. See the section's conventions
- *  for the order. */
+ *  D scale / amax or an outer-vector operand scale on the handle; a fused epilogue with k == 0
+ *  in a group with problems (as cutlassLibGemmEx). See the section's conventions for the order. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
     cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
     const int64_t m_array[], const int64_t n_array[], const int64_t k_array[], const void *alpha_array,
@@ -329,9 +336,16 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  than n, is skipped (its columns are not written), and so is every group after an end larger
  *  than n; columns past the last group's end are not written. Groups may be empty (equal
  *  offsets) and cost nothing.
+ *  The handle's fused epilogue applies (cutlassLibSetEpilogue; the grouped kernels as
+ *  cutlassLibGemmGroupedBatchedEx names them): a PER_ROW bias or alpha vector (m values) of
+ *  group g is batch entry g's (bias + g * batchStride: per-expert biases as one experts x m
+ *  array with batchStride m; batchStride 0 shares one), a PER_COLUMN vector has n values, one
+ *  per packed column (token), and the aux matrix is m x n over the packed columns (ldaux); a
+ *  column no group owns gets no aux either.
  *  Requirements (else NOT_SUPPORTED): transb = N (each token's K values contiguous), k >= 1 and
- *  alpha != 0 (with host scalars; C = beta * C over columns only the device knows is not
- *  offered), no fused epilogue, non-scalar operand scale or precise accumulation on the handle,
+ *  alpha != 0 (with host scalars, without a fused epilogue; C = beta * C over columns only the
+ *  device knows is not offered), no D scale / amax, non-scalar operand scale or precise
+ *  accumulation on the handle,
  *  group_count, m, n, k <= 2^31 - 1. A build with a grouped kernel for the types and transa
  *  (bf16 / f16 in and out, or e4m3 in with transa = T and bf16 / f16 out; sm_90; the default set
  *  has them; else NO_KERNEL, or ARCH_MISMATCH on a device of another architecture). The TMA rules
@@ -341,11 +355,11 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  cutlassLibSetWorkspace 256-byte aligned. Scalars as in cutlassLibGemmEx (host, or
  *  device in DEVICE pointer mode).
  *  Statuses, in this order: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed
- *  problem (A holds group 0's matrix), group_count < 0, strideA < 0 or one with which the groups'
+ *  problem (A holds group 0's matrix, the epilogue's operands checked against it), group_count < 0, strideA < 0 or one with which the groups'
  *  A span more than 2^63 - 1 bytes, a NULL or not 4-byte aligned
  *  offsets array or one in pageable host memory when group_count > 0 (told with a device only:
  *  without one, NO_DEVICE comes first); NOT_SUPPORTED for the type
- *  combination, and for a fused epilogue, non-scalar operand scale or precise accumulation on the
+ *  combination, and for a D scale / amax, non-scalar operand scale or precise accumulation on the
  *  handle; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing read or written); the
  *  other NOT_SUPPORTED cases above; then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
  *  WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as cutlassLibGemmEx. */
@@ -408,8 +422,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
 
 /* ---- Fused epilogues ------------------------------------------------------------------------
  * A handle carries an epilogue that applies to its later GemmEx / GemmStridedBatchedEx /
- * GemmExSelect calls until it is changed (GemmBatchedEx and GemmGroupedBatchedEx answer
- * NOT_SUPPORTED while any piece is set). cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
+ * GemmExSelect calls until it is changed, and to the grouped and pointer-array calls (their
+ * sections say how their problems take the vectors; they answer NOT_SUPPORTED while the D
+ * scale / amax is set). cutlassLibSetEpilogue(h, CUTLASS_LIB_EPILOGUE_DEFAULT)
  * drops the activation, bias and aux; the alpha vector and the D scale / amax are pieces of their
  * own, on while their pointers are non-null (with DEFAULT they give the alphavec / amax kernels),
  * so the plain GEMM also needs cutlassLibSetEpilogueAlphaVector(h, NULL, ...) and

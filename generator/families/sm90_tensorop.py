@@ -17,7 +17,7 @@ from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
 from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, S8, S32, TF32, DataType, Shape
-from ..epilogues import DEFAULT_SET, FP8, STANDARD, EpilogueRow
+from ..epilogues import DEFAULT_SET, FP8, STANDARD, Epilogue, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
 PINGPONG = "KernelTmaWarpSpecializedPingpong"
@@ -165,6 +165,18 @@ TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
 #: tokens), and the grouped ranking still prefers it when built (docs/NOTES.md).
 TILE_GROUPED_WIDE = dataclasses.replace(TILES[3], scheduler="grouped", in_default_set=False)
 
+#: Fused epilogues of the 16-bit grouped kernels (per problem / per expert bias, activations, aux,
+#: alpha vector; no D scale / amax: the grouped calls refuse them): every standard variant on the
+#: grouped tiles; bias, bias+ReLU and bias+GELU join the default set for TN (the layout of a
+#: framework's y = x W^T per expert), the others are opt-in ("*_grouped_*_epi_tma_*").
+GROUPED_DEFAULT_EPILOGUES = (Epilogue(bias=True),) + DEFAULT_SET
+
+
+def grouped_epilogues(layout) -> EpilogueRow:
+    default = GROUPED_DEFAULT_EPILOGUES if layout == TN_ONLY[0] else ()
+    return EpilogueRow(variants=STANDARD, in_default_set=default)
+
+
 #: Fused epilogues (epilogues.py): every standard variant on the default-set tiles; bias+ReLU and
 #: bias+GELU join the default set for 16-bit outputs. fp8 outputs exist only fused, with the D
 #: scale and amax, TN.
@@ -233,15 +245,16 @@ ROWS = tuple(
     for c in (BF16, F16, F32)
 ) + tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's
-    # and Python's grouped calls take it for problems of one type and layout, each its own K)
-    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=ALL_LAYOUTS,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED, TILE_GROUPED_WIDE))
-    for a in (BF16, F16)
+    # and Python's grouped calls take it for problems of one type and layout, each its own K);
+    # fused epilogues as GROUPED_EPILOGUES says
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=(layout,),
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED, TILE_GROUPED_WIDE), epilogues=grouped_epilogues(layout))
+    for a in (BF16, F16) for layout in ALL_LAYOUTS
 ) + tuple(
     # grouped 64x32 (B K-major, as the 64x32 tile); passed its GPU tests and memcheck (s12)
-    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,))
-    for a in (BF16, F16)
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=(layout,),
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,), epilogues=grouped_epilogues(layout))
+    for a in (BF16, F16) for layout in B_K_MAJOR
 ) + tuple(
     # grouped e4m3 x e4m3 -> bf16 / f16, TN (MoE layers in fp8: per-expert per-tensor scales as
     # each group's alpha, or the handle's scale pointers for every group): the 128x128 and 64x32
@@ -300,8 +313,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     cl = cfg.tile.cluster
     if cfg.tile.scheduler in ("stream_k", "grouped") and cl != Shape(1, 1, 1):
         problems.append(f"{cfg.tile.scheduler} runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
-    if cfg.tile.scheduler == "grouped" and cfg.epilogue.fused:
-        problems.append("the grouped kernels have the plain epilogue only (the grouped C API takes no fusion)")
+    if cfg.tile.scheduler == "grouped" and cfg.epilogue.scale_amax:
+        problems.append("the grouped kernels have no D scale / amax (the grouped calls refuse them)")
     if cl not in CLUSTERS:
         problems.append(f"cluster {cl.m}x{cl.n}x{cl.k} is not implemented (1x1x1, 2x1x1, 1x2x1)")
     elif (cl.n > 1 and tb.m % (64 * cl.n)) or (cl.m > 1 and tb.n % (64 * cl.m)):

@@ -272,9 +272,12 @@ def test_manifest_fields(manifest, default_output, capsys):
     plain = by_name["cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8"]
     assert {key: value for key, value in fused.items() if key not in ("name", "epilogue")} == \
         {key: value for key, value in plain.items() if key not in ("name", "epilogue")}
-    # the default set's fused kernels are exactly bias_relu and bias_gelu
-    assert {(e["epilogue"]["activation"], e["epilogue"]["bias"] != "") for e in manifest["kernels"]
-            if e["epilogue"] != PLAIN_EPILOGUE} == {("relu", True), ("gelu", True)}
+    # the default set's fused kernels are exactly bias_relu and bias_gelu, and the grouped
+    # kernels' bias alone
+    fused_pieces = {(e["epilogue"]["activation"], e["epilogue"]["bias"] != "", e["tile_scheduler"] == "grouped")
+                    for e in manifest["kernels"] if e["epilogue"] != PLAIN_EPILOGUE}
+    assert fused_pieces == {("relu", True, False), ("gelu", True, False),
+                            ("identity", True, True), ("relu", True, True), ("gelu", True, True)}
     igemm = by_name["cutlass_simt_igemm_s8_64x64_16x2_nt_align1"]
     assert igemm["family"] == sm50_simt.FAMILY.name and igemm["opcode_class"] == "simt"
     assert igemm["instruction_shape"] == [1, 1, 1] and igemm["warp_count"] == [2, 2, 1]
@@ -357,7 +360,7 @@ def test_summary_line(tmp_path, capsys):
 
 def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
-    assert len(capsys.readouterr().out.split()) == 338  # the default set (test_enumeration.py)
+    assert len(capsys.readouterr().out.split()) == 350  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -60,10 +60,11 @@ def test_counts_per_family(kernels):
         208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
-    # tf32 tn x 17 on the first tile
+    # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
+    # f16) x (tn, nn) x 17
     assert len([k for k in sm90 if k.epilogue.fused]) == \
-        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17
+        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -73,8 +74,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 534 + 44 + 8 = 1048; fused 68 + 288 + 337 + 340 + 72 = 1105
-    assert len(kernels) == (1048 + 4 * (N_SGEMM_TILES - 4)) + 1105
+    # plain 27 (+4 per extra sgemm tile) + 435 + 534 + 44 + 8 = 1048; fused 68 + 288 + 541 + 340 + 72 = 1309
+    assert len(kernels) == (1048 + 4 * (N_SGEMM_TILES - 4)) + 1309
 
 
 def test_default_set_counts(kernels):
@@ -92,14 +93,15 @@ def test_default_set_counts(kernels):
     # (bf16, f16) x 4 layouts = 8 and grouped 64x32 (bf16, f16) x (tn, nn) = 4, the stream-K 128x208
     # tile (16-bit 4 rows x (tn, nn)) = 8, the int8-dequantizing 128x128 tile (s8 -> bf16, f16, f32) = 3,
     # the grouped e4m3 tiles 128x128 and 64x32 (bf16, f16 out) tn = 4;
-    # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48
+    # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48, the
+    # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
-        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 == 189
+        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 == 201
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 189 + 48 + 16 == 338
+    assert len(default) == 11 + 74 + 201 + 48 + 16 == 350
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -187,7 +189,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337
+    assert checked == 68 + 288 + 337 + 204
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
@@ -199,6 +201,8 @@ def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
     # the non-default tiles (cooperative, clusters) and the smaller alignments get no fused kernel
     for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
         for k in by_family(kernels, family):
+            if k.tile.scheduler == "grouped":
+                continue   # rows of their own (test_grouped_fused_kernels)
             first = k.tile == next(r for r in family.rows if r.a == k.a.element and r.c == k.c.element).tiles[0]
             if k.epilogue.fused and not first:
                 assert k.tile.in_default_set and k.epilogue in DEFAULT_SET, k.name
@@ -233,8 +237,21 @@ def test_bias_and_aux_element_types(kernels):
             assert k.element_bias is None and k.element_aux is None, k.name
 
 
+def test_grouped_fused_kernels(kernels):
+    grouped = [k for k in by_family(kernels, sm90_tensorop.FAMILY) if k.tile.scheduler == "grouped" and k.epilogue.fused]
+    # every standard variant (no D scale / amax) on the grouped 128x128 tile (bf16, f16 x 4 layouts)
+    # and the 64x32 tile (x tn, nn); bias, bias+ReLU, bias+GELU of TN in the default set
+    assert len(grouped) == (2 * 4 + 2 * 2) * N_STANDARD
+    assert not any(k.epilogue.scale_amax for k in grouped)
+    default = [k for k in grouped if k.in_default_set]
+    assert len(default) == 2 * 2 * 3
+    assert {k.a.layout.letter + k.b.layout.letter for k in default} == {"tn"}
+    assert {k.epilogue for k in default} == set(sm90_tensorop.GROUPED_DEFAULT_EPILOGUES)
+    assert {k.tile.threadblock for k in default} == {Shape(128, 128, 64), Shape(64, 32, 64)}
+
+
 def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(kernels):
-    fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused]
+    fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused and k.tile.scheduler != "grouped"]
     assert {k.family for k in fused_default} == {gemv.FAMILY, sm80_skinny.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
     assert all(k.c.element in (BF16, F16) and k.c.element == k.a.element for k in fused_default)
     for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):

@@ -462,6 +462,32 @@ def _group_ends(offs, experts: int, total_rows: int) -> List[int]:
     return ends
 
 
+def _run_grouped(call, out, device, stream_handle, bias):
+    """Runs ``call(workspace, workspace_bytes, bias)``, a grouped call of the binding: with the
+    caller's bias fused where a kernel takes it (expert g's row added by the GEMM's epilogue; a
+    NOT_SUPPORTED / NO_KERNEL answer comes before anything runs, and the call is made again
+    without it), the stream's workspace grown once to the plan's need. Returns (result, whether
+    the bias was fused)."""
+    ws, ws_bytes = _workspace(out, device, stream_handle)
+    fused = bias is not None
+    result = call(ws, ws_bytes, bias)
+    if fused and result.status in (15, 100):   # NOT_SUPPORTED, NO_KERNEL: no kernel fuses the bias
+        fused = False
+        result = call(ws, ws_bytes, None)
+    if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
+        ws, ws_bytes = _workspace(out, device, stream_handle, result.workspace_needed)
+        result = call(ws, ws_bytes, bias if fused else None)
+    return result, fused
+
+
+def _fusable_bias(bias, experts, n):
+    """The bias when the grouped calls can take it in their epilogue (each expert's row contiguous,
+    rows apart by at least N), else None (it is then added after the GEMMs)."""
+    if bias is None or (n > 1 and bias.stride(1) != 1) or (experts > 1 and bias.stride(0) < n):
+        return None
+    return bias
+
+
 def _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream):
     """grouped_mm's 2-D case with a CUDA offs through the library's call that reads the row ends
     on the device (cutlassLibGemmGroupedContiguousEx: no host synchronization, capturable): the
@@ -484,17 +510,15 @@ def _grouped_mm_device_ends(mat_a, mat_b, offs, bias, dtype, stream):
     handle = _handle(device)
     stream_handle = _stream_handle(mat_a, stream)
     offs_c = offs.contiguous()
-    ws, ws_bytes = _workspace(out, device, stream_handle)
-    result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
-    if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
-        ws, ws_bytes = _workspace(out, device, stream_handle, result.workspace_needed)
-        result = handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes)
+    result, fused = _run_grouped(
+        lambda ws, ws_bytes, b: handle.grouped_mm_device_ends(mat_a, mat_b, out, offs_c, stream_handle, ws, ws_bytes, b),
+        out, device, stream_handle, _fusable_bias(bias, experts, n))
     if result.status in (7, 8, 15, 100):   # INVALID_VALUE, ARCH_MISMATCH, NOT_SUPPORTED, NO_KERNEL:
         return None                         # the host-ends path (which names an argument error)
     if result.status != 0:
         raise CutlassLibError(result.status, f"grouped_mm of {tuple(mat_a.shape)} and {tuple(mat_b.shape)} "
                                              f"over {experts} experts (row ends on the device)")
-    if bias is not None:
+    if bias is not None and not fused:
         # each row's expert, found on the device: the ends as the GEMM reads them (a running
         # maximum: an end below an earlier one gives its expert no rows), then the first end past
         # the row. Rows no expert owns are not written by the GEMM (undefined, as torch's): those
@@ -533,8 +557,9 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     dtypes: mat_a and mat_b of one dtype (bfloat16 and float16 for MoE; any the library takes);
     ``out_dtype`` None gives mat_a's (int8: int32, float8: bfloat16), torch.float32 for 16-bit
     inputs where the build has those kernels. ``bias`` (optional): ``(E, N)`` of the output's dtype,
-    expert g's row added to its rows; it is not fused (the grouped API takes no epilogue yet): one
-    PyTorch add after the GEMMs.
+    expert g's row added to its rows: fused into the grouped GEMM's epilogue where the build has a
+    kernel for it (the default build: bfloat16 / float16 with ``mat_b`` as ``w.transpose(-2, -1)``
+    and a row-major output, each bias row contiguous), else one PyTorch add after the GEMMs.
 
     A CUDA ``offs`` with bfloat16 / float16 operands, ``mat_a`` row-major (each token's K values
     contiguous) and the output in mat_a's dtype stays on the device: one call of the C API's
@@ -619,18 +644,17 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
             out.zero_()               # empty products: zeros, as torch.matmul's
         elif covered < out.shape[0]:
             out[covered:].zero_()     # rows no expert owns
+        fused = False
         if k > 0 and covered > 0:
             handle = _handle(device)
             stream_handle = _stream_handle(mat_a, stream)
-            ws, ws_bytes = _workspace(out, device, stream_handle)
-            result = handle.grouped_mm(mat_a, mat_b, out, ends, stream_handle, ws, ws_bytes)
-            if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
-                ws, ws_bytes = _workspace(out, device, stream_handle, result.workspace_needed)
-                result = handle.grouped_mm(mat_a, mat_b, out, ends, stream_handle, ws, ws_bytes)
+            result, fused = _run_grouped(
+                lambda ws, ws_bytes, b: handle.grouped_mm(mat_a, mat_b, out, ends, stream_handle, ws, ws_bytes, b),
+                out, device, stream_handle, _fusable_bias(bias, experts, n))
             if result.status != 0:
                 raise CutlassLibError(result.status, f"grouped_mm of {tuple(mat_a.shape)} and {tuple(mat_b.shape)} "
                                                      f"over {experts} experts")
-        if bias is not None:
+        if bias is not None and not fused:
             if mat_a.ndim == 3:
                 out.add_(bias.unsqueeze(1))
             elif covered > 0:

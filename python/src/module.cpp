@@ -319,14 +319,15 @@ class Handle {
   /// Each operand row- or column-major in its last two dimensions, as operand_of takes them; out
   /// row-major is computed as out_g^T = b[g]^T a_g^T, like describe's mapping. One call of
   /// cutlassLibGemmGroupedBatchedEx with E groups of one problem each and host pointer arrays
-  /// (data + offsets from the strides), alpha 1, beta 0, no epilogue: the library checks every
+  /// (data + offsets from the strides), alpha 1, beta 0, and `bias` fused when given (set_grouped_bias);
+  /// the library checks every
   /// problem before anything runs, then runs them in one launch of a grouped kernel where the
   /// build has one (sm_90, bf16 / f16; the workspace holding its group table), else one after
   /// another on `stream`. Argument errors raise ValueError / TypeError before anything runs;
   /// WORKSPACE_TOO_SMALL answers the bytes the call's plan needs
-  /// (cutlassLibGemmGroupedBatchedExSelect).
+  /// (cutlassLibGemmGroupedBatchedExSelect); NO_KERNEL with a bias: no kernel fuses it.
   Result grouped_mm(Array a, Array b, Array out, std::vector<int64_t> const &ends, uintptr_t stream,
-                    uintptr_t workspace, size_t workspace_bytes) {
+                    uintptr_t workspace, size_t workspace_bytes, std::optional<Array> bias) {
     if (!handle_) return {int(status_), "", 0};
     GroupedOperands const operands = grouped_operands(a, b, out);
     Operand const &A = operands.A, &B = operands.B, &D = operands.D;
@@ -396,6 +397,7 @@ class Handle {
                                                             : static_cast<void const *>(beta_f.data());
 
     cutlassLibStatus_t status = prepare_plain(stream, workspace, workspace_bytes);
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && bias) status = set_grouped_bias(*bias, D, experts, swapped);
     if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
     status = cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
                                             a_array.data(), A.type, lda.data(), b_array.data(), B.type, ldb.data(),
@@ -420,9 +422,10 @@ class Handle {
   /// the C call takes a with each row's K values contiguous (row-major) and bf16 / f16 operands
   /// on sm_90 (else it answers NOT_SUPPORTED or NO_KERNEL and the caller takes grouped_mm with
   /// the ends read on the host). Rows past the last end are not written, nor are the rows of an
-  /// expert whose end is smaller than an earlier one's or past a's rows.
+  /// expert whose end is smaller than an earlier one's or past a's rows. `bias` fused when given
+  /// (set_grouped_bias; NO_KERNEL: no kernel fuses it).
   Result grouped_mm_device_ends(Array a, Array b, Array out, Array offs, uintptr_t stream, uintptr_t workspace,
-                                size_t workspace_bytes) {
+                                size_t workspace_bytes, std::optional<Array> bias) {
     if (!handle_) return {int(status_), "", 0};
     GroupedOperands const operands = grouped_operands(a, b, out);
     Operand const &A = operands.A, &B = operands.B, &D = operands.D;
@@ -442,6 +445,7 @@ class Handle {
     if (compute != CUTLASS_LIB_COMPUTE_32F) return {int(CUTLASS_LIB_STATUS_NOT_SUPPORTED), "", 0};   // (f32 scalars)
     float const alpha = 1.0f, beta = 0.0f;
     cutlassLibStatus_t status = prepare_plain(stream, workspace, workspace_bytes);
+    if (status == CUTLASS_LIB_STATUS_SUCCESS && bias) status = set_grouped_bias(*bias, D, experts, /*swapped=*/true);
     if (status != CUTLASS_LIB_STATUS_SUCCESS) return {int(status), "", 0};
     status = cutlassLibGemmGroupedContiguousEx(handle_, transa, transb, D.columns, A.rows, A.columns, &alpha, B.data,
                                                B.type, B.ld, B.batch_stride, A.data, A.type, A.ld, &beta, D.data,
@@ -494,6 +498,28 @@ class Handle {
     }
     if (o.A.type != o.B.type) fail_type("cutlass_lib: mat_a and mat_b must have the same dtype");
     return o;
+  }
+
+  /// The handle's BIAS epilogue for a grouped call (after prepare_plain): `bias` (E, N) of out's
+  /// dtype on the handle's device, each row contiguous, row g expert g's N values (N: out's
+  /// columns, D). In the column-major call N is its D's rows when out is row-major (`swapped`:
+  /// PER_ROW) and its columns otherwise (PER_COLUMN); batch entry g (expert g: one problem per
+  /// group) at row g (batchStride = the row stride).
+  cutlassLibStatus_t set_grouped_bias(Array const &bias, Operand const &D, int64_t experts, bool swapped) {
+    int64_t const n = D.columns;
+    if (bias.device_type() != nb::device::cuda::value || bias.device_id() != device_) {
+      fail_value("cutlass_lib: bias must be on the handle's device");
+    }
+    if (bias.ndim() != 2 || int64_t(bias.shape(0)) != experts || int64_t(bias.shape(1)) != n ||
+        (n > 1 && bias.stride(1) != 1) || (experts > 1 && bias.stride(0) < n)) {
+      fail_value("cutlass_lib: bias must be (experts, N) with contiguous rows");
+    }
+    if (cuda_type(bias.dtype(), "bias") != D.type) fail_type("cutlass_lib: bias must have out's dtype");
+    cutlassLibStatus_t status = cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS);
+    if (status != CUTLASS_LIB_STATUS_SUCCESS) return status;
+    return cutlassLibSetEpilogueBias(handle_, bias.data(), D.type,
+                                     swapped ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN,
+                                     experts > 1 ? int64_t(bias.stride(0)) : n);
   }
 
   /// The stream of the next calls and the caller's workspace (set only when it changed).
@@ -645,9 +671,10 @@ NB_MODULE(_C, m) {
            nb::arg("workspace_bytes"), nb::arg("select_only"), nb::arg("scale_a").none() = nb::none(),
            nb::arg("scale_b").none() = nb::none())
       .def("grouped_mm", &Handle::grouped_mm, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("ends"),
-           nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"))
+           nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"), nb::arg("bias").none() = nb::none())
       .def("grouped_mm_device_ends", &Handle::grouped_mm_device_ends, nb::arg("a"), nb::arg("b"), nb::arg("out"),
-           nb::arg("offs"), nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"));
+           nb::arg("offs"), nb::arg("stream"), nb::arg("workspace"), nb::arg("workspace_bytes"),
+           nb::arg("bias").none() = nb::none());
   // a Plan keeps its Handle alive (keep_alive<1, 2>: the plan holds argument 2, the handle)
   nb::class_<Plan>(m, "Plan")
       .def(nb::init<Handle &, Array, Array, Array, double, double, std::optional<Array>, int, std::optional<Array>,

@@ -211,6 +211,31 @@ def test_grouped_mm_bias_and_float32_output(torch_cuda, packed):
     assert relative_error(out, expected) < 1e-3
 
 
+@pytest.mark.parametrize("offs_on", ["cpu", "cuda", None])
+def test_grouped_mm_bias_per_expert_fused(torch_cuda, offs_on):
+    """A bfloat16 bias per expert (fused into the grouped GEMM where the build has the kernel): rows
+    of a wider tensor (row stride 56 > N), and a bias whose rows are not contiguous (added after
+    the GEMMs); every layout of the call (host ends, device ends, 3-D)."""
+    torch = torch_cuda
+    sizes = [12, 0, 31, 8, 130]
+    experts, k, n = len(sizes), 64, 40
+    tokens, weights = moe_operands(torch, sizes, k=k, n=n, dtype=torch.bfloat16, seed=11)
+    mat_b = weights.transpose(-2, -1)
+    wide = (torch.rand(experts, 56, device="cuda") * 2 - 1).bfloat16()
+    columns = (torch.rand(n, experts, device="cuda") * 2 - 1).bfloat16()
+    for bias in (wide[:, :n], columns.t()):
+        if offs_on is None:
+            a = tokens[:experts * 12].reshape(experts, 12, k)
+            out = call_or_skip(cutlass_lib.grouped_mm, a, mat_b, bias=bias)
+            expected = a.double() @ mat_b.double() + bias.double().unsqueeze(1)
+        else:
+            out = call_or_skip(cutlass_lib.grouped_mm, tokens, mat_b, offsets_of(torch, sizes, offs_on), bias=bias)
+            expected = reference(tokens, mat_b, sizes) + torch.repeat_interleave(
+                bias.double(), torch.tensor(sizes, device="cuda"), dim=0)
+        torch.cuda.synchronize()
+        assert relative_error(out, expected) < TOLERANCE["bfloat16"], bias.stride()
+
+
 def test_grouped_mm_row_major_weights_and_strided_tokens(torch_cuda):
     torch = torch_cuda
     sizes = [9, 0, 24]

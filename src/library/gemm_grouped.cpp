@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include <cuda_runtime_api.h>
 
 #include "cutlass/library/singleton.h"
+#include "cutlass/library/util.h"
 #include "gemm_selection.h"
 
 namespace cutlass {
@@ -25,13 +27,33 @@ struct ProblemIndex {
   int64_t group, problem, entry;
 };
 
-/// A problem as the one-GEMM call it is: its group's shape with its own pointers.
+/// `pointer` moved by `elements` elements of `type`.
+template <typename T>
+T *advanced(T *pointer, NumericTypeID type, int64_t elements) {
+  if (!pointer) return pointer;
+  using Byte = typename std::conditional<std::is_const<T>::value, char const, char>::type;
+  return reinterpret_cast<T *>(reinterpret_cast<Byte *>(pointer) + elements * (sizeof_bits(type) / 8));
+}
+
+/// A problem as the one-GEMM call it is: its group's shape with its own pointers, and the fused
+/// epilogue's vectors and aux matrix of batch entry `entry` (bias + entry * batchStride, ...: the
+/// problems of the call are the batch entries of the handle's epilogue operands).
 GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
   GemmCall c = call.groups[size_t(index.group)].shape;
   c.A = call.A ? call.A[index.entry] : nullptr;
   c.B = call.B ? call.B[index.entry] : nullptr;
   c.C = call.C ? call.C[index.entry] : nullptr;
   c.D = call.D ? call.D[index.entry] : nullptr;
+  GemmEpilogueArguments &e = c.epilogue;
+  if (e.kind.element_bias != NumericTypeID::kInvalid) {
+    e.bias = advanced(e.bias, e.kind.element_bias, index.entry * e.batch_stride_bias);
+  }
+  if (e.kind.alpha_vector) {
+    e.alpha_vector = advanced(e.alpha_vector, NumericTypeID::kF32, index.entry * e.batch_stride_alpha_vector);
+  }
+  if (e.kind.element_aux != NumericTypeID::kInvalid) {
+    e.aux = advanced(e.aux, e.kind.element_aux, index.entry * e.batch_stride_aux);
+  }
   return c;
 }
 
@@ -321,13 +343,13 @@ GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return checked;
 
-  // 2. What this version does not offer: fused epilogues and outer-vector operand scales. The
-  //    handle holds one bias, aux output, alpha vector, amax and scale vector, which problems of
-  //    different shapes cannot share (per-tensor scalar scales apply to every problem).
+  // 2. What this version does not offer: the D scale / amax (one amax over every problem) and
+  //    outer-vector operand scales (per-tensor scalar scales apply to every problem). The fused
+  //    epilogue's vectors and aux are per problem (problem_call).
   for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
     GemmEpilogueArguments const &e = call.groups[size_t(g)].shape.epilogue;
-    if (e.kind.fused()) {
-      return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls take no fused epilogue yet", g));
+    if (e.kind.scale_amax) {
+      return logged(at(GemmFailure::kNotSupported, "grouped and pointer-array calls take no D scale or amax", g));
     }
     if (e.scale_a_mode != epilogue::OperandScaleMode::kScalar || e.scale_b_mode != epilogue::OperandScaleMode::kScalar) {
       return logged(at(GemmFailure::kNotSupported,

@@ -57,8 +57,9 @@ struct GemmGroupedOutcome {
 /// as in a single call.
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);
 
-/// Runs a grouped call: check_grouped_arguments; kNotSupported for a fused epilogue or an
-/// outer-vector operand scale (this version takes neither); then, when a grouped kernel takes the
+/// Runs a grouped call: check_grouped_arguments; kNotSupported for a D scale / amax or an
+/// outer-vector operand scale (this version takes neither; the fused epilogue's vectors and aux
+/// of problem e are batch entry e's); then, when a grouped kernel takes the
 /// problems, one launch of it (the K == 0 problems through gemm_call, planned before it);
 /// otherwise every problem through gemm_call without launching (the device, the kernels,
 /// the workspace each needs); kWorkspaceTooSmall when a caller's workspace is smaller than a
@@ -90,8 +91,9 @@ struct GemmContiguousCall {
 /// count > 0; then the shape's other failures (kNotSupported sizes).
 GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call);
 
-/// Runs a contiguous grouped call: check_contiguous_arguments; kNotSupported for a fused epilogue,
-/// non-scalar operand scales or precise accumulation; count == 0, M == 0 or N == 0 return at
+/// Runs a contiguous grouped call: check_contiguous_arguments; kNotSupported for a D scale / amax,
+/// non-scalar operand scales or precise accumulation (a fused epilogue's per-row vectors of
+/// group g are batch entry g's, per-column vectors and aux follow the packed columns); count == 0, M == 0 or N == 0 return at
 /// once, touching nothing; then kNotSupported: K == 0 or host alpha == 0 (beta * C over columns
 /// only the device knows), B not column-major (transb = N), row-major C / D, count or a size past
 /// 2^31 - 1; then the device and the grouped kernels (kNoDevice, kNoKernel, kArchMismatch,

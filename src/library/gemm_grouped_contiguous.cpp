@@ -117,9 +117,9 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
   //    returns, then what it does not offer for a non-empty call.
   GemmCall const &c = call.shape;
   GemmEpilogueArguments const &e = c.epilogue;
-  if (e.kind.fused() || e.scale_a_mode != epilogue::OperandScaleMode::kScalar ||
+  if (e.kind.scale_amax || e.scale_a_mode != epilogue::OperandScaleMode::kScalar ||
       e.scale_b_mode != epilogue::OperandScaleMode::kScalar || e.accumulation != AccumulationMode::kFast) {
-    return failed(GemmFailure::kNotSupported, "no fused epilogue, vector or block scales, or precise accumulation");
+    return failed(GemmFailure::kNotSupported, "no D scale / amax, vector or block scales, or precise accumulation");
   }
   if (call.count == 0 || c.m == 0 || c.n == 0) return {};   // nothing to compute or write
   if (checked.failure != GemmFailure::kNone) return checked;

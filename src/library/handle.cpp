@@ -214,7 +214,8 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
 
 Status Handle::gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
                             NumericTypeID element_B, NumericTypeID element_C, GroupedGemmGroup const *groups,
-                            int64_t group_count, void const *const *A, void const *const *B, void *const *C) {
+                            int64_t group_count, void const *const *A, void const *const *B, void *const *C,
+                            GemmEpilogueArguments const &epilogue) {
   last_operation_ = nullptr;
   if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
   if (group_count < 0 || (group_count > 0 && groups == nullptr)) return Status::kErrorInvalidProblem;
@@ -244,6 +245,7 @@ Status Handle::gemm_grouped(NumericTypeID element_compute, NumericTypeID element
     shape.ldb = in.ldb;
     shape.element_C = shape.element_D = element_C;
     shape.ldc = shape.ldd = in.ldc;
+    shape.epilogue = epilogue;
   }
   call.A = A;
   call.B = B;
@@ -257,7 +259,8 @@ Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID elemen
                                        LayoutTypeID layout_A, void const *ptr_A, int64_t lda, int64_t stride_A,
                                        NumericTypeID element_B, void const *ptr_B, int64_t ldb, void const *beta,
                                        NumericTypeID element_C, void const *ptr_C, int64_t ldc, void *ptr_D,
-                                       int64_t ldd, int64_t group_count, int const *offsets) {
+                                       int64_t ldd, int64_t group_count, int const *offsets,
+                                       GemmEpilogueArguments const &epilogue) {
   last_operation_ = nullptr;
   if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
   GemmContiguousCall call;
@@ -283,6 +286,7 @@ Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID elemen
   shape.ldc = ldc;
   shape.D = ptr_D;
   shape.ldd = ldd;
+  shape.epilogue = epilogue;
   call.stride_A = stride_A;
   call.count = group_count;
   call.offsets = offsets;

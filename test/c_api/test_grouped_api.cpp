@@ -270,19 +270,38 @@ TEST_F(CApiGrouped, InvalidValueInALaterGroupComesBeforeNotSupportedInAnEarlierO
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
 }
 
-TEST_F(CApiGrouped, FusedEpilogueIsNotSupported) {
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU));
+/// cutlassLibGemmGroupedBatchedExSelect of GroupedArgs' call: its status (nothing runs).
+cutlassLibStatus_t grouped_select(cutlassLibHandle_t handle, GroupedArgs const &a) {
+  char const *name = nullptr;
+  size_t bytes = 0;
+  return cutlassLibGemmGroupedBatchedExSelect(handle, a.transa, a.transb, a.m, a.n, a.k, a.alpha, a.A, a.Atype, a.lda,
+                                              a.B, a.Btype, a.ldb, a.beta, a.C, a.Ctype, a.ldc, a.group_count,
+                                              a.group_size, a.compute, &name, &bytes);
+}
+
+/// The fused epilogue passes the argument checks as in a single call (a bias epilogue without
+/// its bias is an argument error); the D scale / amax is not offered (one amax over every problem).
+/// The queries run nothing: with a device they plan the problems, without one they answer NO_DEVICE.
+TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
+  cutlassLibStatus_t const valid = has_device() ? CUTLASS_LIB_STATUS_SUCCESS : CUTLASS_LIB_STATUS_NO_DEVICE;
   GroupedArgs a;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU));
+  cutlassLibStatus_t const gelu = grouped_select(handle_, a);
+  EXPECT_TRUE(gelu == valid || gelu == CUTLASS_LIB_STATUS_NO_KERNEL) << gelu;   // NO_KERNEL: no dense GELU-only kernel
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << "a bias epilogue without its bias";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, batched(handle_, a, 2));
+  void const *bias = address(0x5000000);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, bias, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, 64));
+  cutlassLibStatus_t const with_bias = grouped_select(handle_, a);
+  EXPECT_TRUE(with_bias == valid || with_bias == CUTLASS_LIB_STATUS_NO_KERNEL) << with_bias;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  float *amax = static_cast<float *>(mutable_address(0x6000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, amax));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
-  // a bias epilogue without its bias is an argument error, as in a single call
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
-  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
-  // the alpha vector is a piece of its own
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
-  float const *vector = static_cast<float const *>(address(0x5000000));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAlphaVector(handle_, vector, CUTLASS_LIB_VECTOR_PER_ROW, 0));
-  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped_select(handle_, a));
 }
 
 TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
@@ -583,8 +602,12 @@ TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
   }
   {
     ContiguousArgs a;
-    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
-    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a));
+    float *amax = static_cast<float *>(mutable_address(0x6000000));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, amax));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, a)) << "no D scale / amax";
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a)) << "a bias epilogue without its bias";
     EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
   }
   if (!has_device()) {

@@ -96,15 +96,17 @@ inline bool build_has_kernel(cutlass::library::NumericTypeID element_AB, cutlass
 }
 
 /// Whether this build registered a grouped GEMM kernel (GemmKind::kGrouped, one launch over many
-/// problems) for the current device with these A/B element type, A and B layouts and C element type.
+/// problems) for the current device with these A/B element type, A and B layouts, C element type and
+/// fused epilogue (plain by default).
 inline bool build_has_grouped_kernel(cutlass::library::NumericTypeID element_AB, cutlass::library::LayoutTypeID layout_A,
-                                     cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C) {
+                                     cutlass::library::LayoutTypeID layout_B, cutlass::library::NumericTypeID element_C,
+                                     cutlass::library::EpilogueDescription const &epilogue = {}) {
   using namespace cutlass::library;
   int const cc = device_compute_capability();
   for (auto const &op : Singleton::get().manifest.operations()) {
     auto const &d = static_cast<GemmDescription const &>(op->description());
     if (d.gemm_kind == GemmKind::kGrouped && d.A.element == element_AB && d.B.element == element_AB &&
-        d.A.layout == layout_A && d.B.layout == layout_B && d.C.element == element_C &&
+        d.A.layout == layout_A && d.B.layout == layout_B && d.C.element == element_C && d.epilogue == epilogue &&
         cc >= d.tile_description.minimum_compute_capability && cc <= d.tile_description.maximum_compute_capability) {
       return true;
     }

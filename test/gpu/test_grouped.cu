@@ -14,6 +14,7 @@
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
+#include "grouped_fused_check.h"
 
 namespace {
 
@@ -114,10 +115,26 @@ class GroupedProblems {
   /// A's and B's CUDA type.
   cudaDataType input_type() const { return input_ == NumericTypeID::kBF16 ? CUDA_R_16BF : CUDA_R_8F_E4M3; }
 
+  /// The handle's fused epilogue of a call: `activation`, and a PER_ROW bf16 bias whose batch
+  /// entry e (problem e's) starts `bias_stride` elements after entry e - 1's.
+  struct Fused {
+    cutlass::epilogue::ActivationKind activation;
+    char const *bias;
+    int64_t bias_stride;
+    /// The fused pieces the call asks of its kernel.
+    EpilogueDescription description() const {
+      EpilogueDescription d;
+      d.activation = activation;
+      d.element_bias = NumericTypeID::kBF16;
+      return d;
+    }
+  };
+
   /// Every problem against the device reference (on C as it was before the call, with alpha times
-  /// `operand_scales`: the handle's per-tensor scales), and every byte of the C buffer outside
-  /// the problems' M x N regions as it was.
-  void expect_results(double operand_scales = 1.0) const {
+  /// `operand_scales`: the handle's per-tensor scales; with `fused`, against the fused reference of
+  /// grouped_fused_check.h), and every byte of the C buffer outside the problems' M x N regions as
+  /// it was.
+  void expect_results(double operand_scales = 1.0, Fused const *fused = nullptr) const {
     DeviceBuffer R(c_bytes_), expected(c_bytes_);
     ASSERT_EQ(cudaSuccess, cudaMemcpy(R.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
     ASSERT_EQ(cudaSuccess, cudaMemcpy(expected.get(), C_before_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
@@ -136,11 +153,21 @@ class GroupedProblems {
       r.A = p.A.get(), r.lda = p.lda, r.B = p.B.get(), r.ldb = p.ldb;
       r.C = C_before_.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldc = p.ldc;
       r.D = R.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldd = p.ldc;
-      ASSERT_TRUE(ref::reference_gemm(r)) << where;
-      ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
-      ASSERT_TRUE(cmp.ok) << where;
-      EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
-      EXPECT_LE(cmp.relative_error, ref::error_bound(input_, NumericTypeID::kBF16, g.k)) << where;
+      if (fused) {
+        cutlass_lib_test::FusedRegion region;
+        region.product = r;
+        region.activation = fused->activation;
+        region.alpha = r.alpha, region.beta = r.beta;
+        region.before = r.C, region.got = c(p), region.ldc = p.ldc;
+        region.row_bias = fused->bias + int64_t(e) * fused->bias_stride * kBf16Bytes;
+        EXPECT_TRUE(cutlass_lib_test::fused_region_matches(region)) << where;
+      } else {
+        ASSERT_TRUE(ref::reference_gemm(r)) << where;
+        ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
+        ASSERT_TRUE(cmp.ok) << where;
+        EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
+        EXPECT_LE(cmp.relative_error, ref::error_bound(input_, NumericTypeID::kBF16, g.k)) << where;
+      }
       ASSERT_EQ(cudaSuccess, cudaMemcpy2D(expected.bytes_ptr() + p.c_offset * kBf16Bytes, p.ldc * kBf16Bytes, c(p),
                                           p.ldc * kBf16Bytes, g.m * kBf16Bytes, g.n, cudaMemcpyDeviceToDevice));
     }
@@ -249,25 +276,28 @@ class CApiGroupedGpu : public ::testing::Test {
     return true;
   }
   /// One round of TN `groups` (operands of `input` from `seed`, bf16 C, host scalars): where the
-  /// build has a grouped kernel for them on this device, Select names one of those types (one
-  /// launch, not problem by problem); then the call against the reference (alpha times
-  /// `operand_scales`, the handle's per-tensor scales).
+  /// build has a grouped kernel for them on this device (with the pieces of `fused`, the handle's
+  /// epilogue, when given), Select names one of those types (one launch, not problem by problem);
+  /// then the call against the reference (alpha times `operand_scales`, the handle's per-tensor
+  /// scales; the fused reference with `fused`).
   void run_round(std::vector<Group> const &groups, uint64_t seed, NumericTypeID input = NumericTypeID::kBF16,
-                 double operand_scales = 1.0) {
+                 double operand_scales = 1.0, GroupedProblems::Fused const *fused = nullptr) {
     GroupedProblems problems(groups, /*device_scalars=*/false, seed, input);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
     if (cutlass_lib_test::build_has_grouped_kernel(input, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                                   NumericTypeID::kBF16)) {
+                                                   NumericTypeID::kBF16,
+                                                   fused ? fused->description() : EpilogueDescription())) {
       char const *kernel = nullptr;
       ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
       ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
       std::string const types = input == NumericTypeID::kBF16 ? "bf16_bf16_f32_bf16_bf16" : "e4m3_e4m3_f32_bf16_bf16";
       EXPECT_NE(nullptr, std::strstr(kernel, types.c_str())) << kernel;
       EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
+      EXPECT_EQ(fused != nullptr, std::strstr(kernel, "_epi_tma_bias") != nullptr) << kernel;
     }
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data()));
     ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
-    problems.expect_results(operand_scales);
+    problems.expect_results(operand_scales, fused);
   }
   cutlassLibHandle_t handle_ = nullptr;
   std::string missing_;
@@ -406,6 +436,51 @@ TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
   };
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
   for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 500 + round));
+}
+
+/// The handle's fused epilogue on every problem of a one-launch call: problem e (its entry in the
+/// pointer arrays) adds its own PER_ROW bias, batch entry e of the handle's (bias + e * batchStride),
+/// then the activation; prefill-sized and decode-sized groups (the 128x128 and the 64x32 grouped
+/// tiles), beta != 0 reading C and beta == 0 over NaN.
+TEST_F(CApiGroupedGpu, FusedBiasAndActivationPerProblem) {
+  using cutlass::epilogue::ActivationKind;
+  struct Variant {
+    cutlassLibEpilogue_t epilogue;
+    ActivationKind activation;
+  };
+  Variant const variants[] = {{CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity},
+                              {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU},
+                              {CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU}};
+  std::vector<Group> const prefill = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 80, 72, 1.0f, 0.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 40, 24, 136, 0.5f, 1.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 200, 150, 64, 1.0f, -0.5f, 2},
+  };
+  std::vector<Group> const decode = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 3, 264, 1.0f, 0.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 8, 128, 1.0f, 0.5f, 3},
+  };
+  for (Variant const &v : variants) {
+    GroupedProblems::Fused const fused{v.activation, nullptr, 0};
+    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16,
+                                                    fused.description())) {
+      NO_KERNEL_FOR(std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation));
+    }
+  }
+  constexpr int64_t kStride = 520;   // elements from one problem's bias to the next: >= every M
+  DeviceBuffer bias(size_t(5 * kStride * kBf16Bytes));
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 5 * kStride, 77));
+  uint64_t seed = 900;
+  for (Variant const &v : variants) {
+    SCOPED_TRACE(cutlass::library::to_string(v.activation));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, v.epilogue));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetEpilogueBias(handle_, bias.get(), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, kStride));
+    GroupedProblems::Fused const fused{v.activation, bias.bytes_ptr(), kStride};
+    ASSERT_NO_FATAL_FAILURE(run_round(prefill, seed++, NumericTypeID::kBF16, 1.0, &fused));
+    ASSERT_NO_FATAL_FAILURE(run_round(decode, seed++, NumericTypeID::kBF16, 1.0, &fused));
+  }
 }
 
 TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {

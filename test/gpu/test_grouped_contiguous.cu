@@ -12,6 +12,7 @@
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
+#include "grouped_fused_check.h"
 
 namespace {
 
@@ -40,6 +41,18 @@ class ExpertLayer : public ::testing::Test {
   float alpha = 1.25f, beta = -0.5f;
   DeviceBuffer A, B, C, C_before, offsets;
   cutlassLibHandle_t handle = nullptr;
+  /// The handle's fused epilogue, when a test sets one: the activation, a bf16 bias (PER_ROW:
+  /// expert g's M values at bias + g * bias_stride; PER_COLUMN: one per packed column) and the
+  /// M x N bf16 aux matrix (ld M + 4, NaN before the call) when `aux` is set.
+  struct Fused {
+    cutlass::epilogue::ActivationKind activation = cutlass::epilogue::ActivationKind::kIdentity;
+    DeviceBuffer bias;
+    bool per_row = true;
+    int64_t bias_stride = 0;
+    DeviceBuffer aux, aux_before;
+    int64_t ldaux = 0;
+  };
+  Fused const *fused = nullptr;
 
   void SetUp() override {
     SKIP_WITHOUT_GPU();
@@ -125,21 +138,46 @@ class ExpertLayer : public ::testing::Test {
         r.B = B.bytes_ptr() + begin * ldb * input_bytes(), r.ldb = ldb;
         r.C = before.bytes_ptr() + begin * ldc * kBytes, r.ldc = ldc;
         r.D = expected.bytes_ptr() + begin * ldc * kBytes, r.ldd = ldc;
-        ASSERT_TRUE(ref::reference_gemm(r)) << where;
         char const *got = C.bytes_ptr() + begin * ldc * kBytes;
-        ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, M, columns, 1, got, ldc, 0, r.D, ldc, 0);
-        ASSERT_TRUE(cmp.ok) << where;
-        EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
-        EXPECT_LE(cmp.relative_error, ref::error_bound(input, NumericTypeID::kBF16, K)) << where;
+        if (fused) {
+          cutlass_lib_test::FusedRegion region;
+          region.product = r;
+          region.activation = fused->activation;
+          region.alpha = alpha, region.beta = beta;
+          region.before = r.C, region.got = got, region.ldc = ldc;
+          char const *bias = fused->bias.bytes_ptr();
+          if (fused->per_row) {
+            region.row_bias = bias + g * fused->bias_stride * kBytes;
+          } else {
+            region.column_bias = bias + begin * kBytes;
+          }
+          if (fused->aux.get()) region.aux = fused->aux.bytes_ptr() + begin * fused->ldaux * kBytes, region.ldaux = fused->ldaux;
+          EXPECT_TRUE(cutlass_lib_test::fused_region_matches(region)) << where;
+        } else {
+          ASSERT_TRUE(ref::reference_gemm(r)) << where;
+          ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, M, columns, 1, got, ldc, 0, r.D, ldc, 0);
+          ASSERT_TRUE(cmp.ok) << where;
+          EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
+          EXPECT_LE(cmp.relative_error, ref::error_bound(input, NumericTypeID::kBF16, K)) << where;
+        }
         // the group's M x columns region as computed, so the byte comparison sees only the rest
         ASSERT_EQ(cudaSuccess, cudaMemcpy2D(r.D, ldc * kBytes, got, ldc * kBytes, M * kBytes, columns,
                                             cudaMemcpyDeviceToDevice));
+        if (fused && fused->aux.get()) {   // likewise the group's aux columns
+          char *aux = fused->aux_before.bytes_ptr() + begin * fused->ldaux * kBytes;
+          ASSERT_EQ(cudaSuccess, cudaMemcpy2D(aux, fused->ldaux * kBytes, fused->aux.bytes_ptr() + begin * fused->ldaux * kBytes,
+                                              fused->ldaux * kBytes, M * kBytes, columns, cudaMemcpyDeviceToDevice));
+        }
         written += columns;
       }
       begin = end > begin ? end : begin;
     }
     EXPECT_GT(written, 0) << "the offsets left every group empty: the test checks nothing";
     EXPECT_TRUE(ref::bytes_equal(expected.get(), C.get(), bytes)) << "the call wrote outside its groups' columns";
+    if (fused && fused->aux.get()) {
+      EXPECT_TRUE(ref::bytes_equal(fused->aux_before.get(), fused->aux.get(), size_t(fused->ldaux * N * kBytes)))
+          << "the call wrote aux outside its groups' columns";
+    }
   }
 };
 
@@ -225,6 +263,75 @@ TEST_F(ExpertLayer, ManyExpertsCarryAcrossPrologueRounds) {
   }
   ASSERT_GT(end, N) << "the last experts should run past N";
   run_and_expect(ends);
+}
+
+/// The handle's fused epilogue over the experts: a PER_ROW bias per expert (batch entry g of the
+/// handle's bias, batchStride M + 8), then a PER_COLUMN bias (one per packed token), with GELU,
+/// ReLU or none, on prefill-sized and decode-sized layers; then GELU with the aux output over the
+/// packed columns (the opt-in "..._grouped_..._bias_gelu_aux" kernel) where the build has it.
+TEST_F(ExpertLayer, FusedBiasPerExpertAndPerToken) {
+  using cutlass::epilogue::ActivationKind;
+  struct Variant {
+    cutlassLibEpilogue_t epilogue;
+    ActivationKind activation;
+    bool aux;
+  };
+  Variant const variants[] = {{CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU, false},
+                              {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU, false},
+                              {CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity, false},
+                              {CUTLASS_LIB_EPILOGUE_GELU_AUX_BIAS, ActivationKind::kGELU, true}};
+  int ran = 0;
+  uint64_t seed = 300;
+  for (Variant const &v : variants) {
+    EpilogueDescription d;
+    d.activation = v.activation;
+    d.element_bias = NumericTypeID::kBF16;
+    if (v.aux) d.element_aux = NumericTypeID::kBF16;
+    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16, d)) {
+      continue;   // (the opt-in aux kernel; the test fails below if no variant ran)
+    }
+    for (bool const per_row : {true, false}) {
+      for (bool const decode : {false, true}) {
+        SCOPED_TRACE(std::string(cutlass::library::to_string(v.activation)) + (v.aux ? " aux" : "") +
+                     (per_row ? " per-row bias" : " per-column bias") + (decode ? ", decode" : ", prefill"));
+        std::vector<int> ends = kEnds;
+        if (decode) {
+          M = 1024, N = 24, K = 512, experts = 16;
+          ends = {0, 3, 3, 3, 4, 9, 9, 9, 9, 16, 16, 17, 17, 17, 24, 24};
+        } else {
+          M = 200, N = 300, K = 136, experts = 8;
+        }
+        make_operands(seed++);
+        Fused f;
+        f.activation = v.activation;
+        f.per_row = per_row;
+        f.bias_stride = M + 8;
+        int64_t const bias_count = per_row ? experts * f.bias_stride : N;
+        f.bias = DeviceBuffer(size_t(bias_count * kBytes));
+        ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, f.bias.get(), bias_count, seed++));
+        ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle, v.epilogue));
+        ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                  cutlassLibSetEpilogueBias(handle, f.bias.get(), CUDA_R_16BF,
+                                            per_row ? CUTLASS_LIB_VECTOR_PER_ROW : CUTLASS_LIB_VECTOR_PER_COLUMN,
+                                            per_row ? f.bias_stride : 0));
+        if (v.aux) {
+          f.ldaux = M + 4;
+          f.aux = DeviceBuffer(size_t(f.ldaux * N * kBytes));
+          f.aux_before = DeviceBuffer(size_t(f.ldaux * N * kBytes));
+          ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, f.aux.get(), f.ldaux * N));
+          ASSERT_EQ(cudaSuccess, cudaMemcpy(f.aux_before.get(), f.aux.get(), size_t(f.ldaux * N * kBytes),
+                                            cudaMemcpyDeviceToDevice));
+          ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle, f.aux.get(), CUDA_R_16BF, f.ldaux, 0));
+        }
+        fused = &f;
+        ASSERT_NO_FATAL_FAILURE(run_and_expect(ends));
+        fused = nullptr;
+        ++ran;
+      }
+    }
+  }
+  if (ran == 0) NO_KERNEL_FOR("a grouped bf16 TN GEMM with a fused bias (\"*_grouped_*_epi_tma_bias*\")");
 }
 
 /// cutlassLibGemmGroupedContiguousExSelect names the grouped kernel the call runs and the

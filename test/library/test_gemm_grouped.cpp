@@ -105,10 +105,13 @@ TEST(GemmGrouped, TheDeviceIsAskedOnlyAfterEveryArgumentPassed) {
   EXPECT_EQ(2, o.group);
 }
 
-TEST(GemmGrouped, FusedEpiloguesAreNotSupported) {
+TEST(GemmGrouped, FusedEpiloguesRunButTheDScaleIsNotSupported) {
   Grouped g;
   for (GemmGroup &group : g.call.groups) group.shape.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
-  GemmGroupedOutcome const o = gemm_grouped(g.call, no_device());
+  GemmGroupedOutcome o = gemm_grouped(g.call, no_device());
+  EXPECT_EQ(GemmFailure::kNoDevice, o.failure) << "a fused epilogue goes on to the device";
+  for (GemmGroup &group : g.call.groups) group.shape.epilogue.kind.scale_amax = true;
+  o = gemm_grouped(g.call, no_device());
   EXPECT_EQ(GemmFailure::kNotSupported, o.failure) << "answered before the device";
   EXPECT_EQ(0, o.group);
 }

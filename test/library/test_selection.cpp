@@ -694,10 +694,12 @@ GemmCall call_for(GemmDescription const &d, EpilogueDescription const &kind) {
   return c;
 }
 
+/// The fused kernels of single calls (the grouped kernels run the grouped calls: test_gemm_grouped.cpp).
 std::vector<Operation const *> fused_kernels() {
   std::vector<Operation const *> fused;
   for (auto const &op : Singleton::get().manifest) {
-    if (desc_of(op.get()).epilogue.fused()) fused.push_back(op.get());
+    GemmDescription const &d = desc_of(op.get());
+    if (d.epilogue.fused() && d.gemm_kind != GemmKind::kGrouped) fused.push_back(op.get());   // (single calls' kernels)
   }
   return fused;
 }

@@ -220,11 +220,14 @@ class CUTLASS_LIB_API Handle {
   /// C[e] = alpha_g * op(A[e]) * op(B[e]) + beta_g * C[e] in place, C column-major; A, B, C are
   /// HOST arrays of sum(size) device pointers, groups in order. Statuses as gemm_universal's:
   /// kErrorInvalidProblem for any argument error of any problem (checked before anything runs),
-  /// then kErrorNotSupported (types without kernels, a fused epilogue is never taken here), the
-  /// device, the kernels, the workspace, the launch.
+  /// then kErrorNotSupported (types without kernels, a D scale / amax or non-scalar operand
+  /// scales in `epilogue`), the device, the kernels, the workspace, the launch. `epilogue`: the
+  /// fused pieces of every problem (as gemm_universal's), problem e (counted over all groups)
+  /// taking the vectors and aux matrix of batch entry e (bias + e * batch_stride_bias, ...).
   Status gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
                       NumericTypeID element_B, NumericTypeID element_C, GroupedGemmGroup const *groups,
-                      int64_t group_count, void const *const *A, void const *const *B, void *const *C);
+                      int64_t group_count, void const *const *A, void const *const *B, void *const *C,
+                      GemmEpilogueArguments const &epilogue = GemmEpilogueArguments());
 
   /// A mixture-of-experts layer with its group sizes in device memory (the C API's
   /// cutlassLibGemmGroupedContiguousEx, which states the layout, the rules and the statuses):
@@ -235,7 +238,9 @@ class CUTLASS_LIB_API Handle {
   /// the call can be captured into a CUDA graph (with a workspace that outlives the graph:
   /// set_workspace). Statuses as gemm_universal's, in the C API's order (kErrorInvalidProblem for
   /// the argument errors, kErrorNotSupported for what it does not offer, then the device, the
-  /// kernels, the workspace and the launch).
+  /// kernels, the workspace and the launch). `epilogue`: the fused pieces (as the C API's call
+  /// takes the handle's: per-row vectors of group g at batch entry g, per-column vectors and the
+  /// aux matrix over the packed N columns).
   Status gemm_grouped_contiguous(int M, int N, int K,
                                  NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
                                  NumericTypeID element_A, LayoutTypeID layout_A, void const *ptr_A, int64_t lda,
@@ -244,7 +249,8 @@ class CUTLASS_LIB_API Handle {
                                  void const *beta,
                                  NumericTypeID element_C, void const *ptr_C, int64_t ldc,
                                  void *ptr_D, int64_t ldd,
-                                 int64_t group_count, int const *offsets);
+                                 int64_t group_count, int const *offsets,
+                                 GemmEpilogueArguments const &epilogue = GemmEpilogueArguments());
 
  private:
   friend struct HandleAccess;

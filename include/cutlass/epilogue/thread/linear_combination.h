@@ -183,6 +183,23 @@ class LinearCombination {
     if (Fusion_::kAux) params_.aux += l * params_.batch_stride_aux;
   }
 
+  /// Params of one group of a contiguous grouped launch (GemmSm90::prepare_contiguous_device), made
+  /// from the packed problem's: the group owns D's columns [first_column, first_column + columns).
+  /// Per-row vectors move to group g's (bias + g * batch_stride_bias, as batch entry g); per-column
+  /// vectors and the aux matrix follow the packed columns (vector + first_column, aux + first_column
+  /// * ldaux), and the columns the aux and per-column vectors cover end at the group's last.
+  CUTLASS_HOST_DEVICE static void move_to_group(Params &p, int64_t g, int64_t first_column, int columns) {
+    if (Fusion_::kBias) {
+      p.bias += p.bias_broadcast == VectorBroadcast::kPerRow ? g * p.batch_stride_bias : first_column;
+    }
+    if (Fusion_::kAlphaVector) {
+      p.alpha_vector += p.alpha_vector_broadcast == VectorBroadcast::kPerRow ? g * p.batch_stride_alpha_vector
+                                                                              : first_column;
+    }
+    if (Fusion_::kAux) p.aux += first_column * p.ldaux;
+    p.columns = columns;
+  }
+
 #if defined(__CUDACC__)
   CUTLASS_DEVICE Terms row_terms(int m) const { return vector_terms(m, params_.rows, VectorBroadcast::kPerRow); }
   CUTLASS_DEVICE Terms column_terms(int n) const {

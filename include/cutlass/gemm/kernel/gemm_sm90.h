@@ -696,6 +696,7 @@ struct GemmSm90 {
         GroupParams &group = p.groups[g];
         group.mainloop = p.mainloop;
         group.epilogue = p.epilogue;
+        EpilogueOutputOp::move_to_group(group.epilogue.output_op, g, begin, columns);   // fused pieces
         using cuda::ptx::space_global;
         // K-major B: dimension 1 is N; D and C: dimension 0 is M, 1 is N (make_params)
         cuda::ptx::tensormap_replace_global_address(space_global, &group.mainloop.tma_A,
