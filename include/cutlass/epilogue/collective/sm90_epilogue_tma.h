@@ -88,23 +88,35 @@ struct Sm90EpilogueTma {
 
   // ---- host --------------------------------------------------------------------------------
 
+  using MapShape = gemm::collective::TmaMapShape;
+  /// The geometry of D's (or, with a leading dimension ldc and batch stride, C's) tensor map:
+  /// column-major M x N (make_params; a grouped launch's prologue writes it on the device).
   template <typename Arguments>
-  static bool make_params(Arguments const &args, Params &params) {
-    uint64_t const m = args.problem_size.m(), n = args.problem_size.n();
-    auto const type = gemm::collective::TmaDataType<ElementC>::kValue;
+  static MapShape map_shape(Arguments const &args, int64_t ld, int64_t batch_stride) {
+    uint64_t const n = args.problem_size.n();
     int const eb = int(sizeof(ElementC));
+    return {uint64_t(args.problem_size.m()), n, uint64_t(ld) * eb,
+            gemm::collective::tma_batch_stride_bytes(args.batch_count, batch_stride, ld, int64_t(n), eb)};
+  }
+
+  /// The output operator's parameters and whether C is read, without the tensor maps.
+  template <typename Arguments>
+  static void make_operator_params(Arguments const &args, Params &params) {
     params.output_op = args.epilogue;
     params.has_source_pointer = args.ptr_C != nullptr;
-    bool ok = arch::make_tensor_map_3d(&params.tma_D, type, args.ptr_D, m, n, args.batch_count,
-                                       uint64_t(args.ldd) * eb,
-                                       gemm::collective::tma_batch_stride_bytes(args.batch_count, args.batch_stride_D,
-                                                                                args.ldd, n, eb),
-                                       kBoxM, kBoxN);
+  }
+
+  template <typename Arguments>
+  static bool make_params(Arguments const &args, Params &params) {
+    auto const type = gemm::collective::TmaDataType<ElementC>::kValue;
+    make_operator_params(args, params);
+    MapShape const d = map_shape(args, args.ldd, args.batch_stride_D);
+    bool ok = arch::make_tensor_map_3d(&params.tma_D, type, args.ptr_D, d.inner, d.outer, args.batch_count, d.stride,
+                                       d.batch_stride, kBoxM, kBoxN);
     if (ok && params.has_source_pointer) {
-      ok = arch::make_tensor_map_3d(&params.tma_C, type, args.ptr_C, m, n, args.batch_count, uint64_t(args.ldc) * eb,
-                                    gemm::collective::tma_batch_stride_bytes(args.batch_count, args.batch_stride_C,
-                                                                             args.ldc, n, eb),
-                                    kBoxM, kBoxN);
+      MapShape const c = map_shape(args, args.ldc, args.batch_stride_C);
+      ok = arch::make_tensor_map_3d(&params.tma_C, type, args.ptr_C, c.inner, c.outer, args.batch_count, c.stride,
+                                    c.batch_stride, kBoxM, kBoxN);
     }
     return ok;
   }

@@ -66,6 +66,14 @@ inline uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, in
   return uint64_t((elements * element_bytes + 15) / 16 * 16);
 }
 
+/// One operand's 3-D tensor map geometry: extents of its inner (contiguous) and outer dimensions
+/// in elements, and the byte strides of the outer and batch dimensions. The mainloop's and the
+/// epilogue's make_params encode it; a grouped launch's prologue writes it into a prototype map
+/// on the device (GemmSm90::prepare_grouped_device).
+struct TmaMapShape {
+  uint64_t inner, outer, stride, batch_stride;
+};
+
 template <typename ElementA, typename LayoutA, typename ElementB, typename LayoutB, typename TileShape, int Stages,
           bool Cooperative, int ClusterM = 1, int ClusterN = 1>
 struct Sm90MmaTmaGmmaSS {
@@ -144,29 +152,34 @@ struct Sm90MmaTmaGmmaSS {
 
   // ---- host --------------------------------------------------------------------------------
 
+  using MapShape = TmaMapShape;
+  template <typename Arguments>
+  static MapShape map_shape_A(Arguments const &args) {
+    uint64_t const m = args.problem_size.m(), k = args.problem_size.k();
+    uint64_t const outer = kKMajorA ? m : k;
+    return {kKMajorA ? k : m, outer, uint64_t(args.lda) * sizeof(ElementA),
+            tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, int64_t(outer), int(sizeof(ElementA)))};
+  }
+  template <typename Arguments>
+  static MapShape map_shape_B(Arguments const &args) {
+    uint64_t const n = args.problem_size.n(), k = args.problem_size.k();
+    uint64_t const outer = kKMajorB ? n : k;
+    // (B's map takes A's element size and type: the 16-bit kernels pair equal types, the fp8
+    // pairings two 1-byte types)
+    return {kKMajorB ? k : n, outer, uint64_t(args.ldb) * sizeof(ElementA),
+            tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, int64_t(outer), int(sizeof(ElementA)))};
+  }
+
   /// Tensor maps of A and B; false when the driver rejects them (alignment, sizes). A K-major
   /// operand's box is one CTA's slice (the whole tile without a cluster).
   template <typename Arguments>
   static bool make_params(Arguments const &args, Params &params) {
-    uint64_t const m = args.problem_size.m(), n = args.problem_size.n(), k = args.problem_size.k();
     auto const type = TmaDataType<ElementA>::kValue;
-    int const eb = int(sizeof(ElementA));
-    uint64_t const lda = uint64_t(args.lda) * eb, ldb = uint64_t(args.ldb) * eb;
-    bool ok = kKMajorA
-                  ? arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, k, m, args.batch_count, lda,
-                                             tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, m, eb),
-                                             kTileK, kSliceRowsA)
-                  : arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, m, k, args.batch_count, lda,
-                                             tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, k, eb),
-                                             64, kTileK);
-    ok = ok && (kKMajorB
-                    ? arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, k, n, args.batch_count, ldb,
-                                               tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, n, eb),
-                                               kTileK, kSliceRowsB)
-                    : arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, n, k, args.batch_count, ldb,
-                                               tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, k, eb),
-                                               64, kTileK));
-    return ok;
+    MapShape const a = map_shape_A(args), b = map_shape_B(args);
+    return arch::make_tensor_map_3d(&params.tma_A, type, args.ptr_A, a.inner, a.outer, args.batch_count, a.stride,
+                                    a.batch_stride, kKMajorA ? kTileK : 64, kKMajorA ? kSliceRowsA : kTileK) &&
+           arch::make_tensor_map_3d(&params.tma_B, type, args.ptr_B, b.inner, b.outer, args.batch_count, b.stride,
+                                    b.batch_stride, kKMajorB ? kTileK : 64, kKMajorB ? kSliceRowsB : kTileK);
   }
 
 #if defined(__CUDACC__)

@@ -63,6 +63,13 @@ __global__ void __launch_bounds__(384, 1) gemm_sm90_kernel(__grid_constant__ typ
 
 /// The prologue of a contiguous grouped launch (GemmSm90::run_contiguous): its CTAs write every
 /// group's tile counts and tensor maps into the workspace.
+/// The prologue of a host-sized grouped launch (GemmSm90::run_grouped): one thread per group
+/// writes its tensor maps from the prototypes.
+template <typename Kernel>
+__global__ void __launch_bounds__(256) gemm_sm90_grouped_prepare_kernel(__grid_constant__ typename Kernel::GroupedPrepare const prepare) {
+  Kernel::prepare_grouped_device(prepare);
+}
+
 template <typename Kernel>
 __global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
     gemm_sm90_contiguous_prepare_kernel(__grid_constant__ typename Kernel::ContiguousPrepare const prepare) {
@@ -324,34 +331,63 @@ struct GemmSm90 {
 
   // ---- grouped launches (TileSchedulerTag = GroupedScheduler) ---------------------------------
 
-  /// Byte offset of the Sm90GroupTiles array in a grouped launch's workspace (after the
-  /// GroupParams, rounded up to 256 bytes).
-  static size_t grouped_tiles_offset(int count) { return (size_t(count) * sizeof(GroupParams) + 255) / 256 * 256; }
+  /// Group g's operands as a host-sized grouped launch's prologue writes them into the prototype
+  /// tensor maps: addresses and map geometry (Mainloop::map_shape_A / _B, Epilogue::map_shape).
+  struct GroupMaps {
+    char const *A = nullptr, *B = nullptr, *C = nullptr;
+    char *D = nullptr;
+    collective::TmaMapShape a{}, b{}, c{}, d{};
+  };
+
+  /// What the host-sized grouped launch's prologue reads: prototype maps (the first non-empty
+  /// problem's A and B, and its D for C and D: one type and box) and where the table is.
+  struct GroupedPrepare {
+    typename Mainloop::Params mainloop;
+    CUtensorMap output;
+    GroupMaps const *maps = nullptr;
+    Sm90GroupTiles const *tiles = nullptr;
+    GroupParams *groups = nullptr;   ///< output operators copied from the host; maps written here
+    int count = 0;
+  };
+
+  /// Byte offsets in a grouped launch's workspace, each array 256-byte aligned: GroupParams, then
+  /// Sm90GroupTiles, then (host-sized launches) GroupMaps.
+  static size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+  static size_t grouped_tiles_offset(int count) { return round_up_256(size_t(count) * sizeof(GroupParams)); }
+  static size_t grouped_maps_offset(int count) {
+    return grouped_tiles_offset(count) + round_up_256(size_t(count) * sizeof(Sm90GroupTiles));
+  }
 
   /// Bytes of device workspace a grouped launch of `count` groups needs (its group table).
   static size_t get_grouped_workspace_size(int count) {
-    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);
+    return count <= 0 ? 0 : grouped_maps_offset(count) + size_t(count) * sizeof(GroupMaps);
   }
 
-  /// A grouped launch's table: each group's tensor maps and output operator, and its tile counts
-  /// and k-blocks per tile.
+  /// A grouped launch's table: each group's output operator (its tensor maps are written on the
+  /// device), tile counts and k-blocks per tile, map geometry, and the prototype maps.
   struct GroupTable {
     std::vector<GroupParams> groups;
     std::vector<Sm90GroupTiles> tiles;
+    std::vector<GroupMaps> maps;
+    GroupedPrepare prepare;
   };
 
   /// The group table of `count` problems, or why they cannot run as one grouped launch: each one
   /// batch, with the TMA alignment (can_implement_common), K >= 1 (kErrorNotSupported: a K == 0
   /// problem is beta * C, which the library runs apart) and units that fit an int (all checked
   /// first, on every problem),
-  /// then, with `encode`, tensor maps the driver accepts (kErrorMisalignedOperand if it refuses
-  /// one). A problem with M or N == 0 takes no part (it owns no tiles; its GroupParams stay
-  /// empty). Fills *table (count groups; without `encode`, the GroupParams stay empty).
+  /// then, with `encode`, each group's output operator and map geometry, and the prototype maps
+  /// the driver encodes from the first problem with M, N > 0 (kErrorMisalignedOperand if it
+  /// refuses one; the other problems' maps are written on the device from the same prototypes,
+  /// the checks above holding for every problem). A problem with M or N == 0 takes no part (it
+  /// owns no tiles; its GroupParams stay empty). Fills *table (count groups; without `encode`,
+  /// only the tile counts).
   static Status make_group_table(Arguments const *problems, int count, GroupTable *table, bool encode) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
     table->groups.assign(static_cast<size_t>(count), GroupParams{});
     table->tiles.assign(static_cast<size_t>(count), Sm90GroupTiles{});
+    table->maps.assign(static_cast<size_t>(count), GroupMaps{});
     int64_t units = 0;
     for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
@@ -368,20 +404,34 @@ struct GemmSm90 {
       }
       table->tiles[size_t(g)].end = int(units);
     }
-    for (int g = 0; encode && g < count; ++g) {   // then each group's tensor maps
+    bool prototype = false;
+    for (int g = 0; encode && g < count; ++g) {   // then each group's operator and map geometry
       Arguments const &p = problems[g];
       if (p.problem_size.m() <= 0 || p.problem_size.n() <= 0) continue;
-      GroupParams &group = table->groups[size_t(g)];
-      if (!Mainloop::make_params(p, group.mainloop) || !Epilogue::make_params(p, group.epilogue)) {
-        return Status::kErrorMisalignedOperand;
+      if (!prototype) {
+        typename Epilogue::Params output;
+        if (!Mainloop::make_params(p, table->prepare.mainloop) || !Epilogue::make_params(p, output)) {
+          return Status::kErrorMisalignedOperand;
+        }
+        table->prepare.output = output.tma_D;
+        prototype = true;
       }
+      Epilogue::make_operator_params(p, table->groups[size_t(g)].epilogue);
+      GroupMaps &maps = table->maps[size_t(g)];
+      maps.A = static_cast<char const *>(static_cast<void const *>(p.ptr_A));
+      maps.B = static_cast<char const *>(static_cast<void const *>(p.ptr_B));
+      maps.C = static_cast<char const *>(static_cast<void const *>(p.ptr_C));
+      maps.D = static_cast<char *>(static_cast<void *>(p.ptr_D));
+      maps.a = Mainloop::map_shape_A(p);
+      maps.b = Mainloop::map_shape_B(p);
+      maps.c = Epilogue::map_shape(p, p.ldc, p.batch_stride_C);
+      maps.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
     }
     return Status::kSuccess;
   }
 
   /// Whether `count` problems can run as one grouped launch: make_group_table's checks, without
-  /// encoding the tensor maps (run_grouped encodes them once, per launch; ~1 us of driver time
-  /// per map, four per problem).
+  /// encoding the prototype maps (run_grouped does, once per launch).
   static Status can_implement_grouped(Arguments const *problems, int count) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
@@ -392,11 +442,14 @@ struct GemmSm90 {
   }
 
   /// Runs `count` problems (can_implement_grouped) as one persistent launch on `stream`: each
-  /// group's tensor maps and output operator are built here and copied with its tile counts into
-  /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by a cudaMemcpyAsync
+  /// group's output operator, tile counts and map geometry are built here and copied into
+  /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by cudaMemcpyAsync
   /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
-  /// that work is done; not capturable in a CUDA graph); the kernel acquires each group's maps
-  /// (arch::tensor_map_acquire) and walks all groups' tiles (Sm90GroupedTileScheduler).
+  /// that work is done; not capturable in a CUDA graph); a prologue kernel writes each group's
+  /// tensor maps from three prototypes the driver encoded (prepare_grouped_device: the driver
+  /// encoding four maps per problem on the host took ~0.6 ms at 1024 problems, s21); the GEMM
+  /// kernel acquires each group's maps (arch::tensor_map_acquire) and walks all groups' tiles
+  /// (Sm90GroupedTileScheduler).
   static Status run_grouped(Arguments const *problems, int count, void *workspace, cudaStream_t stream) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
@@ -413,19 +466,29 @@ struct GemmSm90 {
       auto *device_groups = static_cast<GroupParams *>(workspace);
       auto *device_tiles =
           reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+      auto *device_maps = reinterpret_cast<GroupMaps *>(static_cast<char *>(workspace) + grouped_maps_offset(count));
+      int device = 0;
+      cudaGetDevice(&device);
+      if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything is copied)
       if (cudaMemcpyAsync(device_groups, groups.data(), sizeof(GroupParams) * size_t(count), cudaMemcpyHostToDevice,
                           stream) != cudaSuccess ||
           cudaMemcpyAsync(device_tiles, tiles.data(), sizeof(Sm90GroupTiles) * size_t(count), cudaMemcpyHostToDevice,
+                          stream) != cudaSuccess ||
+          cudaMemcpyAsync(device_maps, table.maps.data(), sizeof(GroupMaps) * size_t(count), cudaMemcpyHostToDevice,
                           stream) != cudaSuccess) {
         cudaGetLastError();
         return Status::kErrorInternal;
       }
+      GroupedPrepare prepare = table.prepare;
+      prepare.maps = device_maps;
+      prepare.tiles = device_tiles;
+      prepare.groups = device_groups;
+      prepare.count = count;
+      gemm_sm90_grouped_prepare_kernel<GemmSm90><<<(count + 255) / 256, 256, 0, stream>>>(prepare);
+      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = device_groups;
       params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count);
-      int device = 0;
-      cudaGetDevice(&device);
-      if (!allow_shared_memory(device)) return Status::kErrorInternal;
       int const sm_count = device_sm_count();
       int const grid = units < sm_count ? units : sm_count;
       params.scheduler.walkers = grid;
@@ -723,6 +786,42 @@ struct GemmSm90 {
     }
 #endif
   }
+
+  /// The host-sized grouped launch's prologue (run_grouped): thread g writes group g's tensor maps
+  /// (a group that owns tiles) from the prototypes: address, extents and strides replaced in
+  /// place (PTX ISA, "tensormap.replace"; global_stride ordinal i is dimension i + 1's stride,
+  /// dimension 0 being contiguous), then released to the tensormap proxy; the GEMM kernel
+  /// acquires each map before its first use (tensor_map_acquire).
+  CUTLASS_DEVICE static void prepare_grouped_device(GroupedPrepare const &p) {
+#if defined(CUTLASS_ARCH_WGMMA_ENABLED)
+    int const g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
+    if (g >= p.count || p.tiles[g].m_tiles == 0) return;
+    GroupParams &group = p.groups[g];
+    GroupMaps const &maps = p.maps[g];
+    group.mainloop = p.mainloop;
+    write_map(&group.mainloop.tma_A, maps.A, maps.a);
+    write_map(&group.mainloop.tma_B, maps.B, maps.b);
+    group.epilogue.tma_D = p.output;
+    write_map(&group.epilogue.tma_D, maps.D, maps.d);
+    if (group.epilogue.has_source_pointer) {
+      group.epilogue.tma_C = p.output;
+      write_map(&group.epilogue.tma_C, maps.C, maps.c);
+    }
+    cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_release, cuda::ptx::scope_gpu);
+#endif
+  }
+
+#if defined(CUTLASS_ARCH_WGMMA_ENABLED)
+  /// A prototype map (already copied to `map`, in global memory) moved to `address` with `shape`.
+  CUTLASS_DEVICE static void write_map(CUtensorMap *map, void const *address, collective::TmaMapShape const &shape) {
+    using cuda::ptx::space_global;
+    cuda::ptx::tensormap_replace_global_address(space_global, map, uint64_t(address));
+    cuda::ptx::tensormap_replace_global_dim(space_global, map, cuda::ptx::n32_t<0>{}, uint32_t(shape.inner));
+    cuda::ptx::tensormap_replace_global_dim(space_global, map, cuda::ptx::n32_t<1>{}, uint32_t(shape.outer));
+    cuda::ptx::tensormap_replace_global_stride(space_global, map, cuda::ptx::n32_t<0>{}, shape.stride);
+    cuda::ptx::tensormap_replace_global_stride(space_global, map, cuda::ptx::n32_t<1>{}, shape.batch_stride);
+  }
+#endif
 
   /// The operands of unit batch `l`: the launch's, or (grouped) group l's one-batch problem.
   CUTLASS_DEVICE static typename Mainloop::Params const &mainloop_params(Params const &params, int l) {
