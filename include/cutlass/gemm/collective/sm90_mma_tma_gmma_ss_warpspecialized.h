@@ -153,21 +153,25 @@ struct Sm90MmaTmaGmmaSS {
   // ---- host --------------------------------------------------------------------------------
 
   using MapShape = TmaMapShape;
+  /// An operand's map geometry: K-major (inner K, outer `mn`) or MN-major (inner `mn`, outer K).
+  /// Both operands take A's element size (the 16-bit kernels pair equal types, the fp8 pairings
+  /// two 1-byte types), as make_params takes A's TMA type for both.
+  static MapShape operand_map_shape(bool k_major, uint64_t mn, uint64_t k, int64_t ld, int batch_count,
+                                    int64_t batch_stride) {
+    uint64_t const outer = k_major ? mn : k;
+    int const eb = int(sizeof(ElementA));
+    return {k_major ? k : mn, outer, uint64_t(ld) * eb,
+            tma_batch_stride_bytes(batch_count, batch_stride, ld, int64_t(outer), eb)};
+  }
   template <typename Arguments>
   static MapShape map_shape_A(Arguments const &args) {
-    uint64_t const m = args.problem_size.m(), k = args.problem_size.k();
-    uint64_t const outer = kKMajorA ? m : k;
-    return {kKMajorA ? k : m, outer, uint64_t(args.lda) * sizeof(ElementA),
-            tma_batch_stride_bytes(args.batch_count, args.batch_stride_A, args.lda, int64_t(outer), int(sizeof(ElementA)))};
+    return operand_map_shape(kKMajorA, uint64_t(args.problem_size.m()), uint64_t(args.problem_size.k()), args.lda,
+                             args.batch_count, args.batch_stride_A);
   }
   template <typename Arguments>
   static MapShape map_shape_B(Arguments const &args) {
-    uint64_t const n = args.problem_size.n(), k = args.problem_size.k();
-    uint64_t const outer = kKMajorB ? n : k;
-    // (B's map takes A's element size and type: the 16-bit kernels pair equal types, the fp8
-    // pairings two 1-byte types)
-    return {kKMajorB ? k : n, outer, uint64_t(args.ldb) * sizeof(ElementA),
-            tma_batch_stride_bytes(args.batch_count, args.batch_stride_B, args.ldb, int64_t(outer), int(sizeof(ElementA)))};
+    return operand_map_shape(kKMajorB, uint64_t(args.problem_size.n()), uint64_t(args.problem_size.k()), args.ldb,
+                             args.batch_count, args.batch_stride_B);
   }
 
   /// Tensor maps of A and B; false when the driver rejects them (alignment, sizes). A K-major
