@@ -532,7 +532,7 @@ class Handle {
     return status;
   }
 
-  /// The handle's state for a call without a fused epilogue (the grouped call takes none): the
+  /// The handle's state for a call without a fused epilogue (the grouped calls then set their bias): the
   /// stream, the caller's workspace, the DEFAULT epilogue (dropping a bias an earlier call set) and
   /// no operand scales (an earlier scaled_mm's outer vectors would answer NOT_SUPPORTED).
   cutlassLibStatus_t prepare_plain(uintptr_t stream, uintptr_t workspace, size_t workspace_bytes) {
