@@ -9,6 +9,10 @@
 #   SANITIZE=1        compute-sanitizer memcheck of one small problem (D aliasing C) per sm90 kernel,
 #                     of stream-K's split problems, and of the grouped calls' GPU tests
 #   EPILOGUE_BENCH=1  scripts/bench_epilogues.sh (fused vs cuBLASLt and vs cuBLAS + separate kernel)
+#   GROUPED=1         the mixture-of-experts layers through cutlass_bench --grouped (the library's
+#                     two grouped calls against cuBLAS's grouped call, a loop and the dense GEMM):
+#                     prefill 8 x 14336 x 4096 and sparse 32 x 4096 x 7168 at 8192 tokens, decode,
+#                     many small experts (256 and 1024)
 #   SHAPES=<csv>      cutlass_bench over a shape suite (group,M,N,K,layout rows), e.g. ../shared/bench/gemm-shapes.csv (copy it into the checkout for a device run)
 #   PYTHON=1          the Python package bound to this build's library (a venv that sees the
 #                     machine's PyTorch), its pytest suite, python/examples/decoder_block.py and
@@ -86,6 +90,16 @@ if [ "${EPILOGUE_BENCH:-0}" = 1 ] && [ -x scripts/bench_epilogues.sh ]; then
   # its SHAPES (a list of MxNxK) is not ours (a CSV path): unset for it
   env -u SHAPES SKIP_BUILD=1 OUT="$out/epilogues" BUILD_DIR="$build_dir" timeout 600 scripts/bench_epilogues.sh > "$out/bench_epilogues.log" 2>&1
   tail -30 "$out/bench_epilogues.log"
+fi
+
+if [ "${GROUPED:-0}" = 1 ]; then
+  for layer in "8,14336,4096 --tokens=8192" "32,4096,7168 --tokens=8192 --distribution=sparse" \
+               "8,14336,4096 --counts=0,0,0,21,8,1,4,0" "256,2048,1024 --tokens=1024" "1024,512,512 --tokens=4096"; do
+    echo "== --grouped=$layer" >> "$out/grouped_layers.log"
+    timeout 120 "$build_dir/src/benchmark/cutlass_bench" --grouped=$layer --profiling-iterations=30 \
+      >> "$out/grouped_layers.log" 2>&1
+  done
+  grep -E "^==|verification|cutlass_lib grouped|GroupedBatchedEx|contiguous|dense cuBLAS" "$out/grouped_layers.log"
 fi
 
 if [ "${PYTHON:-0}" = 1 ]; then
