@@ -258,7 +258,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *
  * Statuses: those of cutlassLibGemmEx, with these rules. Every problem's arguments are checked
  * before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
- * (then the type combination, then the fused epilogue and outer-vector scales); then every
+ * (then the type combination, then the D scale / amax, outer-vector scales and precise
+ * accumulation); then every
  * problem's kernel is selected (NO_DEVICE, NO_KERNEL, ARCH_MISMATCH) and its workspace compared
  * with a caller's workspace (WORKSPACE_TOO_SMALL); only then does the first problem run. So a bad or unsupported problem
  * anywhere in the call launches nothing; only ALLOC_FAILED (the handle's own workspace cannot
@@ -301,9 +302,12 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  nothing whatever their number (one stands for the group).
  *  INVALID_VALUE, besides a single call's reasons in any group: group_count < 0; a NULL size,
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
- *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory.
+ *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory; a fused
+ *  epilogue's vector or aux batchStride with which the call's problems' entries span more than
+ *  2^63 - 1 bytes.
  *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
- *  D scale / amax or an outer-vector operand scale on the handle; a fused epilogue with k == 0
+ *  D scale / amax, an outer-vector operand scale or precise accumulation on the handle; a fused
+ *  epilogue with k == 0
  *  in a group with problems (as cutlassLibGemmEx). See the section's conventions for the order. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
     cutlassLibHandle_t handle, const cutlassLibOperation_t transa_array[], const cutlassLibOperation_t transb_array[],
@@ -356,7 +360,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  device in DEVICE pointer mode).
  *  Statuses, in this order: INVALID_VALUE for cutlassLibGemmEx's argument errors of the packed
  *  problem (A holds group 0's matrix, the epilogue's operands checked against it), group_count < 0, strideA < 0 or one with which the groups'
- *  A span more than 2^63 - 1 bytes, a NULL or not 4-byte aligned
+ *  A span more than 2^63 - 1 bytes (likewise a PER_ROW bias / alpha vector's batchStride), a NULL or not 4-byte aligned
  *  offsets array or one in pageable host memory when group_count > 0 (told with a device only:
  *  without one, NO_DEVICE comes first); NOT_SUPPORTED for the type
  *  combination, and for a D scale / amax, non-scalar operand scale or precise accumulation on the

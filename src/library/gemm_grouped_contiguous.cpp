@@ -94,6 +94,18 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   if (call.count > 0 && operand_span_overflows(c.layout_A, c.m, c.k, c.lda, call.stride_A, call.count, c.element_A)) {
     return failed(GemmFailure::kInvalidValue, "the groups' A (strideA apart) span more than 2^63 bytes");
   }
+  // the fused epilogue's per-row vectors: M values per group, batchStride apart (per-column
+  // vectors and aux follow the packed columns: check_gemm_arguments checked them)
+  GemmEpilogueArguments const &e = c.epilogue;
+  auto const rows_overflow = [&](bool on, epilogue::VectorBroadcast broadcast, int64_t stride, NumericTypeID type) {
+    return on && broadcast == epilogue::VectorBroadcast::kPerRow && call.count > 0 && c.n > 0 &&
+           operand_span_overflows(LayoutTypeID::kColumnMajor, c.m, 1, c.m, stride, call.count, type);
+  };
+  if (rows_overflow(e.kind.element_bias != NumericTypeID::kInvalid, e.bias_broadcast, e.batch_stride_bias,
+                    e.kind.element_bias) ||
+      rows_overflow(e.kind.alpha_vector, e.alpha_vector_broadcast, e.batch_stride_alpha_vector, NumericTypeID::kF32)) {
+    return failed(GemmFailure::kInvalidValue, "the groups' bias or alpha vector (batchStride apart) span more than 2^63 bytes");
+  }
   if (call.count > 0) {
     if (call.offsets == nullptr) return failed(GemmFailure::kInvalidValue, "offsets is null");
     if (reinterpret_cast<uintptr_t>(call.offsets) % alignof(int) != 0) {

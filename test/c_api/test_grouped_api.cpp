@@ -296,6 +296,12 @@ TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
             cutlassLibSetEpilogueBias(handle_, bias, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, 64));
   cutlassLibStatus_t const with_bias = grouped_select(handle_, a);
   EXPECT_TRUE(with_bias == valid || with_bias == CUTLASS_LIB_STATUS_NO_KERNEL) << with_bias;
+  // problem e takes batch entry e: a batchStride with which the 5 entries span past 2^63 bytes
+  // is an argument error, as in a strided-batched call
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, bias, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, INT64_MAX / 4));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
   float *amax = static_cast<float *>(mutable_address(0x6000000));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, amax));
@@ -608,6 +614,12 @@ TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
     EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
     EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
     EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a)) << "a bias epilogue without its bias";
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueBias(handle_, address(0x5000000), CUDA_R_16BF,
+                                                                    CUTLASS_LIB_VECTOR_PER_ROW, INT64_MAX / 4));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a)) << "8 experts' biases past 2^63 bytes";
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueBias(handle_, address(0x5000000), CUDA_R_16BF,
+                                                                    CUTLASS_LIB_VECTOR_PER_COLUMN, INT64_MAX / 4));
+    EXPECT_NE(CUTLASS_LIB_STATUS_INVALID_VALUE, contiguous(handle_, a)) << "per column: one packed vector";
     EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
   }
   if (!has_device()) {

@@ -396,6 +396,11 @@ struct GemmSm90 {
         if (p.problem_size.k() <= 0) return Status::kErrorNotSupported;
         Status const status = can_implement_common<GemmSm90>(p);
         if (status != Status::kSuccess) return status;
+        if (!tma_encodable(Mainloop::map_shape_A(p)) || !tma_encodable(Mainloop::map_shape_B(p)) ||
+            !tma_encodable(Epilogue::map_shape(p, p.ldc, p.batch_stride_C)) ||
+            !tma_encodable(Epilogue::map_shape(p, p.ldd, p.batch_stride_D))) {
+          return Status::kErrorMisalignedOperand;   // (the prologue writes maps the driver never sees)
+        }
         int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
         units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
@@ -428,6 +433,13 @@ struct GemmSm90 {
       maps.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
     }
     return Status::kSuccess;
+  }
+
+  /// Whether a map of `shape` is within the driver's limits for cuTensorMapEncodeTiled (extents at
+  /// most 2^32, strides below 2^40 bytes; CUDA driver API, "cuTensorMapEncodeTiled").
+  static bool tma_encodable(collective::TmaMapShape const &shape) {
+    return shape.inner <= (uint64_t(1) << 32) && shape.outer <= (uint64_t(1) << 32) &&
+           shape.stride < (uint64_t(1) << 40) && shape.batch_stride < (uint64_t(1) << 40);
   }
 
   /// Whether `count` problems can run as one grouped launch: make_group_table's checks, without
@@ -562,7 +574,9 @@ struct GemmSm90 {
   }
 
   /// Bytes of device workspace (256-byte aligned) a contiguous launch of `count` groups needs.
-  static size_t get_contiguous_workspace_size(int count) { return get_grouped_workspace_size(count); }
+  static size_t get_contiguous_workspace_size(int count) {
+    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);   // (no GroupMaps)
+  }
 
   /// Runs `shape` (can_implement_contiguous) as `count` groups split at the device array `offsets`
   /// (count ints; group g owns columns [offsets[g - 1], offsets[g]), offsets[-1] = 0): the
