@@ -489,7 +489,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetEpilogue(cutlassLibHandle_t ha
  *  bias + i * batchStride elements. A _BIAS epilogue without a bias is INVALID_VALUE at the call.
  *  The generator builds fused kernels whose bias and aux types are Ctype (16-bit and f32
  *  outputs) or Atype (fp8 outputs); a call with another bias or aux type answers NO_KERNEL.
- *  INVALID_VALUE for a mode outside the enum or batchStride < 0, then NOT_SUPPORTED for biasType. */
+ *  INVALID_VALUE for a mode outside the enum or batchStride < 0, then NOT_SUPPORTED for biasType.
+ *  A later call whose bias (or aux, or alpha vector) is not aligned to its element size answers
+ *  INVALID_VALUE. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_t handle, const void *bias,
                                                                cudaDataType_t biasType, cutlassLibVectorMode_t mode,
                                                                int64_t batchStride);

@@ -195,6 +195,16 @@ char const *epilogue_operands_error(GemmEpilogueArguments const &e, int64_t aux_
   if (e.batch_stride_bias < 0 || e.batch_stride_alpha_vector < 0 || e.batch_stride_aux < 0) {
     return "epilogue batch strides must be >= 0";
   }
+  // the kernels load and store the vectors' and aux's elements as whole elements (a misaligned
+  // one faults)
+  auto const misaligned = [](void const *pointer, NumericTypeID type) {
+    return pointer && reinterpret_cast<uintptr_t>(pointer) % uintptr_t(std::max(sizeof_bits(type) / 8, 1)) != 0;
+  };
+  if ((e.kind.element_bias != NumericTypeID::kInvalid && misaligned(e.bias, e.kind.element_bias)) ||
+      (e.kind.alpha_vector && misaligned(e.alpha_vector, NumericTypeID::kF32)) ||
+      (e.kind.element_aux != NumericTypeID::kInvalid && misaligned(e.aux, e.kind.element_aux))) {
+    return "the bias, alpha vector or aux pointer is not aligned to its element size";
+  }
   if (e.kind.activation == epilogue::ActivationKind::kClamp && !(e.clamp_min <= e.clamp_max)) {
     return "clamp_min must be <= clamp_max";
   }

@@ -183,6 +183,30 @@ TEST_F(CApiEpilogue, BiasEpilogueWithoutBiasIsInvalidValue) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(64, 64, 64, &name));
 }
 
+/// A bias, aux or alpha vector not aligned to its element size: INVALID_VALUE (the kernels would
+/// fault on its loads / stores).
+TEST_F(CApiEpilogue, MisalignedVectorsAreInvalidValue) {
+  char const *name = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX_BIAS));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x600000), CUDA_R_16BF, 64, 0));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500001), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64)) << "bf16 bias at an odd address";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(64, 64, 64, &name));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500002), CUDA_R_32F, CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64)) << "f32 bias 2 bytes off";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueBias(handle_, address(0x500002), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x600001), CUDA_R_16BF, 64, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64)) << "bf16 aux at an odd address";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueAlphaVector(handle_, reinterpret_cast<float const *>(address(0x500002)),
+                                             CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64)) << "alpha vector 2 bytes off";
+}
+
 /// An _AUX epilogue without aux set: INVALID_VALUE; with ldaux < m: INVALID_VALUE.
 TEST_F(CApiEpilogue, AuxEpilogueWithoutAuxIsInvalidValue) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
