@@ -327,13 +327,16 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
   for_each_problem(call, [&](ProblemIndex const &i) {
     // the fused epilogue's vectors and aux up to this problem's batch entry (problem_call moves
     // them there: check the span first, as a strided-batched call of entry + 1 batches would)
-    GemmCall spanned = call.groups[size_t(i.group)].shape;
-    spanned.batch_count = i.entry + 1;
-    GemmOutcome const span = check_epilogue_arguments(spanned);
-    if (span.failure == GemmFailure::kInvalidValue) {
-      first_other = at(span.failure, span.detail, i.group, i.problem);
-      stop = true;
-      return false;
+    GemmCall const &shape = call.groups[size_t(i.group)].shape;
+    if (shape.epilogue.kind.fused()) {
+      GemmCall spanned = shape;
+      spanned.batch_count = i.entry + 1;
+      GemmOutcome const span = check_epilogue_arguments(spanned);
+      if (span.failure == GemmFailure::kInvalidValue) {
+        first_other = at(span.failure, span.detail, i.group, i.problem);
+        stop = true;
+        return false;
+      }
     }
     GemmOutcome const checked = check_gemm_arguments(problem_call(call, i));
     if (checked.failure == GemmFailure::kInvalidValue) {
