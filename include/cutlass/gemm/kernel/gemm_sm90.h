@@ -385,9 +385,11 @@ struct GemmSm90 {
   static Status make_group_table(Arguments const *problems, int count, GroupTable *table, bool encode) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
-    table->groups.assign(static_cast<size_t>(count), GroupParams{});
     table->tiles.assign(static_cast<size_t>(count), Sm90GroupTiles{});
-    table->maps.assign(static_cast<size_t>(count), GroupMaps{});
+    if (encode) {   // (the checks alone need no group table: ~0.8 KB per problem, zeroed)
+      table->groups.assign(static_cast<size_t>(count), GroupParams{});
+      table->maps.assign(static_cast<size_t>(count), GroupMaps{});
+    }
     int64_t units = 0;
     for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
