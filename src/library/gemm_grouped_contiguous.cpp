@@ -94,18 +94,16 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   if (call.count > 0 && operand_span_overflows(c.layout_A, c.m, c.k, c.lda, call.stride_A, call.count, c.element_A)) {
     return failed(GemmFailure::kInvalidValue, "the groups' A (strideA apart) span more than 2^63 bytes");
   }
-  // the fused epilogue's per-row vectors: M values per group, batchStride apart (per-column
-  // vectors and aux follow the packed columns: check_gemm_arguments checked them)
-  GemmEpilogueArguments const &e = c.epilogue;
-  auto const rows_overflow = [&](bool on, epilogue::VectorBroadcast broadcast, int64_t stride, NumericTypeID type) {
-    return on && broadcast == epilogue::VectorBroadcast::kPerRow && call.count > 0 && c.n > 0 &&
-           operand_span_overflows(LayoutTypeID::kColumnMajor, c.m, 1, c.m, stride, call.count, type);
-  };
-  if (rows_overflow(e.kind.element_bias != NumericTypeID::kInvalid, e.bias_broadcast, e.batch_stride_bias,
-                    e.kind.element_bias) ||
-      rows_overflow(e.kind.alpha_vector, e.alpha_vector_broadcast, e.batch_stride_alpha_vector, NumericTypeID::kF32)) {
-    return failed(GemmFailure::kInvalidValue, "the groups' bias or alpha vector (batchStride apart) span more than 2^63 bytes");
-  }
+  // the fused epilogue's per-row vectors over the groups: batch entries 0 .. count - 1 (per-column
+  // vectors and aux follow the packed columns, one span: stride 0 here)
+  GemmCall groups = c;
+  groups.batch_count = std::max<int64_t>(call.count, 1);
+  epilogue::VectorBroadcast const per_column = epilogue::VectorBroadcast::kPerColumn;
+  if (groups.epilogue.bias_broadcast == per_column) groups.epilogue.batch_stride_bias = 0;
+  if (groups.epilogue.alpha_vector_broadcast == per_column) groups.epilogue.batch_stride_alpha_vector = 0;
+  groups.epilogue.batch_stride_aux = 0;
+  GemmOutcome const spans = check_epilogue_arguments(groups);
+  if (spans.failure == GemmFailure::kInvalidValue) return failed(spans.failure, spans.detail);
   if (call.count > 0) {
     if (call.offsets == nullptr) return failed(GemmFailure::kInvalidValue, "offsets is null");
     if (reinterpret_cast<uintptr_t>(call.offsets) % alignof(int) != 0) {

@@ -270,13 +270,12 @@ TEST_F(CApiGrouped, InvalidValueInALaterGroupComesBeforeNotSupportedInAnEarlierO
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
 }
 
-/// cutlassLibGemmGroupedBatchedExSelect of GroupedArgs' call: its status (nothing runs).
-cutlassLibStatus_t grouped_select(cutlassLibHandle_t handle, GroupedArgs const &a) {
-  char const *name = nullptr;
-  size_t bytes = 0;
+/// cutlassLibGemmGroupedBatchedExSelect of GroupedArgs' call (nothing runs).
+cutlassLibStatus_t grouped_select(cutlassLibHandle_t handle, GroupedArgs const &a, char const **kernel,
+                                  size_t *workspace_bytes) {
   return cutlassLibGemmGroupedBatchedExSelect(handle, a.transa, a.transb, a.m, a.n, a.k, a.alpha, a.A, a.Atype, a.lda,
                                               a.B, a.Btype, a.ldb, a.beta, a.C, a.Ctype, a.ldc, a.group_count,
-                                              a.group_size, a.compute, &name, &bytes);
+                                              a.group_size, a.compute, kernel, workspace_bytes);
 }
 
 /// The fused epilogue passes the argument checks as in a single call (a bias epilogue without
@@ -284,9 +283,11 @@ cutlassLibStatus_t grouped_select(cutlassLibHandle_t handle, GroupedArgs const &
 /// The queries run nothing: with a device they plan the problems, without one they answer NO_DEVICE.
 TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
   cutlassLibStatus_t const valid = has_device() ? CUTLASS_LIB_STATUS_SUCCESS : CUTLASS_LIB_STATUS_NO_DEVICE;
+  char const *name = nullptr;
+  size_t bytes = 0;
   GroupedArgs a;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU));
-  cutlassLibStatus_t const gelu = grouped_select(handle_, a);
+  cutlassLibStatus_t const gelu = grouped_select(handle_, a, &name, &bytes);
   EXPECT_TRUE(gelu == valid || gelu == CUTLASS_LIB_STATUS_NO_KERNEL) << gelu;   // NO_KERNEL: no dense GELU-only kernel
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a)) << "a bias epilogue without its bias";
@@ -294,20 +295,20 @@ TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
   void const *bias = address(0x5000000);
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetEpilogueBias(handle_, bias, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, 64));
-  cutlassLibStatus_t const with_bias = grouped_select(handle_, a);
+  cutlassLibStatus_t const with_bias = grouped_select(handle_, a, &name, &bytes);
   EXPECT_TRUE(with_bias == valid || with_bias == CUTLASS_LIB_STATUS_NO_KERNEL) << with_bias;
   // problem e takes batch entry e: a batchStride with which the 5 entries span past 2^63 bytes
   // is an argument error, as in a strided-batched call
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
             cutlassLibSetEpilogueBias(handle_, bias, CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, INT64_MAX / 4));
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));
-  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a, &name, &bytes));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
   float *amax = static_cast<float *>(mutable_address(0x6000000));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, amax));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, batched(handle_, a, 2));
-  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped_select(handle_, a));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped_select(handle_, a, &name, &bytes));
 }
 
 TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
@@ -634,11 +635,6 @@ TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {
 TEST_F(CApiGrouped, SelectQueriesAnswerAsTheirCallsWithoutRunning) {
   char const *name = "unset";
   size_t bytes = 1;
-  auto select_grouped = [&](cutlassLibHandle_t handle, GroupedArgs const &a, char const **kernel, size_t *size) {
-    return cutlassLibGemmGroupedBatchedExSelect(handle, a.transa, a.transb, a.m, a.n, a.k, a.alpha, a.A, a.Atype,
-                                                a.lda, a.B, a.Btype, a.ldb, a.beta, a.C, a.Ctype, a.ldc,
-                                                a.group_count, a.group_size, a.compute, kernel, size);
-  };
   auto select_contiguous = [&](ContiguousArgs const &a, char const **kernel, size_t *size) {
     return cutlassLibGemmGroupedContiguousExSelect(handle_, a.transa, a.transb, a.m, a.n, a.k, &a.alpha, a.A,
                                                    CUDA_R_16BF, a.lda, a.strideA, a.B, CUDA_R_16BF, a.ldb, &a.beta,
@@ -647,16 +643,16 @@ TEST_F(CApiGrouped, SelectQueriesAnswerAsTheirCallsWithoutRunning) {
   };
   {
     GroupedArgs a;
-    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, select_grouped(nullptr, a, &name, &bytes));
-    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select_grouped(handle_, a, nullptr, &bytes));
-    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select_grouped(handle_, a, &name, nullptr));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, grouped_select(nullptr, a, &name, &bytes));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a, nullptr, &bytes));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a, &name, nullptr));
     a.A_values[4] = nullptr;
-    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select_grouped(handle_, a, &name, &bytes));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped_select(handle_, a, &name, &bytes));
   }
   {
     GroupedArgs a;
     a.group_count = 0;
-    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, select_grouped(handle_, a, &name, &bytes));
+    EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, grouped_select(handle_, a, &name, &bytes));
     EXPECT_EQ(nullptr, name);
     EXPECT_EQ(0u, bytes);
   }
@@ -682,7 +678,7 @@ TEST_F(CApiGrouped, SelectQueriesAnswerAsTheirCallsWithoutRunning) {
     grouped_call.lda_values[g] = grouped_call.ldb_values[g] = grouped_call.k_values[g];
   }
   ContiguousArgs contiguous_call;
-  cutlassLibStatus_t const grouped_status = select_grouped(handle_, grouped_call, &name, &bytes);
+  cutlassLibStatus_t const grouped_status = grouped_select(handle_, grouped_call, &name, &bytes);
   char const *contiguous_name = nullptr;
   size_t contiguous_bytes = 0;
   cutlassLibStatus_t const contiguous_status = select_contiguous(contiguous_call, &contiguous_name, &contiguous_bytes);

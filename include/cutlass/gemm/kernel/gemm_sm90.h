@@ -776,23 +776,13 @@ struct GemmSm90 {
         group.mainloop = p.mainloop;
         group.epilogue = p.epilogue;
         EpilogueOutputOp::move_to_group(group.epilogue.output_op, g, begin, columns);   // fused pieces
-        using cuda::ptx::space_global;
         // K-major B: dimension 1 is N; D and C: dimension 0 is M, 1 is N (make_params)
-        cuda::ptx::tensormap_replace_global_address(space_global, &group.mainloop.tma_A,
+        cuda::ptx::tensormap_replace_global_address(cuda::ptx::space_global, &group.mainloop.tma_A,
                                                     uint64_t(p.A + int64_t(g) * p.stride_A));
-        cuda::ptx::tensormap_replace_global_address(space_global, &group.mainloop.tma_B,
-                                                    uint64_t(p.B + int64_t(begin) * p.column_B));
-        cuda::ptx::tensormap_replace_global_dim(space_global, &group.mainloop.tma_B, cuda::ptx::n32_t<1>{},
-                                                uint32_t(columns));
-        cuda::ptx::tensormap_replace_global_address(space_global, &group.epilogue.tma_D,
-                                                    uint64_t(p.D + int64_t(begin) * p.column_D));
-        cuda::ptx::tensormap_replace_global_dim(space_global, &group.epilogue.tma_D, cuda::ptx::n32_t<1>{},
-                                                uint32_t(columns));
+        move_map(&group.mainloop.tma_B, p.B + int64_t(begin) * p.column_B, uint32_t(columns));
+        move_map(&group.epilogue.tma_D, p.D + int64_t(begin) * p.column_D, uint32_t(columns));
         if (p.epilogue.has_source_pointer) {
-          cuda::ptx::tensormap_replace_global_address(space_global, &group.epilogue.tma_C,
-                                                      uint64_t(p.C + int64_t(begin) * p.column_C));
-          cuda::ptx::tensormap_replace_global_dim(space_global, &group.epilogue.tma_C, cuda::ptx::n32_t<1>{},
-                                                  uint32_t(columns));
+          move_map(&group.epilogue.tma_C, p.C + int64_t(begin) * p.column_C, uint32_t(columns));
         }
         // the writer's half of the proxy hand-off; the GEMM kernel acquires each map before use
         cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_release, cuda::ptx::scope_gpu);
@@ -828,12 +818,18 @@ struct GemmSm90 {
   }
 
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
+  /// A map (already copied to `map`, in global memory) moved to `address`, its outer extent
+  /// (dimension 1) `outer`; the rest as it was.
+  CUTLASS_DEVICE static void move_map(CUtensorMap *map, void const *address, uint32_t outer) {
+    cuda::ptx::tensormap_replace_global_address(cuda::ptx::space_global, map, uint64_t(address));
+    cuda::ptx::tensormap_replace_global_dim(cuda::ptx::space_global, map, cuda::ptx::n32_t<1>{}, outer);
+  }
+
   /// A prototype map (already copied to `map`, in global memory) moved to `address` with `shape`.
   CUTLASS_DEVICE static void write_map(CUtensorMap *map, void const *address, collective::TmaMapShape const &shape) {
     using cuda::ptx::space_global;
-    cuda::ptx::tensormap_replace_global_address(space_global, map, uint64_t(address));
+    move_map(map, address, uint32_t(shape.outer));
     cuda::ptx::tensormap_replace_global_dim(space_global, map, cuda::ptx::n32_t<0>{}, uint32_t(shape.inner));
-    cuda::ptx::tensormap_replace_global_dim(space_global, map, cuda::ptx::n32_t<1>{}, uint32_t(shape.outer));
     cuda::ptx::tensormap_replace_global_stride(space_global, map, cuda::ptx::n32_t<0>{}, shape.stride);
     cuda::ptx::tensormap_replace_global_stride(space_global, map, cuda::ptx::n32_t<1>{}, shape.batch_stride);
   }
