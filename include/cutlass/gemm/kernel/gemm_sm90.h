@@ -426,6 +426,7 @@ struct GemmSm90 {
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
         table->tiles[size_t(g)].m_tiles = int(m_tiles);
         table->tiles[size_t(g)].k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
+        table->tiles[size_t(g)].n = p.problem_size.n();
       }
       table->tiles[size_t(g)].end = int(units);
     }
@@ -798,7 +799,7 @@ struct GemmSm90 {
       __syncthreads();
       bool const writes = g < p.count && g % int(gridDim.x) == int(blockIdx.x);   // this CTA's groups
       if (writes) {
-        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles};
+        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles, columns};
       }
       if (writes && columns > 0) {
         GroupParams &group = p.groups[g];
@@ -992,6 +993,8 @@ struct GemmSm90 {
             default: run(std::integral_constant<Promotion, Promotion::kBoth>{}, as_is);
           }
         }
+      } else if (narrow(params, work)) {
+        mainloop<Mainloop::kNarrowColumns>(smem, consumer, lane, work, stage, phase, acc);
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
       }
@@ -1104,8 +1107,23 @@ struct GemmSm90 {
     }
   }
 
+  /// Whether unit `work` (located) runs the narrower wgmma (Mainloop::kNarrowColumns): grouped
+  /// ping-pong kernels, in a group's last tile column when it holds at most that many of the
+  /// group's columns. At 128-wide token tiles this halves the tensor work of an expert's last,
+  /// partly filled token tile in about half the cases (its token count mod 128 in 1..64).
+  CUTLASS_DEVICE static bool narrow(Params const &params, Sm90WorkUnit const &work) {
+    if constexpr (kGrouped && !kCooperative && Mainloop::kNarrowColumns > 0) {
+      return params.scheduler.narrow_tails &&
+             params.scheduler.groups[work.l].n - work.n_block * TileShape::kN <= Mainloop::kNarrowColumns;
+    } else {
+      return false;
+    }
+  }
+
   /// The mainloop of one unit: its k-blocks from ring position (stage, phase), one wgmma-group in
   /// flight; a stage is released once the group after it is issued and it has completed.
+  /// kColumns < the consumer's N: only its first kColumns columns (Mainloop::mma).
+  template <int kColumns = Mainloop::kWgN>
   CUTLASS_DEVICE static void mainloop(SharedStorage &smem, int consumer, int lane, Sm90WorkUnit const &work, int &stage,
                                       uint32_t &phase,
                                       Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
@@ -1113,7 +1131,7 @@ struct GemmSm90 {
     for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(acc);
-      Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
+      Mainloop::template mma<1, 0, false, kColumns>(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
       fence_accumulators(acc);
       arch::wgmma_wait_group<1>();
       if (previous >= 0) release_stage(smem, previous, lane);

@@ -124,13 +124,14 @@ struct Sm90TileScheduler {
 };
 
 /// One group of a grouped launch as its scheduler reads it: the units (CTA tiles) of the groups
-/// before it and of it (`end`, a running sum), its tile rows and the k-blocks of each of its
-/// tiles; its tile columns are (end - previous end) / m_tiles. A group with M or N == 0 owns no
+/// before it and of it (`end`, a running sum), its tile rows, the k-blocks of each of its tiles
+/// and its N; its tile columns are (end - previous end) / m_tiles. A group with M or N == 0 owns no
 /// units (m_tiles may be 0).
 struct Sm90GroupTiles {
   int end = 0;
   int m_tiles = 0;
   int k_tiles = 0;
+  int n = 0;   ///< the group's columns (N): the kernel narrows the wgmma of a last tile column that holds few
 };
 
 /// Grouped GEMM (1x1 clusters): G problems, each with its own M, N and K, walked as one
@@ -161,6 +162,10 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// Dynamic order: the launch's unit counter (device memory, zero when the GEMM kernel starts:
   /// the launch's prologue writes it); nullptr for the fixed order.
   unsigned *next_unit = nullptr;
+  /// Whether the kernel runs a group's last tile column with the narrower wgmma where it holds at
+  /// most half a tile of columns (GemmSm90::narrow): CUTLASS_LIB_GROUPED_NARROW=1 (opt-in until
+  /// measured on a GPU); make() sets it.
+  bool narrow_tails = false;
 
   /// The band height of grouped launches: 2 tile rows, or CUTLASS_LIB_GROUPED_BAND (an integer
   /// from 1 to kMaxBandRows; a measurement aid) read once (host). The bound keeps raster()'s
@@ -197,6 +202,8 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     s.group_count = count;
     s.band_rows = grouped_band_rows();
     s.next_unit = grouped_dynamic_order() ? next_unit : nullptr;
+    static bool const narrow = env_int_in("CUTLASS_LIB_GROUPED_NARROW", 0, 1, 0) == 1;
+    s.narrow_tails = narrow;
     return s;
   }
 
