@@ -994,7 +994,8 @@ struct GemmSm90 {
           }
         }
       } else if (narrow(params, work)) {
-        mainloop<Mainloop::kNarrowColumns>(smem, consumer, lane, work, stage, phase, acc);
+        mainloop<(Mainloop::kNarrowColumns > 0 ? Mainloop::kNarrowColumns : Mainloop::kWgN)>(smem, consumer, lane, work,
+                                                                                              stage, phase, acc);
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
       }
