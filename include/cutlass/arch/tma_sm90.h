@@ -104,11 +104,13 @@ CUTLASS_DEVICE void prefetch_tensor_map(CUtensorMap const *map) {
 }
 
 /// Before the first TMA that uses a tensor map in global memory written outside this kernel's
-/// tensormap proxy (a host copy before the launch, or generic stores): the tensormap proxy is not
-/// acquired from the generic proxy at kernel start, so a reused address could serve a stale map
-/// (PTX ISA, "fence.proxy.tensormap"; system scope: the host wrote it).
+/// tensormap proxy (generic stores of an earlier kernel on the device, e.g. a grouped launch's
+/// prologue): the tensormap proxy is not acquired from the generic proxy at kernel start, so a
+/// reused address could serve a stale map (PTX ISA, "fence.proxy.tensormap"). GPU scope: every
+/// map the kernels read this way is written on this GPU (the grouped prologues); maps the host
+/// writes go in as kernel parameters.
 CUTLASS_DEVICE void tensor_map_acquire(CUtensorMap const *map) {
-  cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_acquire, cuda::ptx::scope_sys, map,
+  cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_acquire, cuda::ptx::scope_gpu, map,
                                            cuda::ptx::n32_t<128>{});
 }
 

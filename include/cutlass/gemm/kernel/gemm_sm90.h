@@ -1067,6 +1067,7 @@ struct GemmSm90 {
   struct UnitRing {
     int slot = 0;
     uint32_t phase = 0;
+    uint32_t claimed = ~0u;   ///< producer: the next unit index, taken from the counter ahead of its use
   };
 
   /// The CTA's next unit, as the producer (`producer`) or a consumer warp sees it: the walker's
@@ -1080,10 +1081,13 @@ struct GemmSm90 {
       if (params.scheduler.next_unit != nullptr) {
         uint32_t index;
         if (producer) {
+          // the index claimed when the unit before was handed over (the atomic's round trip, a few
+          // microseconds under a GEMM's memory traffic, then overlaps that unit's loads)
+          index = ring.claimed != ~0u ? ring.claimed : atomicAdd(params.scheduler.next_unit, 1u);
           arch::mbarrier_wait(&smem.unit_empty[ring.slot], ring.phase ^ 1);   // a fresh barrier passes parity 1
-          index = atomicAdd(params.scheduler.next_unit, 1u);
           smem.unit_index[ring.slot] = index;
           arch::mbarrier_arrive(&smem.unit_full[ring.slot]);   // (release: the index is visible to the waiters)
+          if (index < uint32_t(params.scheduler.unit_count())) ring.claimed = atomicAdd(params.scheduler.next_unit, 1u);
         } else {
           arch::mbarrier_wait(&smem.unit_full[ring.slot], ring.phase);
           index = *static_cast<uint32_t volatile *>(&smem.unit_index[ring.slot]);
