@@ -259,18 +259,6 @@ struct Sm90MmaTmaGmmaSS {
     return arch::make_smem_desc_sw128(arch::smem_address(stage_base), KMajor ? 16 : kMnChunkBytes, 1024);
   }
 
-  /// The narrower wgmma for tiles of at most half the consumer's columns (a grouped launch's last
-  /// tile column of a group: its other columns are past the group's N, so their products would
-  /// only be clipped by the store): kWgN / 2 where wgmma has that N for these types, else 0 (none).
-  static constexpr int narrow_columns() {
-    constexpr int half = kWgN / 2;
-    if (kSplitN || half % 8 != 0) return 0;
-    if (half == 64 || half == 128) return half;
-    if (half == 96 && sizeof(ElementA) == 2) return half;
-    return 0;
-  }
-  static constexpr int kNarrowColumns = narrow_columns();
-
   /// Row and column of warpgroup `consumer`'s part inside the CTA tile.
   CUTLASS_HOST_DEVICE static int consumer_row(int consumer) { return kSplitM ? consumer * kWgM : 0; }
   CUTLASS_HOST_DEVICE static int consumer_column(int consumer) { return kSplitN ? consumer * kWgN : 0; }
@@ -282,18 +270,13 @@ struct Sm90MmaTmaGmmaSS {
   /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, one
   /// type, a square tile), so the accumulators hold the transposed part: rows are columns of D
   /// [consumer_row, + kWgM), columns rows of D (the block-scaled kernels' swapped promotion).
-  /// kColumns < kWgN / kParts: only the first kColumns columns of the part, into the first
-  /// kColumns / 2 accumulators of each atom (wgmma's fragment holds columns in 8-column groups,
-  /// in order); the others are left as they were (narrow_columns).
-  template <int kParts = 1, int kPart = 0, bool kSwapAB = false, int kColumns = kWgN / kParts>
+  template <int kParts = 1, int kPart = 0, bool kSwapAB = false>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom / kParts], bool accumulate) {
     static_assert(kWgN % (8 * kParts) == 0 && kPart < kParts, "sm90 mainloop: a part's columns are whole 8-column groups");
     static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && std::is_same<ElementA, ElementB>::value),
                   "sm90 mainloop: swapped operands are K-major, of one type, in a square tile");
-    static_assert(kColumns <= kWgN / kParts, "sm90 mainloop: at most the part's columns");
-    using PartWgmma = arch::WgmmaSS<kColumns, ElementA, !kKMajorA, !kKMajorB, ElementB>;
-    using PartAccumulators = Accumulator[PartWgmma::kAccumulators];
+    using PartWgmma = arch::WgmmaSS<kWgN / kParts, ElementA, !kKMajorA, !kKMajorB, ElementB>;
     int const row0 = consumer_row(consumer);
     int const col0 = consumer_column(consumer) + kPart * (kWgN / kParts);
     // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
@@ -309,7 +292,7 @@ struct Sm90MmaTmaGmmaSS {
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < kAtomsM; ++a) {
         uint64_t const desc_a = arch::advance_smem_desc(desc_a0, slab_offset<kKMajorA>(64 * a, kk));
-        PartWgmma::mma(desc_a, desc_b, reinterpret_cast<PartAccumulators &>(acc[a]), (accumulate || kk > 0) ? 1 : 0);
+        PartWgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
       }
     }
     arch::wgmma_commit_group();
