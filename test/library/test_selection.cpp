@@ -537,43 +537,6 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
   }
 }
 
-/// The dynamic order (GemmSm90's unit counter): a walker is handed increasing unit indices that
-/// may skip any number of units and groups (the other CTAs took them); at() gives each the group
-/// and k-blocks unit() gives by index, and nothing past the last unit.
-TEST(Selection, GroupedSchedulerTakesCounterUnitsInAnyIncreasingOrder) {
-  using cutlass::gemm::kernel::Sm90GroupedTileScheduler;
-  using cutlass::gemm::kernel::Sm90GroupTiles;
-  using cutlass::gemm::kernel::Sm90WorkUnit;
-  std::vector<Sm90GroupTiles> groups;
-  int end = 0;
-  for (int g = 0; g < 500; ++g) {   // many small groups, some empty, and a few large ones
-    int const tiles = g % 7 == 0 ? 0 : (g % 50 == 1 ? 400 : 1 + g % 3);
-    end += tiles;
-    groups.push_back({end, tiles > 0 ? 1 : 0, 1 + g % 5});
-  }
-  Sm90GroupedTileScheduler s = Sm90GroupedTileScheduler::make(groups.data(), int(groups.size()));
-  s.walkers = 1;
-  uint32_t seed = 12345;
-  auto const random = [&seed] { return (seed = seed * 1664525u + 1013904223u) >> 8; };
-  for (int walkers : {3, 132}) {
-    std::vector<Sm90GroupedTileScheduler::Walker> w(size_t(walkers), s.walker(0));
-    for (int u = 0; u < end; ++u) {   // the counter: each unit to a random walker, in order
-      auto &walker = w[random() % uint32_t(walkers)];
-      Sm90WorkUnit work, by_index;
-      ASSERT_TRUE(s.at(walker, uint32_t(u), work));
-      ASSERT_TRUE(s.unit(0, u, by_index));
-      EXPECT_EQ(by_index.l, work.l) << "unit " << u;
-      EXPECT_EQ(by_index.k_end, work.k_end) << "unit " << u;
-      EXPECT_EQ(0, work.k_begin);
-    }
-    Sm90WorkUnit work;
-    for (auto &walker : w) {
-      EXPECT_FALSE(s.at(walker, uint32_t(end), work)) << "the index past the last unit stops the walker";
-      EXPECT_FALSE(s.at(walker, uint32_t(end) + 131u, work));
-    }
-  }
-}
-
 TEST(Selection, StreamKKeepsWholeTilesPastThe32BitRunArithmetic) {
   using cutlass::gemm::kernel::Sm90StreamKScheduler;
   // 133 tiles on 132 SMs would all be split; with 2^31 / 133 + 1 k-blocks each (K ~ 1 G elements)

@@ -99,16 +99,6 @@ CUTLASS_DEVICE void tma_store_wait() {
   cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<N>{});
 }
 
-/// Starts moving the box of `map` at (c0, c1, c2) from global memory into L2 (no shared memory,
-/// no barrier; a hint the hardware may drop: PTX ISA, "cp.async.bulk.prefetch.tensor").
-CUTLASS_DEVICE void tma_prefetch_l2_3d(CUtensorMap const *map, int c0, int c1, int c2) {
-#if defined(CUTLASS_ARCH_WGMMA_ENABLED)
-  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(map), "r"(c0), "r"(c1),
-               "r"(c2)
-               : "memory");
-#endif
-}
-
 CUTLASS_DEVICE void prefetch_tensor_map(CUtensorMap const *map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }

@@ -217,14 +217,6 @@ struct Sm90MmaTmaGmmaSS {
     }
   }
 
-  /// Starts moving A's k-block `k_block` of tile row m_block into L2 (K-major A without a
-  /// cluster: one box; otherwise nothing), so a later load() of it finds it there.
-  CUTLASS_DEVICE static void prefetch_A(Params const &params, int m_block, int k_block, int l) {
-    if constexpr (kKMajorA && kSlicesA == 1) {
-      arch::tma_prefetch_l2_3d(&params.tma_A, k_block * kTileK, m_block * kTileM, l);
-    }
-  }
-
   /// One operand's `Rows` MN rows starting at mn0, k-block at k0, into `dst` (K-major: one box of
   /// Rows rows of 128 B; MN-major: Rows / 64 boxes of 64 x kTileK). Sharers > 1: multicast.
   template <bool KMajor, int Sharers, int Rows, typename Element>

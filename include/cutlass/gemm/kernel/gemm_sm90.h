@@ -172,19 +172,7 @@ struct GemmSm90 {
   };
   struct NoBlockScaleStorage {};
 
-  /// Grouped kernels: the ring through which the producer hands the units it takes from the
-  /// dynamic order's counter (Sm90GroupedTileScheduler::next_unit) to the consumers; an empty
-  /// base elsewhere.
-  static constexpr int kUnitSlots = 4;
-  struct UnitRingStorage {
-    uint32_t unit_index[kUnitSlots];
-    uint64_t unit_full[kUnitSlots];    ///< the producer's arrive once the index is written
-    uint64_t unit_empty[kUnitSlots];   ///< one arrive per consumer warp once it has read the index
-  };
-  struct NoUnitRingStorage {};
-
-  struct SharedStorage : std::conditional<kBlockScaled, BlockScaleStorage, NoBlockScaleStorage>::type,
-                         std::conditional<kGrouped, UnitRingStorage, NoUnitRingStorage>::type {
+  struct SharedStorage : std::conditional<kBlockScaled, BlockScaleStorage, NoBlockScaleStorage>::type {
     typename Mainloop::SharedStorage mainloop;
     typename Epilogue::SharedStorage epilogue;
     uint64_t full[Stages];
@@ -359,21 +347,15 @@ struct GemmSm90 {
     GroupMaps const *maps = nullptr;
     Sm90GroupTiles const *tiles = nullptr;
     GroupParams *groups = nullptr;   ///< output operators copied from the host; maps written here
-    unsigned *next_unit = nullptr;   ///< the dynamic order's counter (zeroed here)
     int count = 0;
   };
 
   /// Byte offsets in a grouped launch's workspace, each array 256-byte aligned: GroupParams, then
-  /// Sm90GroupTiles, then the dynamic order's unit counter (256 bytes), then (host-sized launches)
-  /// GroupMaps.
+  /// Sm90GroupTiles, then (host-sized launches) GroupMaps.
   static size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
   static size_t grouped_tiles_offset(int count) { return round_up_256(size_t(count) * sizeof(GroupParams)); }
-  static size_t grouped_counter_offset(int count) {
+  static size_t grouped_maps_offset(int count) {
     return grouped_tiles_offset(count) + round_up_256(size_t(count) * sizeof(Sm90GroupTiles));
-  }
-  static size_t grouped_maps_offset(int count) { return grouped_counter_offset(count) + 256; }
-  static unsigned *grouped_counter(void *workspace, int count) {
-    return reinterpret_cast<unsigned *>(static_cast<char *>(workspace) + grouped_counter_offset(count));
   }
 
   /// Bytes of device workspace a grouped launch of `count` groups needs (its group table).
@@ -515,13 +497,12 @@ struct GemmSm90 {
       prepare.maps = device_maps;
       prepare.tiles = device_tiles;
       prepare.groups = device_groups;
-      prepare.next_unit = grouped_counter(workspace, count);
       prepare.count = count;
       gemm_sm90_grouped_prepare_kernel<GemmSm90><<<(count + 255) / 256, 256, 0, stream>>>(prepare);
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = device_groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count, prepare.next_unit);
+      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count);
       int const sm_count = device_sm_count();
       int const grid = units < sm_count ? units : sm_count;
       params.scheduler.walkers = grid;
@@ -563,7 +544,6 @@ struct GemmSm90 {
     int64_t column_B = 0, column_C = 0, column_D = 0;   ///< bytes from one column to the next
     GroupParams *groups = nullptr;        ///< the group table (written)
     Sm90GroupTiles *tiles = nullptr;      ///< the groups' tile counts (written)
-    unsigned *next_unit = nullptr;        ///< the dynamic order's counter (zeroed)
   };
 
   /// Whether `shape` (the packed problem, one batch: M, all N columns, K, A with batch_stride_A
@@ -597,7 +577,7 @@ struct GemmSm90 {
 
   /// Bytes of device workspace (256-byte aligned) a contiguous launch of `count` groups needs.
   static size_t get_contiguous_workspace_size(int count) {
-    return count <= 0 ? 0 : grouped_maps_offset(count);   // (no GroupMaps)
+    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);   // (no GroupMaps)
   }
 
   /// Runs `shape` (can_implement_contiguous) as `count` groups split at the device array `offsets`
@@ -635,7 +615,6 @@ struct GemmSm90 {
       prepare.column_D = shape.ldd * int64_t(sizeof(ElementC));
       prepare.groups = static_cast<GroupParams *>(workspace);
       prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
-      prepare.next_unit = grouped_counter(workspace, count);
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
@@ -644,7 +623,7 @@ struct GemmSm90 {
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = prepare.groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count, prepare.next_unit);
+      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count);
       params.scheduler.walkers = device_sm_count();
       gemm_sm90_kernel<GemmSm90><<<params.scheduler.walkers, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
@@ -736,13 +715,6 @@ struct GemmSm90 {
         arch::mbarrier_init(&smem.epilogue.source_full[c], 1);
         arch::mbarrier_init(&smem.mainloop_done[c], 4);   // the other consumer's four warps
       }
-      if constexpr (kGrouped) {
-        CUTLASS_PRAGMA_UNROLL
-        for (int s = 0; s < kUnitSlots; ++s) {
-          arch::mbarrier_init(&smem.unit_full[s], 1);
-          arch::mbarrier_init(&smem.unit_empty[s], Mainloop::kConsumers * 4);   // every consumer warp
-        }
-      }
       arch::mbarrier_init_fence();
     }
     if (kClusterSize > 1) {
@@ -781,7 +753,6 @@ struct GemmSm90 {
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
     using Scan = cub::BlockScan<int, kPrepareThreads>;
     __shared__ typename Scan::TempStorage scan;
-    if (blockIdx.x == 0 && threadIdx.x == 0) *p.next_unit = 0;   // the GEMM kernel's unit counter
     auto const larger = [](int a, int b) { return a > b ? a : b; };
     int last_end = 0, units = 0;   // carried from the rounds before (the same in every thread)
     for (int64_t first = 0; first < p.count; first += kPrepareThreads) {
@@ -830,7 +801,6 @@ struct GemmSm90 {
   CUTLASS_DEVICE static void prepare_grouped_device(GroupedPrepare const &p) {
 #if defined(CUTLASS_ARCH_WGMMA_ENABLED)
     int const g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
-    if (g == 0) *p.next_unit = 0;   // the GEMM kernel's unit counter
     if (g >= p.count || p.tiles[g].m_tiles == 0) return;
     GroupParams &group = p.groups[g];
     GroupMaps const &maps = p.maps[g];
@@ -916,9 +886,8 @@ struct GemmSm90 {
     cluster_position(rank_m, rank_n);
     auto walker = params.scheduler.walker(cluster_index());
     Sm90WorkUnit work;
-    UnitRing ring;
     int acquired = -1;   // grouped: the group whose A / B maps this thread has acquired (groups only increase)
-    while (next_unit(params, smem, walker, work, ring, /*producer=*/true, lane)) {
+    while (params.scheduler.next(walker, work)) {
       params.scheduler.locate(work, rank_m, rank_n);
       if (kGrouped && work.l != acquired) {
         arch::tensor_map_acquire(&mainloop_params(params, work.l).tma_A);
@@ -938,12 +907,6 @@ struct GemmSm90 {
           arch::mbarrier_arrive_expect_tx(&smem.full[stage], stage_bytes);
           Mainloop::load(smem.mainloop, mainloop_params(params, work.l), stage, &smem.full[stage], work.m_block,
                          work.n_block, k_block, operand_batch(work.l), rank_m, rank_n);
-        }
-        if constexpr (kGrouped) {
-          int const ahead = k_block + params.scheduler.prefetch_distance;
-          if (params.scheduler.prefetch_distance > 0 && ahead < work.k_end) {
-            Mainloop::prefetch_A(mainloop_params(params, work.l), work.m_block, ahead, operand_batch(work.l));
-          }
         }
         if constexpr (kBlockScaled) {
           BlockScales::copy(scale_sources, k_block, lane, smem.block_scales[stage], &smem.full[stage]);
@@ -1037,10 +1000,9 @@ struct GemmSm90 {
       // other consumer's k-blocks.
       auto walker = params.scheduler.walker(cluster_index());
       Sm90WorkUnit work;
-      UnitRing ring;
       int stage = 0;
       uint32_t phase = 0;
-      for (int j = 0; next_unit(params, smem, walker, work, ring, /*producer=*/false, lane); ++j) {
+      for (int j = 0; params.scheduler.next(walker, work); ++j) {
         if (!kCooperative && (j & 1) != consumer) {
           int const end = stage + work.k_blocks();
           phase ^= uint32_t(end / Stages) & 1;
@@ -1063,47 +1025,6 @@ struct GemmSm90 {
       }
     }
     if (thread_in_wg == 0) Epilogue::drain();
-  }
-
-  /// Position in the unit ring (grouped kernels in the dynamic order).
-  struct UnitRing {
-    int slot = 0;
-    uint32_t phase = 0;
-    uint32_t claimed = ~0u;   ///< producer: the next unit index, taken from the counter ahead of its use
-  };
-
-  /// The CTA's next unit, as the producer (`producer`) or a consumer warp sees it: the walker's
-  /// next; or, for a grouped launch in the dynamic order, the producer takes the next index from
-  /// the counter and writes it into the unit ring, and every consumer warp reads it from there
-  /// (each reads every unit, as the walking consumers do). The last index handed over is past the
-  /// last unit: everyone stops at it.
-  CUTLASS_DEVICE static bool next_unit(Params const &params, SharedStorage &smem, typename TileScheduler::Walker &walker,
-                                       Sm90WorkUnit &work, UnitRing &ring, bool producer, int lane) {
-    if constexpr (kGrouped) {
-      if (params.scheduler.next_unit != nullptr) {
-        uint32_t index;
-        if (producer) {
-          // the index claimed when the unit before was handed over (the atomic's round trip, a few
-          // microseconds under a GEMM's memory traffic, then overlaps that unit's loads)
-          index = ring.claimed != ~0u ? ring.claimed : atomicAdd(params.scheduler.next_unit, 1u);
-          arch::mbarrier_wait(&smem.unit_empty[ring.slot], ring.phase ^ 1);   // a fresh barrier passes parity 1
-          smem.unit_index[ring.slot] = index;
-          arch::mbarrier_arrive(&smem.unit_full[ring.slot]);   // (release: the index is visible to the waiters)
-          if (index < uint32_t(params.scheduler.unit_count())) ring.claimed = atomicAdd(params.scheduler.next_unit, 1u);
-        } else {
-          arch::mbarrier_wait(&smem.unit_full[ring.slot], ring.phase);
-          index = *static_cast<uint32_t volatile *>(&smem.unit_index[ring.slot]);
-          __syncwarp();
-          if (lane == 0) arch::mbarrier_arrive(&smem.unit_empty[ring.slot]);
-        }
-        if (++ring.slot == kUnitSlots) {
-          ring.slot = 0;
-          ring.phase ^= 1;
-        }
-        return params.scheduler.at(walker, index, work);
-      }
-    }
-    return params.scheduler.next(walker, work);
   }
 
   /// The next position of the stage ring: the stage after `stage`, the phase flipping on each lap.

@@ -140,13 +140,7 @@ struct Sm90GroupTiles {
 /// k-blocks as its run (so units differ in length: the kernel's consumers walk every unit of the
 /// CTA, carrying the stage ring's position, as stream-K's do), and locate() its tile in the
 /// group (the kernel then reads that group's operands; each group's own tensors have one batch).
-/// CTA c walks units c, c + walkers, ... as the plain scheduler does, or, when `next_unit` is set
-/// (grouped_dynamic_order()), takes the next unit in the order from a counter in
-/// device memory whenever its producer has issued the last loads of the one before (the kernel
-/// hands each unit index to its consumers through shared memory), so units start in order in
-/// time as well: the few CTAs that share an expert's weight panel (its token tiles) or a token
-/// panel stay within a few k-blocks of each other and the later ones find the panel in L2, where
-/// a fixed c + j * walkers assignment lets them drift apart over the waves. `groups` is an array of
+/// CTA c walks units c, c + walkers, ... as the plain scheduler does. `groups` is an array of
 /// group_count Sm90GroupTiles the walker reads (device memory in a launch, host memory in host
 /// code), and so is the unit count (the last group's end): a launch whose group sizes live in
 /// device memory (GemmSm90::run_contiguous) writes the array in a kernel before it, and the host
@@ -158,13 +152,6 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
   int band_rows = 2;   ///< raster band height inside each group, in tile rows (raster()); make() sets it
-  /// Dynamic order: the launch's unit counter (device memory, zero when the GEMM kernel starts:
-  /// the launch's prologue writes it); nullptr for the fixed order.
-  unsigned *next_unit = nullptr;
-  /// The producer starts moving A's k-block k + prefetch_distance into L2 as it loads k-block k
-  /// (0: none); make() sets it from CUTLASS_LIB_GROUPED_PREFETCH (0 to 64, default 0: a
-  /// measurement aid while measured).
-  int prefetch_distance = 0;
 
   /// The band height of grouped launches: 2 tile rows, or CUTLASS_LIB_GROUPED_BAND (an integer
   /// from 1 to kMaxBandRows; a measurement aid) read once (host). The bound keeps raster()'s
@@ -180,29 +167,14 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   }
   static constexpr int kMaxBandRows = 16;
 
-  /// Whether grouped launches take their units from a counter (next_unit): when
-  /// CUTLASS_LIB_GROUPED_ORDER is "dynamic" (not yet measured on a GPU: opt-in); read once (host).
-  static bool grouped_dynamic_order() {
-    static bool const dynamic = [] {
-      char const *v = std::getenv("CUTLASS_LIB_GROUPED_ORDER");
-      return v && std::strcmp(v, "dynamic") == 0;
-    }();
-    return dynamic;
-  }
-
-  /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here),
-  /// in the dynamic order with the counter at `next_unit` when the process takes it
-  /// (grouped_dynamic_order()) and a counter is given.
-  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count, unsigned *next_unit = nullptr) {
+  /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here).
+  static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count) {
     Sm90GroupedTileScheduler s;
     s.n_tiles = 1;
     s.batch = 1;
     s.groups = groups;
     s.group_count = count;
     s.band_rows = grouped_band_rows();
-    s.next_unit = grouped_dynamic_order() ? next_unit : nullptr;
-    static int const distance = env_int_in("CUTLASS_LIB_GROUPED_PREFETCH", 0, 64, 0);
-    s.prefetch_distance = distance;
     return s;
   }
 
@@ -219,20 +191,13 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// The walker's next unit, whole (its group's k-blocks), its group as work.l; false when it has
   /// none left.
   CUTLASS_HOST_DEVICE bool next(Walker &w, Sm90WorkUnit &work) const {
-    if (!at(w, w.unit, work)) return false;
-    w.unit += uint32_t(walkers);
-    return true;
-  }
-
-  /// Unit `u` as the walker's next (u at least its last unit: the dynamic order's counter only
-  /// grows), its group as work.l; false when u is past the last unit.
-  CUTLASS_HOST_DEVICE bool at(Walker &w, uint32_t u, Sm90WorkUnit &work) const {
-    if (u >= uint32_t(unit_count())) return false;
-    if (uint32_t(groups[w.group].end) <= u) {   // past the walker's group (ends never decrease)
+    if (w.unit >= uint32_t(unit_count())) return false;
+    if (uint32_t(groups[w.group].end) <= w.unit) {   // past the walker's group (ends never decrease)
       ++w.group;
-      if (uint32_t(groups[w.group].end) <= u) w.group = group_of(int(u), w.group + 1);
+      if (uint32_t(groups[w.group].end) <= w.unit) w.group = group_of(int(w.unit), w.group + 1);
     }
-    set_unit(int(u), w.group, work);
+    set_unit(int(w.unit), w.group, work);
+    w.unit += uint32_t(walkers);
     return true;
   }
 
