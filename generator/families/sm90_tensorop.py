@@ -164,6 +164,11 @@ TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
 #: slower than 128x128 on every MoE layer measured (s21: +2% to +42%; the sparse layers pad more
 #: tokens), and the grouped ranking still prefers it when built (docs/NOTES.md).
 TILE_GROUPED_WIDE = dataclasses.replace(TILES[3], scheduler="grouped", in_default_set=False)
+#: ... and the 128x128 tile on a 2x1 cluster (opt-in, "*128x128x64_2x1x1*_grouped*"): the two CTAs
+#: take neighbouring weight tiles of one expert and share its token tile, multicast (a quarter
+#: fewer L2 reads per k-block: the sparse MoE layer ran L2-throughput-bound on the 1x1 tile, s23).
+#: Not yet run on a GPU.
+TILE_GROUPED_CLUSTER = dataclasses.replace(TILE_GROUPED, cluster=Shape(2, 1, 1), in_default_set=False)
 
 #: Fused epilogues of the 16-bit grouped kernels (per problem / per expert bias, activations, aux,
 #: alpha vector; no D scale / amax: the grouped calls refuse them): every standard variant on the
@@ -263,6 +268,12 @@ ROWS = tuple(
             alignments=ALIGNMENTS_S8,
             tiles=tiles_for(E4M3, (TILE_GROUPED, dataclasses.replace(TILE_GROUPED_FEW_TOKENS, in_default_set=True))))
     for c in (BF16, F16)
+) + tuple(
+    # grouped 128x128 on a 2x1 cluster (TILE_GROUPED_CLUSTER), plain epilogue, TN: opt-in until it
+    # passes the grouped GPU tests and is measured on the MoE layers
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_CLUSTER,), in_default_set=False)
+    for a in (BF16, F16)
 )
 
 #: Shared memory of the sm90 epilogue: two 4 KB boxes per consumer warpgroup (two warpgroups),
@@ -311,8 +322,10 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if tb.m > 256 or tb.n > 256:
         problems.append("a TMA box dimension holds at most 256 rows")
     cl = cfg.tile.cluster
-    if cfg.tile.scheduler in ("stream_k", "grouped") and cl != Shape(1, 1, 1):
-        problems.append(f"{cfg.tile.scheduler} runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
+    if cfg.tile.scheduler == "stream_k" and cl != Shape(1, 1, 1):
+        problems.append(f"stream_k runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
+    if cfg.tile.scheduler == "grouped" and cl not in (Shape(1, 1, 1), Shape(2, 1, 1)):
+        problems.append(f"grouped runs 1x1x1 or 2x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
     if cfg.tile.scheduler == "grouped" and cfg.epilogue.scale_amax:
         problems.append("the grouped kernels have no D scale / amax (the grouped calls refuse them)")
     if cl not in CLUSTERS:

@@ -484,7 +484,7 @@ TEST(Selection, StreamKTailSplitsOnlyThePartialWave) {
 /// tiles in its own raster order with the group's k-blocks; empty groups own none. A walker
 /// (next(), what the kernel runs) and unit() (by index) give the same units.
 TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
-  using cutlass::gemm::kernel::Sm90GroupedTileScheduler;
+  using Sm90GroupedTileScheduler = cutlass::gemm::kernel::Sm90GroupedTileScheduler<>;
   using cutlass::gemm::kernel::Sm90GroupTiles;
   using cutlass::gemm::kernel::Sm90WorkUnit;
   struct Shape {
@@ -534,6 +534,50 @@ TEST(Selection, GroupedSchedulerCoversEveryGroupsTilesOnce) {
       for (int count : seen[g]) EXPECT_EQ(1, count) << "group " << g << ", " << walkers << " walkers";
     }
   }
+  }
+}
+
+/// The grouped scheduler of 2x1 clusters: a group owns ceil(tile rows / 2) x tile columns units;
+/// the two CTAs of a cluster take tile rows 2r and 2r + 1 of one column, so every tile of every
+/// group is some (unit, rank)'s, once; the second CTA of a group's last unit row may get the row
+/// past the group's tiles (odd tile rows), and no other CTA does.
+TEST(Selection, GroupedClusterSchedulerCoversEveryTileOnce) {
+  using Scheduler = cutlass::gemm::kernel::Sm90GroupedTileScheduler<2>;
+  using cutlass::gemm::kernel::Sm90GroupTiles;
+  using cutlass::gemm::kernel::Sm90WorkUnit;
+  struct Shape {
+    int m_tiles, n_tiles;
+  };
+  std::vector<Shape> const shapes = {{3, 1}, {0, 0}, {12, 5}, {1, 1}, {2, 0}, {9, 17}, {32, 3}, {7, 2}};
+  std::vector<Sm90GroupTiles> groups;
+  int end = 0;
+  for (Shape const &s : shapes) {
+    int const rows = (s.m_tiles + 1) / 2;
+    end += rows * s.n_tiles;
+    groups.push_back({end, s.n_tiles > 0 ? rows : 0, 4});
+  }
+  Scheduler s = Scheduler::make(groups.data(), int(groups.size()));
+  for (int walkers : {1, 66}) {
+    s.walkers = walkers;
+    std::vector<std::vector<int>> seen(shapes.size());
+    for (size_t g = 0; g < shapes.size(); ++g) seen[g].assign(size_t(shapes[g].m_tiles * shapes[g].n_tiles), 0);
+    for (int w = 0; w < walkers; ++w) {
+      auto walker = s.walker(w);
+      Sm90WorkUnit work;
+      while (s.next(walker, work)) {
+        for (int rank = 0; rank < 2; ++rank) {
+          Sm90WorkUnit tile = work;
+          s.locate(tile, rank, 0);
+          Shape const &shape = shapes[size_t(tile.l)];
+          ASSERT_LT(tile.n_block, shape.n_tiles);
+          ASSERT_LT(tile.m_block, (shape.m_tiles + 1) / 2 * 2);
+          if (tile.m_block < shape.m_tiles) ++seen[size_t(tile.l)][size_t(tile.n_block * shape.m_tiles + tile.m_block)];
+        }
+      }
+    }
+    for (size_t g = 0; g < shapes.size(); ++g) {
+      for (int count : seen[g]) EXPECT_EQ(1, count) << "group " << g << ", " << walkers << " walkers";
+    }
   }
 }
 

@@ -23,14 +23,17 @@ namespace {
 using bf16 = cutlass::bfloat16_t;
 /// The generator's grouped tiles (generator/families/sm90_tensorop.py): 128x128 (prefill) and the
 /// 64x32 token tile (decode MoE).
-template <int TileM, int TileN, int Stages>
+template <int TileM, int TileN, int Stages, int ClusterM = 1>
 using GroupedKernel = cutlass::gemm::kernel::GemmSm90<
     bf16, cutlass::layout::RowMajor, bf16, cutlass::layout::ColumnMajor, bf16, float,
-    cutlass::gemm::GemmShape<TileM, TileN, 64>, cutlass::gemm::GemmShape<1, 1, 1>, Stages,
+    cutlass::gemm::GemmShape<TileM, TileN, 64>, cutlass::gemm::GemmShape<ClusterM, 1, 1>, Stages,
     cutlass::gemm::KernelTmaWarpSpecializedPingpong, cutlass::epilogue::thread::LinearCombination<bf16, float, float>,
     cutlass::gemm::GroupedScheduler>;
 using Kernel = GroupedKernel<128, 128, 6>;
 using TokenKernel = GroupedKernel<64, 32, 16>;
+/// The opt-in 2x1-cluster grouped tile (TILE_GROUPED_CLUSTER): neighbouring weight tiles of one
+/// group share the token tile, multicast.
+using ClusterKernel = GroupedKernel<128, 128, 6, 2>;
 
 bool has_sm90() {
   int count = 0, device = 0, major = 0, minor = 0;
@@ -247,6 +250,17 @@ TEST(Sm90Grouped, GroupsOfDifferentK) {
 TEST(Sm90Grouped, TokenTileGroupsOfDifferentK) {
   if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
   run_shaped_groups<TokenKernel>({{384, 17, 1024}, {256, 30, 64}, {64, 1, 8}, {136, 16, 4000}, {384, 33, 200}});
+}
+
+TEST(Sm90Grouped, ClusterGroupsOfOddAndEvenTileRowsAndDifferentK) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  // odd tile-row counts (the cluster's second CTA runs a tile past M), one-row groups, empty ones
+  run_shaped_groups<ClusterKernel>({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104},
+                                    {384, 257, 72}, {640, 256, 136}, {128, 128, 2048}});
+  std::vector<GroupShape> shapes;   // more cluster units than clusters, each cluster over many groups
+  std::mt19937 rng(31);
+  for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
+  run_shaped_groups<ClusterKernel>(shapes, 32);
 }
 
 TEST(Sm90Grouped, RefusesWhatItCannotRun) {

@@ -117,7 +117,7 @@ struct GemmSm90 {
   static constexpr int kClusterN = ClusterShape_::kN;
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
-  static_assert(!kGrouped || kClusterSize == 1, "GemmSm90: grouped launches run 1x1x1 clusters");
+  static_assert(!kGrouped || kClusterN == 1, "GemmSm90: grouped launches run 1x1x1 or 2x1x1 clusters");
   static_assert(!kBlockScaled || (!kStreamK && !kGrouped),
                 "GemmSm90: block-scaled kernels run the persistent scheduler");
 
@@ -125,7 +125,7 @@ struct GemmSm90 {
                                                 kClusterM, kClusterN>;
   using TileScheduler =
       typename std::conditional<kStreamK, Sm90StreamKScheduler,
-                                typename std::conditional<kGrouped, Sm90GroupedTileScheduler,
+                                typename std::conditional<kGrouped, Sm90GroupedTileScheduler<kClusterM>,
                                                           Sm90TileScheduler<kClusterM, kClusterN>>::type>::type;
   using Accumulator = typename Mainloop::Accumulator;
   static_assert(std::is_same<Accumulator, ElementAccumulator_>::value,
@@ -301,23 +301,29 @@ struct GemmSm90 {
     int device = 0;
     cudaGetDevice(&device);
     if (!allow_shared_memory(device)) return Status::kErrorInternal;
-    int const units = params.scheduler.unit_count();
+    if constexpr (kStreamK) {
+      gemm_sm90_kernel<GemmSm90><<<params.scheduler.grid, kThreads, kSharedBytes, stream>>>(params);   // the split's CTAs
+      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+    } else {
+      return launch_persistent(params, params.scheduler.unit_count(), device, stream);
+    }
+  }
+
+  /// The persistent launch of `params` over `units` units (cluster tiles) on `stream`: one CTA per
+  /// SM, or whole clusters, as many as can be resident at once (SMs of a GPC pair up; a GPC with
+  /// an odd number of free SMs leaves one idle); never more walkers than units. Sets the
+  /// scheduler's walker count.
+  static Status launch_persistent(Params &params, int units, int device, cudaStream_t stream) {
+    int const sm_count = device_sm_count();
     if (kClusterSize == 1) {
-      int grid;
-      if constexpr (kStreamK) {
-        grid = params.scheduler.grid;   // the split's CTA count
-      } else {
-        grid = units < sm_count ? units : sm_count;
-        params.scheduler.walkers = grid;
-      }
+      int const grid = units < sm_count ? units : sm_count;
+      params.scheduler.walkers = grid;
       gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     }
-    // Whole clusters, as many as can be resident at once (SMs of a GPC pair up; a GPC with an
-    // odd number of free SMs leaves one idle), each walking cluster tiles.
     int const resident = max_active_clusters(device, sm_count);
     int const clusters = units < resident ? units : resident;
-    if constexpr (!kStreamK) params.scheduler.walkers = clusters;
+    params.scheduler.walkers = clusters;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t const config = cluster_launch_config(clusters, stream, attribute);
     void *kernel_args[] = {&params};
@@ -403,10 +409,10 @@ struct GemmSm90 {
             !tma_encodable(Epilogue::map_shape(p, p.ldd, p.batch_stride_D))) {
           return Status::kErrorMisalignedOperand;   // (the prologue writes maps the driver never sees)
         }
-        int64_t const m_tiles = (int64_t(p.problem_size.m()) + TileShape::kM - 1) / TileShape::kM;
-        units += m_tiles * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
+        int64_t const rows = unit_rows(p.problem_size.m());
+        units += rows * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
-        table->tiles[size_t(g)].m_tiles = int(m_tiles);
+        table->tiles[size_t(g)].m_tiles = int(rows);
         table->tiles[size_t(g)].k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
       }
       table->tiles[size_t(g)].end = int(units);
@@ -435,6 +441,12 @@ struct GemmSm90 {
       maps.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
     }
     return Status::kSuccess;
+  }
+
+  /// A grouped launch's rows of units for M rows: tile rows, in clusters of kClusterM.
+  static int64_t unit_rows(int64_t m) {
+    int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
+    return (m_tiles + kClusterM - 1) / kClusterM;
   }
 
   /// Whether a map of `shape` is within the driver's limits for cuTensorMapEncodeTiled (extents at
@@ -502,12 +514,8 @@ struct GemmSm90 {
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = device_groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(device_tiles, count);
-      int const sm_count = device_sm_count();
-      int const grid = units < sm_count ? units : sm_count;
-      params.scheduler.walkers = grid;
-      gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
-      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+      params.scheduler = TileScheduler::make(device_tiles, count);
+      return launch_persistent(params, units, device, stream);
     }
   }
 
@@ -568,9 +576,8 @@ struct GemmSm90 {
       if ((shape.batch_stride_A * int64_t(sizeof(ElementA))) % 16 != 0 || shape.batch_stride_A < 0) {
         return Status::kErrorMisalignedOperand;
       }
-      int64_t const m_tiles = (int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM;
       int64_t const n_tiles = (int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN + count;
-      if (m_tiles * n_tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
+      if (unit_rows(p.m()) * n_tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
       return Status::kSuccess;
     }
   }
@@ -603,7 +610,7 @@ struct GemmSm90 {
       prepare.offsets = offsets;
       prepare.count = count;
       prepare.n = shape.problem_size.n();
-      prepare.m_tiles = (shape.problem_size.m() + TileShape::kM - 1) / TileShape::kM;
+      prepare.m_tiles = int(unit_rows(shape.problem_size.m()));
       prepare.k_tiles = (shape.problem_size.k() + TileShape::kK - 1) / TileShape::kK;
       prepare.A = reinterpret_cast<char const *>(shape.ptr_A);
       prepare.B = reinterpret_cast<char const *>(shape.ptr_B);
@@ -623,10 +630,8 @@ struct GemmSm90 {
       if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
       Params params;
       params.groups = prepare.groups;
-      params.scheduler = Sm90GroupedTileScheduler::make(prepare.tiles, count);
-      params.scheduler.walkers = device_sm_count();
-      gemm_sm90_kernel<GemmSm90><<<params.scheduler.walkers, kThreads, kSharedBytes, stream>>>(params);
-      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+      params.scheduler = TileScheduler::make(prepare.tiles, count);
+      return launch_persistent(params, INT_MAX, device, stream);   // (the unit count is on the device)
     }
   }
 

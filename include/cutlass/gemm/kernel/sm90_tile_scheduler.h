@@ -123,18 +123,20 @@ struct Sm90TileScheduler {
   }
 };
 
-/// One group of a grouped launch as its scheduler reads it: the units (CTA tiles) of the groups
-/// before it and of it (`end`, a running sum), its tile rows and the k-blocks of each of its
-/// tiles; its tile columns are (end - previous end) / m_tiles. A group with M or N == 0 owns no
-/// units (m_tiles may be 0).
+/// One group of a grouped launch as its scheduler reads it: the units (cluster tiles) of the
+/// groups before it and of it (`end`, a running sum), its rows of units (tile rows / ClusterM,
+/// rounded up) and the k-blocks of each of its tiles; its tile columns are (end - previous end) /
+/// m_tiles. A group with M or N == 0 owns no units (m_tiles may be 0).
 struct Sm90GroupTiles {
   int end = 0;
   int m_tiles = 0;
   int k_tiles = 0;
 };
 
-/// Grouped GEMM (1x1 clusters): G problems, each with its own M, N and K, walked as one
-/// persistent order. Units are numbered group-major: group g owns units
+/// Grouped GEMM (1x1 clusters, or ClusterM x 1: the CTAs of a cluster take neighbouring tile rows
+/// of one group and one tile column, so they share the column's B tile, multicast; at a group's
+/// last, partial cluster row a CTA may run a tile wholly past its M, as Sm90TileScheduler's
+/// partial clusters do): G problems, each with its own M, N and K, walked as one persistent order. Units are numbered group-major: group g owns units
 /// [groups[g - 1].end, groups[g].end), in the grouped raster order inside the group (raster(),
 /// bands of band_rows tile rows); next() and unit() give a unit's group as its l and the group's
 /// k-blocks as its run (so units differ in length: the kernel's consumers walk every unit of the
@@ -148,7 +150,9 @@ struct Sm90GroupTiles {
 /// their groups only increase): the same group or the next in one read each, else by binary
 /// search over the groups after it (a walker's units are `walkers` apart, which may cross many
 /// small groups); unit() by binary search over all the ends.
+template <int ClusterM = 1>
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
+  static_assert(ClusterM == 1 || ClusterM == 2, "Sm90GroupedTileScheduler: clusters of 1 or 2 tile rows");
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
   int band_rows = 2;   ///< raster band height inside each group, in tile rows (raster()); make() sets it
@@ -224,12 +228,15 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     return lo;
   }
 
-  /// The output tile of `work` (from next() or unit(): its group is work.l) in its group.
-  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int, int) const {
+  /// The output tile of `work` (from next() or unit(): its group is work.l) in its group, for the
+  /// CTA of rank (rank_m, 0) in its cluster.
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int) const {
     int const g = work.l;
     int const begin = g > 0 ? groups[g - 1].end : 0;
     int const rows = groups[g].m_tiles;
-    raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, work.m_block, work.n_block);
+    int row;
+    raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, row, work.n_block);
+    work.m_block = row * ClusterM + rank_m;
   }
 
   /// Unit `u` of group `g`, whole.
