@@ -331,6 +331,11 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 }
 
 bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const *problems, int count) {
+  static char const *const only = [] {
+    char const *v = std::getenv("CUTLASS_LIB_GROUPED_KERNEL");
+    return v && *v ? v : nullptr;
+  }();
+  if (only != nullptr && std::strstr(desc.name, only) == nullptr) return false;
   int const tile_n = desc.tile_description.threadblock_shape.n();
   if (tile_n >= 64) return true;
   for (int i = 0; i < count; ++i) {
