@@ -209,7 +209,7 @@ Operation const *grouped_kernel(GemmGroupedCall const &call, GemmContext const &
   for (Operation const *op : *kernels) {
     GemmDescription const &desc = gemm_description(op);
     if (!grouped_tile_fits(desc, problems.data(), count)) continue;
-    ranked.push_back({estimated_grouped_time(desc, problems.data(), count, context.sm_count), op});
+    ranked.push_back({grouped_rank(desc, problems.data(), count, context.sm_count), op});
   }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](auto const &a, auto const &b) { return a.first < b.first; });

@@ -66,7 +66,7 @@ Operation const *contiguous_kernel(GemmContiguousCall const &call, GemmContext c
     }
     any_for_device = true;
     if (!grouped_tile_fits(desc, &shape, 1)) continue;
-    ranked.push_back({estimated_grouped_time(desc, problems.data(), int(problems.size()), context.sm_count), op});
+    ranked.push_back({grouped_rank(desc, problems.data(), int(problems.size()), context.sm_count), op});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
   for (auto const &[time, op] : ranked) {

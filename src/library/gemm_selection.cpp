@@ -331,11 +331,6 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 }
 
 bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const *problems, int count) {
-  static char const *const only = [] {
-    char const *v = std::getenv("CUTLASS_LIB_GROUPED_KERNEL");
-    return v && *v ? v : nullptr;
-  }();
-  if (only != nullptr && std::strstr(desc.name, only) == nullptr) return false;
   int const tile_n = desc.tile_description.threadblock_shape.n();
   if (tile_n >= 64) return true;
   for (int i = 0; i < count; ++i) {
@@ -367,6 +362,16 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
       cta_blocks * 2.0 * effective_area(desc, tiles_per_cta, blocks_per_tile * tile.k()) * tile.k() / sm_rate(desc);
   double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
   return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
+}
+
+double grouped_rank(GemmDescription const &desc, GemmUniversalArguments const *problems, int count, int sm_count) {
+  static char const *const preferred = [] {
+    char const *v = std::getenv("CUTLASS_LIB_GROUPED_KERNEL");
+    return v && *v ? v : nullptr;
+  }();
+  double const time = estimated_grouped_time(desc, problems, count, sm_count);
+  constexpr double kAfterThePreferred = 1e9;   // us: behind every preferred kernel's estimate
+  return preferred != nullptr && std::strstr(desc.name, preferred) == nullptr ? time + kAfterThePreferred : time;
 }
 
 double estimated_staging_time(size_t bytes, int copies) {

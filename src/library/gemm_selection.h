@@ -80,12 +80,16 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
 double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArguments const *problems, int count,
                               int sm_count);
 
+/// The key the grouped calls rank their kernels by: estimated_grouped_time, and with
+/// CUTLASS_LIB_GROUPED_KERNEL set (a measurement aid, read once) every kernel whose name does not
+/// hold its value after every one that does, so one build can time each grouped tile (e.g.
+/// "_2x1x1_" for the opt-in cluster tile) while calls that tile cannot take still find another.
+double grouped_rank(GemmDescription const &desc, GemmUniversalArguments const *problems, int count, int sm_count);
+
 /// Whether the grouped kernel `desc` should be ranked for `problems` at all: a token tile (tile N
 /// under 64, as description_fits' rule for the dense few-token tile) only when every problem's N
 /// is at most twice its tile N (measured on the H200 up to 37 tokens per expert, s12; beyond that
-/// it re-streams each expert's weights once per 32 tokens). With CUTLASS_LIB_GROUPED_KERNEL set
-/// (a measurement aid, read once), only grouped kernels whose name contains its value are ranked,
-/// so one build can time each grouped tile (e.g. "_2x1x1_" for the opt-in cluster tile).
+/// it re-streams each expert's weights once per 32 tokens).
 bool grouped_tile_fits(GemmDescription const &desc, GemmUniversalArguments const *problems, int count);
 
 /// The cost model's time of the packing route's copies (staging.h), in microseconds: `copies`

@@ -532,7 +532,8 @@ struct GemmSm90 {
   // count and its A / B / C / D tensor maps, copied from maps the host encodes once per call for
   // the whole packed problem and rebased with tensormap.replace (PTX ISA, "tensormap.replace":
   // global address and the N extent); the GEMM kernel then walks the groups' tiles as run_grouped
-  // does, on one CTA per SM (the host does not know the tile count), and CTAs without a tile exit.
+  // does, on one CTA per SM or as many clusters as fit (the host does not know the tile count),
+  // and CTAs without a tile exit.
 
   static constexpr int kPrepareThreads = 1024;
 
