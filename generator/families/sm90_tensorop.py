@@ -167,7 +167,8 @@ TILE_GROUPED_WIDE = dataclasses.replace(TILES[3], scheduler="grouped", in_defaul
 #: ... and the 128x128 tile on a 2x1 cluster (opt-in, "*128x128x64_2x1x1*_grouped*"): the two CTAs
 #: take neighbouring weight tiles of one expert and share its token tile, multicast (a quarter
 #: fewer L2 reads per k-block: the sparse MoE layer ran L2-throughput-bound on the 1x1 tile, s23).
-#: Not yet run on a GPU.
+#: It passed the grouped kernel tests but ran the sparse 32 x 4096 x 7168 layer 4-6% slower than
+#: the 1x1 tile (s23, docs/NOTES.md).
 TILE_GROUPED_CLUSTER = dataclasses.replace(TILE_GROUPED, cluster=Shape(2, 1, 1), in_default_set=False)
 
 #: Fused epilogues of the 16-bit grouped kernels (per problem / per expert bias, activations, aux,
@@ -269,8 +270,7 @@ ROWS = tuple(
             tiles=tiles_for(E4M3, (TILE_GROUPED, dataclasses.replace(TILE_GROUPED_FEW_TOKENS, in_default_set=True))))
     for c in (BF16, F16)
 ) + tuple(
-    # grouped 128x128 on a 2x1 cluster (TILE_GROUPED_CLUSTER), plain epilogue, TN: opt-in until it
-    # passes the grouped GPU tests and is measured on the MoE layers
+    # grouped 128x128 on a 2x1 cluster (TILE_GROUPED_CLUSTER), plain epilogue, TN: opt-in (slower)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED_CLUSTER,), in_default_set=False)
     for a in (BF16, F16)
