@@ -45,6 +45,7 @@
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/arch/wgmma_sm90.h"
 #include "cutlass/device_once.h"
+#include "cutlass/host_staging.h"
 #include "cutlass/epilogue/collective/sm90_epilogue_tma.h"
 #include "cutlass/gemm/collective/sm90_block_scales.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
@@ -471,7 +472,8 @@ struct GemmSm90 {
   /// group's output operator, tile counts and map geometry are built here and copied into
   /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by cudaMemcpyAsync
   /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
-  /// that work is done; not capturable in a CUDA graph); a prologue kernel writes each group's
+  /// that work is done; not capturable in a CUDA graph; CUTLASS_LIB_GROUPED_PINNED=1 copies
+  /// through pinned staging buffers instead, cutlass/host_staging.h); a prologue kernel writes each group's
   /// tensor maps from three prototypes the driver encoded (prepare_grouped_device: the driver
   /// encoding four maps per problem on the host took ~0.6 ms at 1024 problems, s21); the GEMM
   /// kernel acquires each group's maps (arch::tensor_map_acquire) and walks all groups' tiles
@@ -496,12 +498,22 @@ struct GemmSm90 {
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything is copied)
-      if (cudaMemcpyAsync(device_groups, groups.data(), sizeof(GroupParams) * size_t(count), cudaMemcpyHostToDevice,
-                          stream) != cudaSuccess ||
-          cudaMemcpyAsync(device_tiles, tiles.data(), sizeof(Sm90GroupTiles) * size_t(count), cudaMemcpyHostToDevice,
-                          stream) != cudaSuccess ||
-          cudaMemcpyAsync(device_maps, table.maps.data(), sizeof(GroupMaps) * size_t(count), cudaMemcpyHostToDevice,
-                          stream) != cudaSuccess) {
+      // CUTLASS_LIB_GROUPED_PINNED=1 (a measurement aid, opt-in until timed on a GPU): the table
+      // through a pinned staging buffer, so the copy does not wait for the stream's earlier work
+      static bool const pinned = env_int_in("CUTLASS_LIB_GROUPED_PINNED", 0, 1, 0) == 1;
+      size_t const groups_bytes = sizeof(GroupParams) * size_t(count);
+      size_t const tiles_bytes = sizeof(Sm90GroupTiles) * size_t(count);
+      size_t const maps_bytes = sizeof(GroupMaps) * size_t(count);
+      bool const staged =
+          pinned && copy_to_device_pinned(workspace,
+                                          {{0, groups.data(), groups_bytes},
+                                           {grouped_tiles_offset(count), tiles.data(), tiles_bytes},
+                                           {grouped_maps_offset(count), table.maps.data(), maps_bytes}},
+                                          grouped_maps_offset(count) + maps_bytes, device, stream);
+      if (!staged &&
+          (cudaMemcpyAsync(device_groups, groups.data(), groups_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
+           cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
+           cudaMemcpyAsync(device_maps, table.maps.data(), maps_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess)) {
         cudaGetLastError();
         return Status::kErrorInternal;
       }
