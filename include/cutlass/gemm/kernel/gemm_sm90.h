@@ -306,16 +306,15 @@ struct GemmSm90 {
       gemm_sm90_kernel<GemmSm90><<<params.scheduler.grid, kThreads, kSharedBytes, stream>>>(params);   // the split's CTAs
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     } else {
-      return launch_persistent(params, params.scheduler.unit_count(), device, stream);
+      return launch_persistent(params, params.scheduler.unit_count(), device, sm_count, stream);
     }
   }
 
-  /// The persistent launch of `params` over `units` units (cluster tiles) on `stream`: one CTA per
-  /// SM, or whole clusters, as many as can be resident at once (SMs of a GPC pair up; a GPC with
-  /// an odd number of free SMs leaves one idle); never more walkers than units. Sets the
-  /// scheduler's walker count.
-  static Status launch_persistent(Params &params, int units, int device, cudaStream_t stream) {
-    int const sm_count = device_sm_count();
+  /// The persistent launch of `params` over `units` units (cluster tiles) on `stream` of `device`
+  /// (`sm_count` SMs): one CTA per SM, or whole clusters, as many as can be resident at once (SMs
+  /// of a GPC pair up; a GPC with an odd number of free SMs leaves one idle); never more walkers
+  /// than units. Sets the scheduler's walker count.
+  static Status launch_persistent(Params &params, int units, int device, int sm_count, cudaStream_t stream) {
     if (kClusterSize == 1) {
       int const grid = units < sm_count ? units : sm_count;
       params.scheduler.walkers = grid;
@@ -527,7 +526,7 @@ struct GemmSm90 {
       Params params;
       params.groups = device_groups;
       params.scheduler = TileScheduler::make(device_tiles, count);
-      return launch_persistent(params, units, device, stream);
+      return launch_persistent(params, units, device, device_sm_count(), stream);
     }
   }
 
@@ -644,7 +643,7 @@ struct GemmSm90 {
       Params params;
       params.groups = prepare.groups;
       params.scheduler = TileScheduler::make(prepare.tiles, count);
-      return launch_persistent(params, INT_MAX, device, stream);   // (the unit count is on the device)
+      return launch_persistent(params, INT_MAX, device, device_sm_count(), stream);   // (units: on the device)
     }
   }
 
