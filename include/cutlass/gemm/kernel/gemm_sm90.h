@@ -303,7 +303,8 @@ struct GemmSm90 {
     cudaGetDevice(&device);
     if (!allow_shared_memory(device)) return Status::kErrorInternal;
     if constexpr (kStreamK) {
-      gemm_sm90_kernel<GemmSm90><<<params.scheduler.grid, kThreads, kSharedBytes, stream>>>(params);   // the split's CTAs
+      // the split's CTAs
+      gemm_sm90_kernel<GemmSm90><<<params.scheduler.grid, kThreads, kSharedBytes, stream>>>(params);
       return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
     } else {
       return launch_persistent(params, params.scheduler.unit_count(), device, sm_count, stream);
@@ -472,8 +473,8 @@ struct GemmSm90 {
   /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by cudaMemcpyAsync
   /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
   /// that work is done; not capturable in a CUDA graph; CUTLASS_LIB_GROUPED_PINNED=1 copies
-  /// through pinned staging buffers instead, cutlass/host_staging.h); a prologue kernel writes each group's
-  /// tensor maps from three prototypes the driver encoded (prepare_grouped_device: the driver
+  /// through pinned staging buffers instead, cutlass/host_staging.h); a prologue kernel writes
+  /// each group's tensor maps from three prototypes the driver encoded (prepare_grouped_device: the driver
   /// encoding four maps per problem on the host took ~0.6 ms at 1024 problems, s21); the GEMM
   /// kernel acquires each group's maps (arch::tensor_map_acquire) and walks all groups' tiles
   /// (Sm90GroupedTileScheduler).
@@ -512,7 +513,8 @@ struct GemmSm90 {
       if (!staged &&
           (cudaMemcpyAsync(device_groups, groups.data(), groups_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
            cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
-           cudaMemcpyAsync(device_maps, table.maps.data(), maps_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess)) {
+           cudaMemcpyAsync(device_maps, table.maps.data(), maps_bytes, cudaMemcpyHostToDevice, stream) !=
+               cudaSuccess)) {
         cudaGetLastError();
         return Status::kErrorInternal;
       }

@@ -139,10 +139,11 @@ struct Sm90GroupTiles {
 /// partial clusters do): G problems, each with its own M, N and K, walked as one persistent
 /// order. Units (cluster tiles) are numbered group-major: group g owns units
 /// [groups[g - 1].end, groups[g].end), in the grouped raster order inside the group (raster(),
-/// bands of band_rows unit rows: ClusterM x band_rows tile rows); next() and unit() give a unit's group as its l and the group's
-/// k-blocks as its run (so units differ in length: the kernel's consumers walk every unit of the
-/// CTA, carrying the stage ring's position, as stream-K's do), and locate() its tile in the
-/// group (the kernel then reads that group's operands; each group's own tensors have one batch).
+/// bands of band_rows unit rows: ClusterM x band_rows tile rows); next() and unit() give a
+/// unit's group as its l and the group's k-blocks as its run (so units differ in length: the
+/// kernel's consumers walk every unit of the CTA, carrying the stage ring's position, as
+/// stream-K's do), and locate() its tile in the group (the kernel then reads that group's
+/// operands; each group's own tensors have one batch).
 /// Cluster c walks units c, c + walkers, ... as the plain scheduler does. `groups` is an array of
 /// group_count Sm90GroupTiles the walker reads (device memory in a launch, host memory in host
 /// code), and so is the unit count (the last group's end): a launch whose group sizes live in
@@ -159,8 +160,8 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   int band_rows = 2;   ///< raster band height inside each group, in unit rows (raster()); make() sets it
 
   /// The band height of grouped launches: 2 unit rows (tile rows on 1x1 clusters; measured
-  /// there only), or CUTLASS_LIB_GROUPED_BAND (an integer
-  /// from 1 to kMaxBandRows; a measurement aid) read once (host). The bound keeps raster()'s
+  /// there only), or CUTLASS_LIB_GROUPED_BAND (an integer from 1 to kMaxBandRows; a measurement
+  /// aid) read once (host). The bound keeps raster()'s
   /// band_rows x columns within an int: a group has at most 2^31 / 32 tile columns (N < 2^31,
   /// the narrowest grouped tile 32 wide). H200, s20 (bf16 MoE layers of cutlass_bench
   /// --grouped, host-sized / contiguous calls, us): 8 x 14336 x 4096 at 8192 skewed tokens
