@@ -213,7 +213,7 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
     // per CTA, which costs kStreamKOverhead for the partial sums' round trip through memory.
     auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
         int(m_tiles), int(n_tiles), int(call.batch_count), int(std::ceil(double(call.k) / tile.k())), sm_count,
-        cutlass::gemm::kernel::stream_k_split());
+        cutlass::gemm::kernel::stream_k_split(), cutlass::gemm::kernel::stream_k_max_splits());
     if (split.sk_tiles > 0) {
       waves = double(split.dp_tiles()) / split.grid + kStreamKOverhead * double(split.sk_tiles) / split.grid +
               kStreamKFixedBlocks / split.tiles.k_tiles;
@@ -319,7 +319,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
   double blocks_per_cta = std::ceil(tiles / sms) * k_blocks;   // persistent: whole tiles
   if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK && tiles < double(1 << 30)) {
     auto const split = cutlass::gemm::kernel::Sm90StreamKScheduler::make(
-        int(m_tiles), int(n_tiles), int(call.batch_count), int(k_blocks), sms, cutlass::gemm::kernel::stream_k_split());
+        int(m_tiles), int(n_tiles), int(call.batch_count), int(k_blocks), sms, cutlass::gemm::kernel::stream_k_split(),
+        cutlass::gemm::kernel::stream_k_max_splits());
     if (split.sk_tiles > 0) {
       blocks_per_cta = std::ceil(double(split.dp_tiles()) / split.grid) * k_blocks + split.run_blocks +
                        (split.run_extra > 0 ? 1 : 0);

@@ -277,6 +277,19 @@ inline Sm90StreamKSplit stream_k_split() {
   return split;
 }
 
+/// The most CTAs a tile is split over when all tiles are split (Sm90StreamKScheduler::make's
+/// max_splits): kMaxSplits, or CUTLASS_LIB_STREAM_K_MAX_SPLITS (2 to 64; a measurement aid for
+/// the long-K shapes, whose few tiles leave most SMs idle at 8); read once (host). The kernels and
+/// the cost model both read it.
+inline int stream_k_max_splits() {
+  static int const splits = [] {
+    char const *v = std::getenv("CUTLASS_LIB_STREAM_K_MAX_SPLITS");
+    int const n = v ? std::atoi(v) : 0;
+    return n >= 2 && n <= 64 ? n : 8;
+  }();
+  return splits;
+}
+
 /// Stream-K, data-parallel + stream-K hybrid (1x1 clusters). With T tiles on S SMs:
 ///  - T a multiple of S, or fewer than 2 * kMinKBlocks k-blocks per tile: every tile whole
 ///    (as Sm90TileScheduler), on min(T, S) CTAs;
@@ -314,7 +327,7 @@ struct Sm90StreamKScheduler {
   /// The decomposition of an m_tiles x n_tiles x batch problem of k_tiles k-blocks per tile on
   /// sm_count SMs, splitting the tiles `split` says (with T >= S; see Sm90StreamKSplit).
   static Sm90StreamKScheduler make(int m_tiles, int n_tiles, int batch, int k_tiles, int sm_count,
-                                   Sm90StreamKSplit split = Sm90StreamKSplit::kTail) {
+                                   Sm90StreamKSplit split = Sm90StreamKSplit::kTail, int max_splits = kMaxSplits) {
     Sm90StreamKScheduler s;
     s.tiles.m_tiles = m_tiles;
     s.tiles.n_tiles = n_tiles;
@@ -338,7 +351,7 @@ struct Sm90StreamKScheduler {
     s.sk_tiles = sk_tiles;
     int64_t grid = sms;
     if (t < sms) {
-      int64_t const by_splits = int64_t(t) * kMaxSplits;
+      int64_t const by_splits = int64_t(t) * max_splits;
       int64_t const by_blocks = blocks / kMinKBlocks;
       grid = grid < by_splits ? grid : by_splits;
       grid = grid < by_blocks ? grid : by_blocks;
