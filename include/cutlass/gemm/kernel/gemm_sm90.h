@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(384, 1) gemm_sm90_kernel(__grid_constant__ typ
 /// The prologue of a contiguous grouped launch (GemmSm90::run_contiguous): its CTAs write every
 /// group's tile counts and tensor maps into the workspace.
 /// The prologue of a host-sized grouped launch (GemmSm90::run_grouped): one thread per group
-/// writes its tensor maps from the prototypes.
+/// writes its GroupParams (tensor maps from the prototypes, output operator) from its record.
 template <typename Kernel>
 __global__ void __launch_bounds__(256) gemm_sm90_grouped_prepare_kernel(__grid_constant__ typename Kernel::GroupedPrepare const prepare) {
   Kernel::prepare_grouped_device(prepare);
@@ -213,7 +213,8 @@ struct GemmSm90 {
     int const k_tiles = int((int64_t(p.k()) + TileShape::kK - 1) / TileShape::kK);
     TileScheduler scheduler;
     if constexpr (kStreamK) {
-      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, sm_count, stream_k_split());
+      scheduler = TileScheduler::make(m_tiles, n_tiles, args.batch_count, k_tiles, sm_count, stream_k_split(),
+                                      stream_k_max_splits());
     } else {
       scheduler.m_tiles = m_tiles;
       scheduler.n_tiles = n_tiles;
@@ -338,12 +339,16 @@ struct GemmSm90 {
 
   // ---- grouped launches (TileSchedulerTag = GroupedScheduler) ---------------------------------
 
-  /// Group g's operands as a host-sized grouped launch's prologue writes them into the prototype
-  /// tensor maps: addresses and map geometry (Mainloop::map_shape_A / _B, Epilogue::map_shape).
-  struct GroupMaps {
+  /// Group g as the host hands it to a host-sized grouped launch's prologue, which writes its
+  /// GroupParams from it: the operands' addresses and map geometry (Mainloop::map_shape_A / _B,
+  /// Epilogue::map_shape), written into the prototype tensor maps, and the output operator. (The
+  /// tensor maps themselves, 512 of GroupParams' bytes, are never built or copied on the host.)
+  struct GroupRecord {
     char const *A = nullptr, *B = nullptr, *C = nullptr;
     char *D = nullptr;
     collective::TmaMapShape a{}, b{}, c{}, d{};
+    typename EpilogueOutputOp::Params output_op{};
+    bool has_source_pointer = false;   ///< C is read
   };
 
   /// What the host-sized grouped launch's prologue reads: prototype maps (the first non-empty
@@ -351,31 +356,30 @@ struct GemmSm90 {
   struct GroupedPrepare {
     typename Mainloop::Params mainloop;
     CUtensorMap output;
-    GroupMaps const *maps = nullptr;
+    GroupRecord const *records = nullptr;
     Sm90GroupTiles const *tiles = nullptr;
-    GroupParams *groups = nullptr;   ///< output operators copied from the host; maps written here
+    GroupParams *groups = nullptr;   ///< written here
     int count = 0;
   };
 
   /// Byte offsets in a grouped launch's workspace, each array 256-byte aligned: GroupParams, then
-  /// Sm90GroupTiles, then (host-sized launches) GroupMaps.
+  /// Sm90GroupTiles, then (host-sized launches) GroupRecord.
   static size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
   static size_t grouped_tiles_offset(int count) { return round_up_256(size_t(count) * sizeof(GroupParams)); }
-  static size_t grouped_maps_offset(int count) {
+  static size_t grouped_records_offset(int count) {
     return grouped_tiles_offset(count) + round_up_256(size_t(count) * sizeof(Sm90GroupTiles));
   }
 
   /// Bytes of device workspace a grouped launch of `count` groups needs (its group table).
   static size_t get_grouped_workspace_size(int count) {
-    return count <= 0 ? 0 : grouped_maps_offset(count) + size_t(count) * sizeof(GroupMaps);
+    return count <= 0 ? 0 : grouped_records_offset(count) + size_t(count) * sizeof(GroupRecord);
   }
 
-  /// A grouped launch's table: each group's output operator (its tensor maps are written on the
-  /// device), tile counts and k-blocks per tile, map geometry, and the prototype maps.
+  /// A grouped launch's table: each group's tile counts and k-blocks per tile, its record
+  /// (operands, map geometry, output operator), and the prototype maps.
   struct GroupTable {
-    std::vector<GroupParams> groups;
     std::vector<Sm90GroupTiles> tiles;
-    std::vector<GroupMaps> maps;
+    std::vector<GroupRecord> records;
     GroupedPrepare prepare;
   };
 
@@ -387,16 +391,13 @@ struct GemmSm90 {
   /// the driver encodes from the first problem with M, N > 0 (kErrorMisalignedOperand if it
   /// refuses one; the other problems' maps are written on the device from the same prototypes,
   /// the checks above holding for every problem). A problem with M or N == 0 takes no part (it
-  /// owns no tiles; its GroupParams stay empty). Fills *table (count groups; without `encode`,
+  /// owns no tiles; its GroupParams are not written). Fills *table (count groups; without `encode`,
   /// only the tile counts).
   static Status make_group_table(Arguments const *problems, int count, GroupTable *table, bool encode) {
     if (count < 0 || (count > 0 && problems == nullptr)) return Status::kErrorInvalidProblem;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
     table->tiles.assign(static_cast<size_t>(count), Sm90GroupTiles{});
-    if (encode) {   // (the checks alone need no group table: ~0.8 KB per problem, zeroed)
-      table->groups.assign(static_cast<size_t>(count), GroupParams{});
-      table->maps.assign(static_cast<size_t>(count), GroupMaps{});
-    }
+    if (encode) table->records.assign(static_cast<size_t>(count), GroupRecord{});   // (not for the checks alone)
     int64_t units = 0;
     for (int g = 0; g < count; ++g) {   // the checks that encode nothing
       Arguments const &p = problems[g];
@@ -430,16 +431,19 @@ struct GemmSm90 {
         table->prepare.output = output.tma_D;
         prototype = true;
       }
-      Epilogue::make_operator_params(p, table->groups[size_t(g)].epilogue);
-      GroupMaps &maps = table->maps[size_t(g)];
-      maps.A = static_cast<char const *>(static_cast<void const *>(p.ptr_A));
-      maps.B = static_cast<char const *>(static_cast<void const *>(p.ptr_B));
-      maps.C = static_cast<char const *>(static_cast<void const *>(p.ptr_C));
-      maps.D = static_cast<char *>(static_cast<void *>(p.ptr_D));
-      maps.a = Mainloop::map_shape_A(p);
-      maps.b = Mainloop::map_shape_B(p);
-      maps.c = Epilogue::map_shape(p, p.ldc, p.batch_stride_C);
-      maps.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
+      GroupRecord &record = table->records[size_t(g)];
+      record.A = static_cast<char const *>(static_cast<void const *>(p.ptr_A));
+      record.B = static_cast<char const *>(static_cast<void const *>(p.ptr_B));
+      record.C = static_cast<char const *>(static_cast<void const *>(p.ptr_C));
+      record.D = static_cast<char *>(static_cast<void *>(p.ptr_D));
+      record.a = Mainloop::map_shape_A(p);
+      record.b = Mainloop::map_shape_B(p);
+      record.c = Epilogue::map_shape(p, p.ldc, p.batch_stride_C);
+      record.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
+      typename Epilogue::Params output;
+      Epilogue::make_operator_params(p, output);
+      record.output_op = output.output_op;
+      record.has_source_pointer = output.has_source_pointer;
     }
     return Status::kSuccess;
   }
@@ -469,8 +473,9 @@ struct GemmSm90 {
   }
 
   /// Runs `count` problems (can_implement_grouped) as one persistent launch on `stream`: each
-  /// group's output operator, tile counts and map geometry are built here and copied into
-  /// `workspace` (get_grouped_workspace_size(count) bytes, 256-byte aligned) by cudaMemcpyAsync
+  /// group's tile counts and record (GroupRecord: operands, map geometry, output operator) are
+  /// built here and copied into `workspace` (get_grouped_workspace_size(count) bytes, 256-byte
+  /// aligned; ~0.2 KB per group copied) by cudaMemcpyAsync
   /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
   /// that work is done; not capturable in a CUDA graph; CUTLASS_LIB_GROUPED_PINNED=1 copies
   /// through pinned staging buffers instead, cutlass/host_staging.h); a prologue kernel writes
@@ -485,7 +490,6 @@ struct GemmSm90 {
       GroupTable table;
       Status const status = make_group_table(problems, count, &table, /*encode=*/true);
       if (status != Status::kSuccess) return status;   // nothing launched, nothing copied
-      std::vector<GroupParams> const &groups = table.groups;
       std::vector<Sm90GroupTiles> const &tiles = table.tiles;
       int const units = count > 0 ? tiles.back().end : 0;
       if (units == 0) return Status::kSuccess;
@@ -494,32 +498,30 @@ struct GemmSm90 {
       auto *device_groups = static_cast<GroupParams *>(workspace);
       auto *device_tiles =
           reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
-      auto *device_maps = reinterpret_cast<GroupMaps *>(static_cast<char *>(workspace) + grouped_maps_offset(count));
+      auto *device_records =
+          reinterpret_cast<GroupRecord *>(static_cast<char *>(workspace) + grouped_records_offset(count));
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything is copied)
       // CUTLASS_LIB_GROUPED_PINNED=1 (a measurement aid, opt-in until timed on a GPU): the table
       // through a pinned staging buffer, so the copy does not wait for the stream's earlier work
       static bool const pinned = env_int_in("CUTLASS_LIB_GROUPED_PINNED", 0, 1, 0) == 1;
-      size_t const groups_bytes = sizeof(GroupParams) * size_t(count);
       size_t const tiles_bytes = sizeof(Sm90GroupTiles) * size_t(count);
-      size_t const maps_bytes = sizeof(GroupMaps) * size_t(count);
+      size_t const records_bytes = sizeof(GroupRecord) * size_t(count);
       bool const staged =
           pinned && copy_to_device_pinned(workspace,
-                                          {{0, groups.data(), groups_bytes},
-                                           {grouped_tiles_offset(count), tiles.data(), tiles_bytes},
-                                           {grouped_maps_offset(count), table.maps.data(), maps_bytes}},
-                                          grouped_maps_offset(count) + maps_bytes, device, stream);
+                                          {{grouped_tiles_offset(count), tiles.data(), tiles_bytes},
+                                           {grouped_records_offset(count), table.records.data(), records_bytes}},
+                                          grouped_records_offset(count) + records_bytes, device, stream);
       if (!staged &&
-          (cudaMemcpyAsync(device_groups, groups.data(), groups_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
-           cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
-           cudaMemcpyAsync(device_maps, table.maps.data(), maps_bytes, cudaMemcpyHostToDevice, stream) !=
+          (cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
+           cudaMemcpyAsync(device_records, table.records.data(), records_bytes, cudaMemcpyHostToDevice, stream) !=
                cudaSuccess)) {
         cudaGetLastError();
         return Status::kErrorInternal;
       }
       GroupedPrepare prepare = table.prepare;
-      prepare.maps = device_maps;
+      prepare.records = device_records;
       prepare.tiles = device_tiles;
       prepare.groups = device_groups;
       prepare.count = count;
@@ -598,7 +600,7 @@ struct GemmSm90 {
 
   /// Bytes of device workspace (256-byte aligned) a contiguous launch of `count` groups needs.
   static size_t get_contiguous_workspace_size(int count) {
-    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);   // (no GroupMaps)
+    return count <= 0 ? 0 : grouped_tiles_offset(count) + size_t(count) * sizeof(Sm90GroupTiles);   // (no GroupRecord)
   }
 
   /// Runs `shape` (can_implement_contiguous) as `count` groups split at the device array `offsets`
@@ -812,8 +814,9 @@ struct GemmSm90 {
 #endif
   }
 
-  /// The host-sized grouped launch's prologue (run_grouped): thread g writes group g's tensor maps
-  /// (a group that owns tiles) from the prototypes: address, extents and strides replaced in
+  /// The host-sized grouped launch's prologue (run_grouped): thread g writes group g's GroupParams
+  /// (a group that owns tiles) from its record: the output operator, and the tensor maps from the
+  /// prototypes: address, extents and strides replaced in
   /// place (PTX ISA, "tensormap.replace"; global_stride ordinal i is dimension i + 1's stride,
   /// dimension 0 being contiguous), then released to the tensormap proxy; the GEMM kernel
   /// acquires each map before its first use (tensor_map_acquire).
@@ -822,15 +825,17 @@ struct GemmSm90 {
     int const g = int(blockIdx.x) * int(blockDim.x) + int(threadIdx.x);
     if (g >= p.count || p.tiles[g].m_tiles == 0) return;
     GroupParams &group = p.groups[g];
-    GroupMaps const &maps = p.maps[g];
+    GroupRecord const &record = p.records[g];
     group.mainloop = p.mainloop;
-    write_map(&group.mainloop.tma_A, maps.A, maps.a);
-    write_map(&group.mainloop.tma_B, maps.B, maps.b);
+    write_map(&group.mainloop.tma_A, record.A, record.a);
+    write_map(&group.mainloop.tma_B, record.B, record.b);
+    group.epilogue.output_op = record.output_op;
+    group.epilogue.has_source_pointer = record.has_source_pointer;
     group.epilogue.tma_D = p.output;
-    write_map(&group.epilogue.tma_D, maps.D, maps.d);
-    if (group.epilogue.has_source_pointer) {
+    write_map(&group.epilogue.tma_D, record.D, record.d);
+    if (record.has_source_pointer) {
       group.epilogue.tma_C = p.output;
-      write_map(&group.epilogue.tma_C, maps.C, maps.c);
+      write_map(&group.epilogue.tma_C, record.C, record.c);
     }
     cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_release, cuda::ptx::scope_gpu);
 #endif
