@@ -45,7 +45,6 @@
 #include "cutlass/arch/tma_sm90.h"
 #include "cutlass/arch/wgmma_sm90.h"
 #include "cutlass/device_once.h"
-#include "cutlass/host_staging.h"
 #include "cutlass/epilogue/collective/sm90_epilogue_tma.h"
 #include "cutlass/gemm/collective/sm90_block_scales.h"
 #include "cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.h"
@@ -475,12 +474,12 @@ struct GemmSm90 {
   /// Runs `count` problems (can_implement_grouped) as one persistent launch on `stream`: each
   /// group's tile counts and record (GroupRecord: operands, map geometry, output operator) are
   /// built here and copied into `workspace` (get_grouped_workspace_size(count) bytes, 256-byte
-  /// aligned; ~0.2 KB per group copied) by cudaMemcpyAsync
-  /// from pageable memory, ordered after `stream`'s earlier work (it may block the host until
-  /// that work is done; not capturable in a CUDA graph; CUTLASS_LIB_GROUPED_PINNED=1 copies
-  /// through pinned staging buffers instead, cutlass/host_staging.h); a prologue kernel writes
-  /// each group's tensor maps from three prototypes the driver encoded (prepare_grouped_device: the driver
-  /// encoding four maps per problem on the host took ~0.6 ms at 1024 problems, s21); the GEMM
+  /// aligned; ~0.2 KB per group) by cudaMemcpyAsync from pageable memory, ordered after
+  /// `stream`'s earlier work (not capturable in a CUDA graph; a pinned staging ring measured no
+  /// faster on the H200, s24: the call is bound by its host work); a prologue kernel writes each
+  /// group's GroupParams, its tensor maps from three prototypes the driver encoded
+  /// (prepare_grouped_device: the driver encoding four maps per problem on the host took ~0.6 ms
+  /// at 1024 problems, s21); the GEMM
   /// kernel acquires each group's maps (arch::tensor_map_acquire) and walks all groups' tiles
   /// (Sm90GroupedTileScheduler).
   static Status run_grouped(Arguments const *problems, int count, void *workspace, cudaStream_t stream) {
@@ -503,20 +502,11 @@ struct GemmSm90 {
       int device = 0;
       cudaGetDevice(&device);
       if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything is copied)
-      // CUTLASS_LIB_GROUPED_PINNED=1 (a measurement aid, opt-in until timed on a GPU): the table
-      // through a pinned staging buffer, so the copy does not wait for the stream's earlier work
-      static bool const pinned = env_int_in("CUTLASS_LIB_GROUPED_PINNED", 0, 1, 0) == 1;
       size_t const tiles_bytes = sizeof(Sm90GroupTiles) * size_t(count);
       size_t const records_bytes = sizeof(GroupRecord) * size_t(count);
-      bool const staged =
-          pinned && copy_to_device_pinned(workspace,
-                                          {{grouped_tiles_offset(count), tiles.data(), tiles_bytes},
-                                           {grouped_records_offset(count), table.records.data(), records_bytes}},
-                                          grouped_records_offset(count) + records_bytes, device, stream);
-      if (!staged &&
-          (cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
-           cudaMemcpyAsync(device_records, table.records.data(), records_bytes, cudaMemcpyHostToDevice, stream) !=
-               cudaSuccess)) {
+      if (cudaMemcpyAsync(device_tiles, tiles.data(), tiles_bytes, cudaMemcpyHostToDevice, stream) != cudaSuccess ||
+          cudaMemcpyAsync(device_records, table.records.data(), records_bytes, cudaMemcpyHostToDevice, stream) !=
+              cudaSuccess) {
         cudaGetLastError();
         return Status::kErrorInternal;
       }
