@@ -416,9 +416,12 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
                         Case{1, 1, 1, 1000, 132}, Case{3, 3, 1, 9, 132}, Case{16, 17, 1, 16, 132},
                         Case{5, 7, 3, 33, 20}, Case{4, 4, 1, 7, 132}, Case{11, 13, 1, 100, 132},
                         Case{80, 4, 1, 80, 132}, Case{172, 1, 1, 64, 132}, Case{9, 17, 1, 5, 20}})
-  for (Sm90StreamKSplit split : {Sm90StreamKSplit::kWaveAndTail, Sm90StreamKSplit::kTail}) {
+  for (Sm90StreamKSplit split : {Sm90StreamKSplit::kWaveAndTail, Sm90StreamKSplit::kTail})
+  for (int max_splits : {Sm90StreamKScheduler::kMaxSplits, 16, 64}) {   // (CUTLASS_LIB_STREAM_K_MAX_SPLITS)
     SCOPED_TRACE(split == Sm90StreamKSplit::kTail ? "tail" : "wave and tail");
-    Sm90StreamKScheduler const s = Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms, split);
+    SCOPED_TRACE(max_splits);
+    Sm90StreamKScheduler const s =
+        Sm90StreamKScheduler::make(k.m_tiles, k.n_tiles, k.batch, k.k_tiles, k.sms, split, max_splits);
     int const tiles = k.m_tiles * k.n_tiles * k.batch;
     ASSERT_GE(s.grid, 1);
     ASSERT_LE(s.grid, k.sms);
@@ -457,6 +460,19 @@ TEST(Selection, StreamKSplitIsBalancedAndCoversEveryKBlockOnce) {
     EXPECT_EQ(partials_stored, partials_added) << "every stored partial is added once";
     if (s.sk_tiles > 0) EXPECT_LE(most - least, 1) << "balanced to one k-block";
   }
+}
+
+/// With fewer tiles than SMs every tile is split over at most max_splits CTAs (and runs of at
+/// least kMinKBlocks): 8 tiles of 1024 k-blocks (128 x 128 x 65536 on 64x32 tiles) take 64 CTAs at
+/// the default 8, 128 at 16 and all 132 SMs at 32.
+TEST(Selection, StreamKSplitsATileOverAtMostMaxSplitsCtas) {
+  using cutlass::gemm::kernel::Sm90StreamKScheduler;
+  using cutlass::gemm::kernel::Sm90StreamKSplit;
+  EXPECT_EQ(64, Sm90StreamKScheduler::make(2, 4, 1, 1024, 132).grid);
+  EXPECT_EQ(128, Sm90StreamKScheduler::make(2, 4, 1, 1024, 132, Sm90StreamKSplit::kTail, 16).grid);
+  EXPECT_EQ(132, Sm90StreamKScheduler::make(2, 4, 1, 1024, 132, Sm90StreamKSplit::kTail, 32).grid);
+  // runs of at least kMinKBlocks bound it first: 8 tiles of 16 k-blocks, 32 CTAs however many splits
+  EXPECT_EQ(32, Sm90StreamKScheduler::make(2, 4, 1, 16, 132, Sm90StreamKSplit::kTail, 64).grid);
 }
 
 /// kTail splits only the partial wave (10240 x 512 x 5120 on 128x128 tiles: 320 tiles on 132 SMs,
