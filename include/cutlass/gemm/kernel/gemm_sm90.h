@@ -479,9 +479,8 @@ struct GemmSm90 {
   /// faster on the H200, s24: the call is bound by its host work); a prologue kernel writes each
   /// group's GroupParams, its tensor maps from three prototypes the driver encoded
   /// (prepare_grouped_device: the driver encoding four maps per problem on the host took ~0.6 ms
-  /// at 1024 problems, s21); the GEMM
-  /// kernel acquires each group's maps (arch::tensor_map_acquire) and walks all groups' tiles
-  /// (Sm90GroupedTileScheduler).
+  /// at 1024 problems, s21); the GEMM kernel acquires each group's maps
+  /// (arch::tensor_map_acquire) and walks all groups' tiles (Sm90GroupedTileScheduler).
   static Status run_grouped(Arguments const *problems, int count, void *workspace, cudaStream_t stream) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;

@@ -277,19 +277,6 @@ inline Sm90StreamKSplit stream_k_split() {
   return split;
 }
 
-/// The most CTAs a tile is split over when all tiles are split (Sm90StreamKScheduler::make's
-/// max_splits): kMaxSplits, or CUTLASS_LIB_STREAM_K_MAX_SPLITS (2 to 64; a measurement aid for
-/// the long-K shapes, whose few tiles leave most SMs idle at 8); read once (host). The kernels and
-/// the cost model both read it.
-inline int stream_k_max_splits() {
-  static int const splits = [] {
-    char const *v = std::getenv("CUTLASS_LIB_STREAM_K_MAX_SPLITS");
-    int const n = v ? std::atoi(v) : 0;
-    return n >= 2 && n <= 64 ? n : 8;
-  }();
-  return splits;
-}
-
 /// Stream-K, data-parallel + stream-K hybrid (1x1 clusters). With T tiles on S SMs:
 ///  - T a multiple of S, or fewer than 2 * kMinKBlocks k-blocks per tile: every tile whole
 ///    (as Sm90TileScheduler), on min(T, S) CTAs;
@@ -425,6 +412,16 @@ struct Sm90StreamKScheduler {
     return g;
   }
 };
+
+/// The most CTAs a tile is split over when all tiles are split (Sm90StreamKScheduler::make's
+/// max_splits): kMaxSplits, or CUTLASS_LIB_STREAM_K_MAX_SPLITS (2 to 64; a measurement aid for
+/// the long-K shapes, whose few tiles leave most SMs idle at 8); read once (host). The kernels and
+/// the cost model both read it.
+inline int stream_k_max_splits() {
+  static int const splits =
+      env_int_in("CUTLASS_LIB_STREAM_K_MAX_SPLITS", 2, 64, Sm90StreamKScheduler::kMaxSplits);
+  return splits;
+}
 
 }  // namespace kernel
 }  // namespace gemm
