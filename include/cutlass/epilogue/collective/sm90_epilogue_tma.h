@@ -22,6 +22,8 @@
 #include <cuda.h>
 
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "cutlass/arch/memory_sm80.h"
 #include "cutlass/arch/memory_sm90.h"
@@ -149,6 +151,12 @@ struct Sm90EpilogueTma {
     store_boxes<true>(smem, params, consumer, thread_in_wg, acc, row0, col0, l, state);
   }
 
+  /// f(std::integral_constant<int, i>) for each i of the sequence, in order.
+  template <typename F, int... I>
+  CUTLASS_DEVICE static void each_index(std::integer_sequence<int, I...>, F &&f) {
+    (f(std::integral_constant<int, I>{}), ...);
+  }
+
   /// The box loop of store (kTransposed false) and store_transposed (true).
   template <bool kTransposed>
   CUTLASS_DEVICE static void store_boxes(SharedStorage &smem, Params const &params, int consumer, int thread_in_wg,
@@ -165,8 +173,11 @@ struct Sm90EpilogueTma {
 
     stage_vectors<kTransposed>(smem, output_op, consumer, thread_in_wg, row0, col0);   // read after the first box's barrier
 
-    CUTLASS_PRAGMA_UNROLL
-    for (int bm = 0; bm < kAlongM; ++bm) {
+    // bm as a compile-time index (each_index), not a pragma'd loop: store_box_stmatrix indexes the
+    // accumulators by it, and a loop the compiler leaves rolled (it did in the grouped 256x128
+    // kernel, s24) puts all of them in local memory.
+    each_index(std::make_integer_sequence<int, kAlongM>{}, [&](auto bm_index) {
+      constexpr int bm = decltype(bm_index)::value;
       CUTLASS_PRAGMA_UNROLL
       for (int bn = 0; bn < kAlongN; ++bn) {
         ElementC *buffer = smem.buffer[consumer][state.box & 1];
@@ -196,7 +207,7 @@ struct Sm90EpilogueTma {
         }
         ++state.box;
       }
-    }
+    });
     output_op.end_tile();
   }
 
