@@ -573,8 +573,9 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     multiple of 8) is read on the host: a CUDA one then costs a device-to-host copy and a
     synchronization with the current stream. Runs on PyTorch's current stream (or ``stream``, a
     torch.cuda.Stream: the output is allocated and offs read on it); on sm_90 the experts run
-    there in one launch of a grouped kernel (bf16 / f16: the default build has them, a 128x128
-    tile for prefill and a 64x32 tile for a few tokens per expert), elsewhere one after another,
+    there in one launch of a grouped kernel (bf16 / f16: the default build has them, 128x128
+    and, for weights K-major, 256x128 tiles for prefill and a 64x32 tile for a few tokens per
+    expert), elsewhere one after another,
     each its own kernel launch.
 
     Raises TypeError for arguments that are not PyTorch tensors (or an offs that is not one) and

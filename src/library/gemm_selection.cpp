@@ -238,6 +238,14 @@ constexpr double kHbmBytesPerUs = 4.3e6;
 /// outweighed the compute of large problems and ranked the stream-K twin first there (measured
 /// 1-6% slower); at 95-100 the persistent 128x128 tile keeps every large shape.
 constexpr double kTiledCtaBytesPerUs = 100e3;
+/// The same for the grouped kernels (estimated_grouped_time), lower: the grouped tile walk moves
+/// from expert to expert, so its operand panels hit in L2 less often than a dense raster's. Fitted
+/// on the H200 (s25, docs/NOTES.md) to the 128x128 grouped tile's three measured layers (8 x 14336
+/// x 4096 skewed: 1564 us; 32 x 4096 x 7168 sparse: 1021 us; one expert of 8192 tokens: 1402 us);
+/// at 80 the model gives 1494 / 872 / 1442, and it ranks the cooperative 256x128 tile (a quarter
+/// fewer bytes per flop) first on the sparse layer, where it ran 885 us; at 100 it ranked the 128x128
+/// tile first there (746 against 785 us).
+constexpr double kGroupedCtaBytesPerUs = 80e3;
 /// The same for the cp.async kernels (sm80 family), which run about two CTAs per SM: the 64x64
 /// tile drew 2.9-3.2 TB/s from 216-344 tiles and 2.2 TB/s from 128 (2026-12-01 selection check).
 constexpr double kCpAsyncCtaBytesPerUs = 12.5e3;
@@ -362,7 +370,7 @@ double estimated_grouped_time(GemmDescription const &desc, GemmUniversalArgument
   double const compute =
       cta_blocks * 2.0 * effective_area(desc, tiles_per_cta, blocks_per_tile * tile.k()) * tile.k() / sm_rate(desc);
   double const cta_bytes = cta_blocks * double(tile.m() + tile.n()) * tile.k() * element;
-  return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs));
+  return std::max(compute, std::max(hbm_bytes / kHbmBytesPerUs, cta_bytes / kGroupedCtaBytesPerUs));
 }
 
 double grouped_rank(GemmDescription const &desc, GemmUniversalArguments const *problems, int count, int sm_count) {

@@ -1288,6 +1288,35 @@ TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) 
   EXPECT_TRUE(grouped_tile_fits(large, prefill.data(), int(prefill.size())));
 }
 
+/// The grouped 256x128 tile against 128x128 and the 64x32 token tile as the H200 measured them
+/// (s25, docs/NOTES.md): 256x128 first on the sparse prefill layer (32 x 4096 x 7168, 24 of 32
+/// experts routed 8192 tokens: 885 us against 1021), the token tile first at a few tokens per
+/// expert (decode, 8 x 14336 x 4096 at 34 tokens; 256 x 2048 x 1024 at 4 tokens each).
+TEST(Selection, GroupedCostRanksTheTallTileForSparsePrefillAndTheTokenTileForDecode) {
+  GemmDescription const tall = sm90_bf16(256, 128), large = sm90_bf16(128, 128), token = sm90_bf16(64, 32);
+  auto experts = [](int64_t m, int64_t k, std::vector<int> const &tokens) {
+    std::vector<GemmUniversalArguments> problems;
+    for (int t : tokens) {
+      GemmUniversalArguments p;
+      p.problem_size = cutlass::gemm::GemmCoord(int(m), t, int(k));   // out features x tokens x in features
+      problems.push_back(p);
+    }
+    return problems;
+  };
+  auto time = [](GemmDescription const &d, std::vector<GemmUniversalArguments> const &p) {
+    return estimated_grouped_time(d, p.data(), int(p.size()), 132);
+  };
+  // cutlass_bench --grouped=32,4096,7168 --tokens=8192 --distribution=sparse (its counts, sorted)
+  auto const sparse = experts(4096, 7168, {1297, 1088, 920, 778, 658, 556, 470, 398, 336, 284, 240, 203,
+                                           172,  145,  123, 104, 88,  74,  63,  53,  45,  38,  32,  27,
+                                           0,    0,    0,   0,   0,   0,   0,   0});
+  EXPECT_LT(time(tall, sparse), time(large, sparse));
+  auto const decode = experts(14336, 4096, {9, 0, 3, 16, 1, 0, 4, 1});
+  EXPECT_LT(time(token, decode), time(tall, decode));
+  auto const small_experts = experts(2048, 1024, std::vector<int>(256, 4));
+  EXPECT_LT(time(token, small_experts), time(tall, small_experts));
+}
+
 /// The skinny kernel against the sm90 token tiles as the H200 measured them (s12 final run):
 /// the skinny kernel at 8 tokens (13824 x 8 x 5120: 0.91 of cuBLAS, the 64x32 tile 0.82) and at
 /// 16 rows of M (16 x 8192 x 8192: 0.87, the 64x128 tile 0.79, the 64x64 tile 0.85).
