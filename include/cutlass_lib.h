@@ -61,7 +61,9 @@
  *                     would be read; null C when m, n > 0; a transpose flag other than N/T;
  *                     batchCount < 1 or a negative stride; an ld and stride with which an
  *                     operand (or the aux output, bias or alpha vector) would span more
- *                     than 2^63 - 1 bytes; the grouped calls' own (their section below)
+ *                     than 2^63 - 1 bytes (each operand at its type's storage size, also for
+ *                     types outside the table; sub-byte types count one byte); the grouped
+ *                     calls' own (their section below)
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
  *                     above 2^31-1; batchCount above 65535; operand scales
  *                     (cutlassLibSetOperandScales) set for operands that are not fp8; a
@@ -114,10 +116,12 @@ extern "C" {
 /** Opaque handle: holds the device, the stream and the device workspace. */
 typedef struct cutlassLibContext *cutlassLibHandle_t;
 
-/* Every enum ends in an ..._ENUM_RANGE_ = 0x7fffffff enumerator that is not a value: it makes any
- * non-negative int a valid value of the enum type in C++ (whose enums hold only the range their
- * enumerators span, [dcl.enum]), so a caller's out-of-range value reaches the argument checks,
- * which answer INVALID_VALUE / NOT_SUPPORTED as documented, instead of being undefined behaviour. */
+/* Every enum ends in an ..._ENUM_RANGE_ = INT_MIN enumerator that is not a value: it makes any int,
+ * negative ones included (-1 as an "invalid" sentinel), a valid value of the enum type in C++ (whose
+ * enums hold only the range their enumerators span, [dcl.enum]: with a negative enumerator, that of
+ * the smallest two's-complement bit-field holding them all, here 32 bits), so a caller's
+ * out-of-range value reaches the argument checks, which answer INVALID_VALUE / NOT_SUPPORTED as
+ * documented, instead of being undefined behaviour. */
 typedef enum {
   CUTLASS_LIB_STATUS_SUCCESS = 0,
   CUTLASS_LIB_STATUS_NOT_INITIALIZED = 1,
@@ -131,10 +135,10 @@ typedef enum {
   CUTLASS_LIB_STATUS_NO_DEVICE = 101,
   CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL = 102, /**< the workspace set by cutlassLibSetWorkspace is
                                                      smaller than the call needs (cutlassLibGetWorkspaceSize) */
-  CUTLASS_LIB_STATUS_ENUM_RANGE_ = 0x7fffffff /**< not a status (see the note above) */
+  CUTLASS_LIB_STATUS_ENUM_RANGE_ = -0x7fffffff - 1 /**< not a status (see the note above) */
 } cutlassLibStatus_t;
 
-typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_RANGE_ = 0x7fffffff } cutlassLibOperation_t;
+typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_RANGE_ = -0x7fffffff - 1 } cutlassLibOperation_t;
 
 /** Where alpha and beta live (values as cublasPointerMode_t): HOST (default) host pointers, read
  *  during the call; DEVICE device pointers of the compute type's scalar, read by the kernel when
@@ -142,7 +146,7 @@ typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_R
 typedef enum {
   CUTLASS_LIB_POINTER_MODE_HOST = 0,
   CUTLASS_LIB_POINTER_MODE_DEVICE = 1,
-  CUTLASS_LIB_POINTER_MODE_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_POINTER_MODE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibPointerMode_t;
 
 typedef enum {
@@ -150,7 +154,7 @@ typedef enum {
   CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 1,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
   CUTLASS_LIB_COMPUTE_64F = 2,            /**< f64 */
   CUTLASS_LIB_COMPUTE_32I = 3,            /**< s8 inputs, s32 accumulate */
-  CUTLASS_LIB_COMPUTE_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_COMPUTE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibComputeType_t;
 
 /** Creates a handle on the current device with the default stream. Succeeds without a GPU
@@ -467,7 +471,7 @@ typedef enum {
   CUTLASS_LIB_EPILOGUE_SIGMOID_BIAS = 0x30004,
   CUTLASS_LIB_EPILOGUE_CLAMP = 0x40000,
   CUTLASS_LIB_EPILOGUE_CLAMP_BIAS = 0x40004,
-  CUTLASS_LIB_EPILOGUE_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_EPILOGUE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibEpilogue_t;
 
 /** Which index of C a vector follows: PER_ROW = element i of row i (m values; cuBLASLt's bias),
@@ -475,7 +479,7 @@ typedef enum {
 typedef enum {
   CUTLASS_LIB_VECTOR_PER_ROW = 0,
   CUTLASS_LIB_VECTOR_PER_COLUMN = 1,
-  CUTLASS_LIB_VECTOR_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_VECTOR_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibVectorMode_t;
 
 /** Sets the epilogue of later calls. INVALID_VALUE for a value outside the enum. The operands
@@ -532,7 +536,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetOperandScales(cutlassLibHandle
 typedef enum {
   CUTLASS_LIB_MATRIX_A = 0,
   CUTLASS_LIB_MATRIX_B = 1,
-  CUTLASS_LIB_MATRIX_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_MATRIX_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibMatrix_t;
 
 /** How an fp8 operand's scale is laid out; names and values are cuBLASLt's
@@ -555,7 +559,7 @@ typedef enum {
    *  Both block layouts are cuBLASLt's: the same scale arrays gave bit-identical results from
    *  cublasLtMatmul and from this library on the H200 (docs/NOTES.md, s13). */
   CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F = 5,
-  CUTLASS_LIB_MATRIX_SCALE_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_MATRIX_SCALE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibMatrixScale_t;
 
 /** The scale of fp8 operand `matrix` for later calls, in layout `mode` (device f32 memory, read
@@ -592,7 +596,7 @@ typedef enum {
   /** each 128-deep k-block's partial sum is added into f32 registers (DeepSeek-V3 report, section
    *  3.3.2, "increasing accumulation precision"); runs on the block-scaled sm90 kernels */
   CUTLASS_LIB_ACCUMULATION_PRECISE = 1,
-  CUTLASS_LIB_ACCUMULATION_ENUM_RANGE_ = 0x7fffffff
+  CUTLASS_LIB_ACCUMULATION_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibAccumulation_t;
 
 /** The accumulation mode of later calls with fp8 Atype / Btype (other types answer NOT_SUPPORTED

@@ -154,6 +154,34 @@ NumericTypeID element_of(cudaDataType_t type) {
   }
 }
 
+/// For a call outside the type table, the element type that sizes an operand's span check
+/// (its checks come before the table's NOT_SUPPORTED, as in cuBLAS): the type itself where the
+/// library has a name for it, else one of the same storage size (complex integers, two of their
+/// parts), else kInvalid, counted as one byte (sub-byte and exponent-only types).
+NumericTypeID span_element_of(cudaDataType_t type) {
+  switch (type) {
+    case CUDA_C_16F: return NumericTypeID::kCF16;
+    case CUDA_C_16BF: return NumericTypeID::kCBF16;
+    case CUDA_C_32F: return NumericTypeID::kCF32;
+    case CUDA_C_64F: return NumericTypeID::kCF64;
+    case CUDA_R_8U: return NumericTypeID::kU8;
+    case CUDA_R_16I: return NumericTypeID::kS16;
+    case CUDA_R_16U: return NumericTypeID::kU16;
+    case CUDA_R_32U: return NumericTypeID::kU32;
+    case CUDA_R_64I: return NumericTypeID::kS64;
+    case CUDA_R_64U: return NumericTypeID::kU64;
+    case CUDA_C_8I:
+    case CUDA_C_8U: return NumericTypeID::kS16;
+    case CUDA_C_16I:
+    case CUDA_C_16U: return NumericTypeID::kS32;
+    case CUDA_C_32I:
+    case CUDA_C_32U: return NumericTypeID::kS64;
+    case CUDA_C_64I:
+    case CUDA_C_64U: return NumericTypeID::kCF64;
+    default: return element_of(type);
+  }
+}
+
 /// The type alpha and beta point to for a compute type (cutlass_lib.h); kInvalid outside the enum.
 NumericTypeID scalar_of(cutlassLibComputeType_t compute) {
   switch (compute) {
@@ -278,12 +306,12 @@ GemmCall make_call(cutlassLibContext const &context, TypeRow const *types, cutla
   call.ldd = ldc;
   call.batch_stride_D = strideC;
   // The argument checks (the epilogue's operands included) come first, as in cuBLAS; then the
-  // type combination. Outside the table, each operand's own element size sizes its span check
-  // (complex and other types outside element_of count as 1 byte), and alpha has the compute
-  // type's scalar type (alpha == 0 then excuses null A and B there too).
-  call.element_A = types ? types->element_A : element_of(Atype);
-  call.element_B = types ? types->element_B : element_of(Btype);
-  call.element_C = call.element_D = types ? types->element_C : element_of(Ctype);
+  // type combination. Outside the table, each operand's own storage size sizes its span check
+  // (span_element_of), and alpha has the compute type's scalar type (alpha == 0 then excuses
+  // null A and B there too).
+  call.element_A = types ? types->element_A : span_element_of(Atype);
+  call.element_B = types ? types->element_B : span_element_of(Btype);
+  call.element_C = call.element_D = types ? types->element_C : span_element_of(Ctype);
   call.element_scalar = types ? types->element_scalar : scalar_of(computeType);
   if (types) call.element_compute = types->element_compute;
   return call;

@@ -37,13 +37,17 @@ T *advanced(T *pointer, NumericTypeID type, int64_t elements) {
 
 /// A problem as the one-GEMM call it is: its group's shape with its own pointers, and the fused
 /// epilogue's vectors and aux matrix of batch entry `entry` (bias + entry * batchStride, ...: the
-/// problems of the call are the batch entries of the handle's epilogue operands).
+/// problems of the call are the batch entries of the handle's epilogue operands). A problem with
+/// an empty output (or a negative size, which its checks refuse) keeps the operands' first
+/// entries: it reads none of them, and check_grouped_arguments checks the spans of the others only,
+/// so entry * batchStride could overflow for it.
 GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
   GemmCall c = call.groups[size_t(index.group)].shape;
   c.A = call.A ? call.A[index.entry] : nullptr;
   c.B = call.B ? call.B[index.entry] : nullptr;
   c.C = call.C ? call.C[index.entry] : nullptr;
   c.D = call.D ? call.D[index.entry] : nullptr;
+  if (c.m <= 0 || c.n <= 0) return c;
   GemmEpilogueArguments &e = c.epilogue;
   if (e.kind.element_bias != NumericTypeID::kInvalid) {
     e.bias = advanced(e.bias, e.kind.element_bias, index.entry * e.batch_stride_bias);
@@ -326,12 +330,14 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
   bool stop = false;
   for_each_problem(call, [&](ProblemIndex const &i) {
     // the fused epilogue's vectors and aux up to this problem's batch entry (problem_call moves
-    // them there: check the span first, as a strided-batched call of entry + 1 batches would)
+    // them there: check the span first, as a strided-batched call of entry + 1 batches would),
+    // after the sizes the span is computed from
     GemmCall const &shape = call.groups[size_t(i.group)].shape;
     if (shape.epilogue.kind.fused()) {
       GemmCall spanned = shape;
       spanned.batch_count = i.entry + 1;
-      GemmOutcome const span = check_epilogue_arguments(spanned);
+      GemmOutcome span = check_gemm_shape(shape);
+      if (span.failure != GemmFailure::kInvalidValue) span = check_epilogue_arguments(spanned);
       if (span.failure == GemmFailure::kInvalidValue) {
         first_other = at(span.failure, span.detail, i.group, i.problem);
         stop = true;

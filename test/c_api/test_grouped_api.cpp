@@ -311,6 +311,29 @@ TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped_select(handle_, a, &name, &bytes));
 }
 
+/// Arguments that once reached undefined behaviour on the host (a sanitizer build's fuzzing, s25),
+/// answered as documented: problems with an empty output and a bias batchStride whose later
+/// entries lie past 2^63 (the entries are never moved to: nothing is read), an aux epilogue with N
+/// = INT64_MIN (the sizes are checked before the aux span), a negative transpose value.
+TEST_F(CApiGrouped, EdgeArgumentsFromFuzzingGetTheirStatuses) {
+  cutlassLibStatus_t const valid = has_device() ? CUTLASS_LIB_STATUS_SUCCESS : CUTLASS_LIB_STATUS_NO_DEVICE;
+  GroupedArgs a;
+  for (int64_t &m : a.m_values) m = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueBias(handle_, address(0x5000000), CUDA_R_16BF,
+                                                                  CUTLASS_LIB_VECTOR_PER_ROW, INT64_MAX / 2));
+  EXPECT_EQ(valid, grouped(handle_, a)) << "empty outputs: nothing to read at any entry";
+  GroupedArgs b;
+  b.n_values[0] = INT64_MIN;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x5000000), CUDA_R_16BF, 64, 0));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, b));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  GroupedArgs c;
+  c.transa_values[2] = static_cast<cutlassLibOperation_t>(-1);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, c));
+}
+
 TEST_F(CApiGrouped, OperandScalesAreForFp8OperandsOnly) {
   // as in a single call: set for bf16 operands, NOT_SUPPORTED before anything runs
   float const *scale = static_cast<float const *>(address(0x5000000));

@@ -225,6 +225,15 @@ TEST_F(CApiArguments, SpansUseEachOperandsElementSizeOutsideTheTypeTable) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a));
   a.lda = int64_t(1) << 57;   // 63 lines x 2^57 elements: past 2^63 bytes at 4 bytes, not at 1
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a));
+  // the types the library runs nothing in are sized as stored: complex f32 at 8 bytes, complex s8
+  // at 2 (not as 1 byte, which let such a span pass to NOT_SUPPORTED)
+  for (cudaDataType_t type : {CUDA_C_32F, CUDA_C_8I}) {
+    a = GemmExArgs();
+    a.Atype = a.Btype = a.Ctype = type;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, gemm(a)) << type;
+    a.lda = int64_t(1) << 57;
+    EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(a)) << type;
+  }
   // alpha has the compute type's scalar type there too: alpha == 0 excuses null A and B
   a = GemmExArgs();
   a.Atype = CUDA_R_32F;
