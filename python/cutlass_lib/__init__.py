@@ -22,6 +22,8 @@ library then allocates nothing); it grows when a call needs more (during graph c
 graph's pool), and earlier ones stay alive, so CUDA graphs captured with them stay valid.
 """
 import contextlib
+import math
+import sys
 from typing import List, Optional
 
 from . import _C
@@ -66,11 +68,27 @@ _torch_types = {}   # type -> whether it is PyTorch's (a dict lookup per call in
 
 
 def _is_torch(x) -> bool:
+    """Whether x is a torch.Tensor (or a subclass's instance); no object is one while PyTorch is
+    not imported."""
     kind = type(x)
     answer = _torch_types.get(kind)
     if answer is None:
-        answer = _torch_types[kind] = kind.__module__.split(".")[0] == "torch"
+        torch = sys.modules.get("torch")
+        answer = torch is not None and issubclass(kind, torch.Tensor)
+        if torch is not None:
+            _torch_types[kind] = answer
     return answer
+
+
+def _scalar(value, name: str) -> float:
+    """alpha or beta as the double the library takes: TypeError for what is not a number,
+    ValueError for a number past the double range."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"cutlass_lib: {name} = {value} is past the range of a double") from None
+    except (TypeError, ValueError):
+        raise TypeError(f"cutlass_lib: {name} must be a number, got {type(value).__name__}") from None
 
 
 def _device_of(x) -> int:
@@ -277,7 +295,18 @@ def _cached(key, make):
 
 def _check_empty_call(a, b, out, bias, activation):
     """The checks an empty output's call still gets (the C API's describe is not reached): what
-    torch.matmul raises for, and the library's own arguments."""
+    torch.matmul raises for, and the library's own arguments (for PyTorch tensors also the dtypes
+    and devices a non-empty call's describe would refuse)."""
+    arrays = (a, b, out) if bias is None else (a, b, out, bias)
+    if not all(_is_torch(t) or hasattr(t, "__dlpack_device__") for t in arrays):
+        raise TypeError("cutlass_lib: a, b, out and bias must be PyTorch tensors or DLPack arrays")
+    if len({_device_of(t) for t in arrays}) > 1:
+        raise ValueError("cutlass_lib: every tensor must be on one CUDA device")
+    if all(_is_torch(t) for t in arrays):
+        if a.dtype not in _taken_dtypes():
+            raise TypeError(f"cutlass_lib: the library takes no {a.dtype} operands")
+        if bias is not None and bias.dtype != out.dtype:
+            raise TypeError(f"cutlass_lib: bias is {bias.dtype}, out {out.dtype}: bias must have out's dtype")
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"cutlass_lib: a is {tuple(a.shape)} and b {tuple(b.shape)}: their K differ")
     if tuple(out.shape) != tuple(_out_shape(a, b)):
@@ -289,20 +318,28 @@ def _check_empty_call(a, b, out, bias, activation):
         raise ValueError(f"cutlass_lib: bias is {tuple(bias.shape)}, out has {out.shape[-1]} columns")
 
 
+def _taken_dtypes():
+    """The torch dtypes of the operands the library takes (module.cpp's cuda_type)."""
+    import torch
+    return (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8, torch.float8_e4m3fn,
+            torch.float8_e5m2)
+
+
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
     if 0 in tuple(out.shape):
         _check_empty_call(a, b, out, bias, activation)
         return out   # an empty output (M, N or the batch 0): nothing to compute, as torch.matmul
     if _is_torch(a) and _is_torch(b) and _is_torch(out) and (bias is None or _is_torch(bias)):
         key = _signature("gemm", a, b, out, alpha, beta, bias, activation)
-        planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, float(alpha), float(beta), bias,
-                                                activation))
+        planned = _cached(key, lambda: _Planned(_handle(_device_of(a)), a, b, out, _scalar(alpha, "alpha"),
+                                                _scalar(beta, "beta"), bias, activation))
         planned.run(a, b, out, bias, stream)
         return out
     # other DLPack arrays: describe and launch in one call (no fallback for a missing fused kernel)
     handle = _handle(_device_of(a))
     epilogue = _epilogue(activation, bias is not None)
-    result = handle.gemm(a, b, out, float(alpha), float(beta), bias, epilogue, stream, 0, 0, False)
+    result = handle.gemm(a, b, out, _scalar(alpha, "alpha"), _scalar(beta, "beta"), bias, epilogue, stream, 0, 0,
+                         False)
     if result.status != 0:
         raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into {tuple(out.shape)}")
     return out
@@ -313,7 +350,8 @@ def gemm(a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=
     """out = activation(alpha * (a @ b) + beta * c + bias), with torch.matmul's shapes: a is
     (M, K) or (batch, M, K), b is (K, N) or (batch, K, N), out (M, N) or (batch, M, N); a 2-D
     operand (or a batch of 1) beside 3-D ones is shared by every batch. ``c`` defaults to out's
-    previous contents when out is given; beta != 0 needs c or out. ``bias`` has N entries (one per
+    previous contents when out is given; a given c is broadcast to out's shape and converted to its
+    dtype (torch.addmm's input; ValueError when it does not broadcast); beta != 0 needs c or out. ``bias`` has N entries (one per
     output column, as F.linear's) of out's dtype. ``out_dtype`` (torch inputs, out not given):
     e.g. torch.float32 for 16-bit inputs; int8 inputs give int32 (and take integer alpha, beta).
     A bias or activation the built library has no fused kernel for runs as the plain GEMM
@@ -330,13 +368,32 @@ def gemm(a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=
         raise ValueError("cutlass_lib: c is given but beta is 0")
     if copy_c and out is not None and not _is_torch(out):
         raise ValueError("cutlass_lib: c= needs PyTorch tensors; with other arrays copy c into out")
+    if copy_c and not _is_torch(c):
+        raise TypeError("cutlass_lib: c must be a PyTorch tensor")
     _device_of(a)
     with _stream_context(a, stream):
         if out is None:
             out = _new_out(a, b, out_dtype)
         if copy_c:
-            out.copy_(c)
+            _copy_c(c, out)
         return _gemm_into(a, b, out, alpha, beta, bias, activation, _stream_handle(a, stream))
+
+
+def _check_c(c, out):
+    """ValueError for a c that does not broadcast to out's shape (torch.addmm's input rule)."""
+    import torch
+    try:
+        fits = torch.broadcast_shapes(tuple(c.shape), tuple(out.shape)) == tuple(out.shape)
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise ValueError(f"cutlass_lib: c is {tuple(c.shape)}, which does not broadcast to out's {tuple(out.shape)}")
+
+
+def _copy_c(c, out):
+    """out = c, broadcast to out's shape and converted to its dtype (_check_c first)."""
+    _check_c(c, out)
+    out.copy_(c)
 
 
 def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=None):
@@ -351,8 +408,8 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
         raise ValueError(f"cutlass_lib: linear takes x of shape (*, in_features) and a 2-D weight, got "
                          f"{tuple(x.shape)} and {tuple(weight.shape)}")
     if x.ndim != 2:
-        leading = x.shape[:-1]
-        y = linear(x.reshape(-1, x.shape[-1]), weight, bias, activation, stream=stream)
+        leading = x.shape[:-1]   # flattened by their product, not -1 (ambiguous for 0 elements)
+        y = linear(x.reshape(math.prod(leading), x.shape[-1]), weight, bias, activation, stream=stream)
         return y.reshape(*leading, weight.shape[0])
     if stream is not None:
         return gemm(x, weight.t(), bias=bias, activation=activation, stream=stream)
@@ -393,7 +450,8 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
 
     PyTorch tensors only; M, N and K multiples of 16 run the TMA kernels directly, others on
     aligned copies. Returns out."""
-    if not (_is_torch(a) and _is_torch(b) and _is_torch(scale_a) and _is_torch(scale_b)):
+    if not (_is_torch(a) and _is_torch(b) and _is_torch(scale_a) and _is_torch(scale_b) and
+            (bias is None or _is_torch(bias)) and (out is None or _is_torch(out))):
         raise TypeError("cutlass_lib.scaled_mm takes PyTorch tensors")
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError(f"cutlass_lib: scaled_mm takes 2-D a and b, got {a.ndim}-D and {b.ndim}-D")
@@ -703,7 +761,7 @@ class Gemm:
     def __init__(self, a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=None,
                  activation: Optional[str] = None, out_dtype=None):
         _check_ranks(a, b)
-        if not (_is_torch(a) and _is_torch(b) and (out is None or _is_torch(out))):
+        if not all(_is_torch(t) for t in (a, b, out, c, bias) if t is not None):
             raise TypeError("cutlass_lib.Gemm takes PyTorch tensors (cutlass_lib.gemm takes any DLPack array)")
         if out is None and beta != 0 and c is None:
             raise ValueError("cutlass_lib: beta != 0 needs c or out (the values beta scales)")
@@ -714,7 +772,9 @@ class Gemm:
         self._handle = _handle(_device_of(a))
         self.a, self.b, self.c, self.bias = a, b, c, bias
         self.out = out if out is not None else _new_out(a, b, out_dtype)
-        self.alpha, self.beta, self.activation = float(alpha), float(beta), activation
+        self.alpha, self.beta, self.activation = _scalar(alpha, "alpha"), _scalar(beta, "beta"), activation
+        if c is not None and c is not self.out:
+            _check_c(c, self.out)
         self._planned = _Planned(self._handle, a, b, self.out, self.alpha, self.beta, bias, activation)
         self._layouts = {name: _layout_of(t) for name, t in (("a", a), ("b", b), ("out", self.out), ("c", c),
                                                              ("bias", bias)) if t is not None}
@@ -725,6 +785,8 @@ class Gemm:
         for name, t in (("a", a), ("b", b), ("out", out), ("c", c), ("bias", bias)):
             if t is None:
                 continue
+            if not _is_torch(t):
+                raise TypeError(f"cutlass_lib.Gemm: the new {name} is not a PyTorch tensor")
             if name not in self._layouts or _layout_of(t) != self._layouts[name]:
                 raise ValueError(f"cutlass_lib.Gemm: the new {name} differs from the planned one in shape, strides, "
                                  "dtype or device (or the plan has none); make a new Gemm")
@@ -739,7 +801,7 @@ class Gemm:
         one) and returns out."""
         with _stream_context(self.out, stream):
             if self.c is not None and self.c is not self.out:
-                self.out.copy_(self.c)
+                _copy_c(self.c, self.out)
             self._planned.run(self.a, self.b, self.out, self.bias, _stream_handle(self.out, stream))
         return self.out
 

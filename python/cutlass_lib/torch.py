@@ -134,6 +134,9 @@ class Linear(torch.nn.Module):
 
     def __init__(self, weight: torch.nn.Parameter, bias: Optional[torch.nn.Parameter] = None, activation: str = ""):
         super().__init__()
+        if not isinstance(weight, torch.Tensor) or weight.ndim != 2:
+            raise ValueError("cutlass_lib.torch.Linear takes a 2-D weight (out_features, in_features)")
+        _lib._epilogue(activation or None, bias is not None)   # ValueError for an unknown activation
         self.weight = weight
         self.bias = bias
         self.activation = activation
@@ -162,6 +165,8 @@ def swap_linear(model: torch.nn.Module,
     ``include(name, layer)``, when given, picks the layers (``name`` as in
     ``model.named_modules()``). A layer registered under several names becomes one Linear under
     all of them."""
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"cutlass_lib.torch.swap_linear takes an nn.Module, got {type(model).__name__}")
     if type(model) is torch.nn.Linear:
         return Linear.from_linear(model) if include is None or include("", model) else model
     swapped = {}   # id(nn.Linear) -> its Linear

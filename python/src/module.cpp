@@ -111,6 +111,26 @@ Operand operand_of(Array const &array, char const *name) {
   return o;
 }
 
+/// ValueError when an output's batches share elements: a batch stride of 0 (an expanded tensor)
+/// or one shorter than a matrix, unless the batches interleave inside the leading dimension's
+/// padding (a permuted (rows, batch, columns) tensor). The batches run at the same time, so they
+/// would race for those elements; torch.matmul refuses such an out too. A negative stride is the
+/// C API's to refuse.
+void check_batches_apart(Operand const &D, char const *name) {
+  if (D.batch <= 1 || D.rows == 0 || D.columns == 0 || D.batch_stride < 0) return;
+  using wide = __int128;
+  wide const lines = D.column_major ? D.columns : D.rows;     // lines D.ld apart
+  wide const leading = D.column_major ? D.rows : D.columns;   // each line's contiguous elements
+  wide const stride = D.batch_stride;
+  bool const one_after_another = stride >= wide(D.ld) * (lines - 1) + leading;
+  bool const interleaved = stride >= leading && wide(D.batch - 1) * stride + leading <= D.ld;
+  if (!one_after_another && !interleaved) {
+    fail_value(std::string("cutlass_lib: '") + name + "' has a batch stride of " + std::to_string(D.batch_stride) +
+               " for " + std::to_string(D.rows) + " x " + std::to_string(D.columns) +
+               " matrices: its batches share elements (an expanded tensor?); pass a tensor of its own");
+  }
+}
+
 cutlassLibComputeType_t compute_of(cudaDataType_t a) {
   if (a == CUDA_R_64F) return CUTLASS_LIB_COMPUTE_64F;
   if (a == CUDA_R_8I) return CUTLASS_LIB_COMPUTE_32I;
@@ -191,6 +211,7 @@ class Handle {
     for (auto const *array : {&a, &b, &out}) {
       if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
     }
+    check_batches_apart(D, "out");
     if (A.columns != B.rows) {
       fail_value("cutlass_lib: a is " + std::to_string(A.rows) + " x " + std::to_string(A.columns) + " and b is " +
                  std::to_string(B.rows) + " x " + std::to_string(B.columns) + ": the inner dimensions differ");
@@ -208,7 +229,7 @@ class Handle {
     call.compute = compute_of(A.type);
     if (call.compute == CUTLASS_LIB_COMPUTE_32I) {
       for (double v : {alpha, beta}) {
-        if (v != std::nearbyint(v) || std::fabs(v) > 2147483647.0) {
+        if (v != std::nearbyint(v) || v < -2147483648.0 || v > 2147483647.0) {
           fail_value("cutlass_lib: int8 GEMMs take integer alpha and beta (int32), got " + std::to_string(v));
         }
       }
@@ -483,6 +504,7 @@ class Handle {
   };
   GroupedOperands grouped_operands(Array const &a, Array const &b, Array const &out) const {
     GroupedOperands o{operand_of(a, "mat_a"), operand_of(b, "mat_b"), operand_of(out, "out")};
+    check_batches_apart(o.D, "out");   // a 3-D out: one matrix per expert
     for (auto const *array : {&a, &b, &out}) {
       if (array->device_id() != device_) fail_value("cutlass_lib: every tensor must be on the handle's device");
     }

@@ -106,3 +106,40 @@ def test_non_arrays_and_non_torch_linear_are_type_errors():
     a = np.ones((4, 8), dtype=np.float32)
     with pytest.raises(TypeError, match="PyTorch"):
         cutlass_lib.linear(a, a)
+
+
+def test_only_tensors_are_pytorch_tensors():
+    # torch.Size, dtypes and modules come from torch's modules but are not tensors: TypeError, not
+    # AttributeError; a Tensor subclass defined elsewhere is one (reaching the device check)
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    w = torch.ones(2, 8)
+    for not_a_tensor in (torch.Size([4, 8]), torch.float32, torch.nn.Linear(8, 2)):
+        with pytest.raises(TypeError, match="PyTorch tensors"):
+            cutlass_lib.linear(not_a_tensor, w)
+
+    class Subclass(torch.Tensor):
+        pass
+
+    with pytest.raises(ValueError, match="CUDA GPU"):
+        cutlass_lib.linear(torch.ones(4, 8).as_subclass(Subclass), w)
+
+
+def test_every_tensor_argument_is_type_checked():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    a, b, s = torch.ones(4, 8), torch.ones(8, 2), torch.ones(1)
+    for bias, out in ((np.ones(2), None), (5, None), (None, np.ones((4, 2)))):
+        with pytest.raises(TypeError, match="PyTorch tensors"):
+            cutlass_lib.scaled_mm(a, b, s, s, bias=bias, out=out)
+    for extra in ({"bias": np.ones(2)}, {"c": np.ones((4, 2)), "beta": 1.0}):
+        with pytest.raises(TypeError, match="PyTorch tensors"):
+            cutlass_lib.Gemm(a, b, **extra)
+    with pytest.raises(TypeError, match="PyTorch tensor"):
+        cutlass_lib.gemm(a, b, c=np.ones((4, 2)), beta=1.0)
+
+
+def test_scalars_past_a_double_are_value_errors():
+    with pytest.raises(ValueError, match="range of a double"):
+        cutlass_lib._scalar(2 ** 1024, "alpha")
+    with pytest.raises(TypeError, match="must be a number"):
+        cutlass_lib._scalar("one", "beta")
+    assert cutlass_lib._scalar(-2 ** 31, "alpha") == -2147483648.0

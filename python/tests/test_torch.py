@@ -194,3 +194,12 @@ def test_fake_grouped_mm_gives_grouped_mm_shapes():
                                              None, None)
     assert y.shape == (100, 32) and y.dtype == torch.bfloat16
     assert batched.shape == (8, 5, 32) and batched.dtype == torch.float32
+
+
+def test_linear_module_and_swap_check_their_arguments():
+    with pytest.raises(TypeError, match="nn.Module"):
+        clt.swap_linear(None)
+    with pytest.raises(ValueError, match="2-D weight"):
+        clt.Linear(torch.nn.Parameter(torch.ones(8)))
+    with pytest.raises(ValueError, match="activation"):
+        clt.Linear(torch.nn.Parameter(torch.ones(2, 8)), activation="tanh")
