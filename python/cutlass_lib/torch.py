@@ -74,15 +74,26 @@ def _check_activation(activation):
 _ACTIVATIONS = ("", "relu", "gelu", "gelu_erf", "silu", "sigmoid")
 
 
+def _check_operands(a, b, out_dtype, bias, bias_shape):
+    """The dtype and bias checks the real call makes (a and b of one dtype the library takes, a
+    bias of bias_shape in the output's dtype), so a traced graph fails where eager mode would."""
+    torch._check(a.dtype == b.dtype, lambda: f"cutlass_lib: the operands are {a.dtype} and {b.dtype}")
+    torch._check(a.dtype in _lib._taken_dtypes(), lambda: f"cutlass_lib: the library takes no {a.dtype} operands")
+    if bias is not None:
+        torch._check(tuple(bias.shape) == tuple(bias_shape),
+                     lambda: f"cutlass_lib: bias is {tuple(bias.shape)}, the output takes {tuple(bias_shape)}")
+        torch._check(bias.dtype == out_dtype, lambda: f"cutlass_lib: bias is {bias.dtype}, the output {out_dtype}")
+
+
 @torch.library.register_fake("cutlass_lib::linear", lib=_library)
 def _linear_fake(x, weight, bias=None, activation=""):
     torch._check(x.dim() >= 1 and weight.dim() == 2, lambda: "cutlass_lib: linear takes x (*, in) and weight (out, in)")
     torch._check(x.shape[-1] == weight.shape[1],
                  lambda: f"cutlass_lib: x has {x.shape[-1]} features, weight takes {weight.shape[1]}")
-    torch._check(bias is None or tuple(bias.shape) == (weight.shape[0],),
-                 lambda: "cutlass_lib: bias has out_features entries")
+    out_dtype = _lib._default_out_dtype(x)
+    _check_operands(x, weight, out_dtype, bias, (weight.shape[0],))
     _check_activation(activation)
-    return x.new_empty((*x.shape[:-1], weight.shape[0]), dtype=_lib._default_out_dtype(x))
+    return x.new_empty((*x.shape[:-1], weight.shape[0]), dtype=out_dtype)
 
 
 @torch.library.register_fake("cutlass_lib::gemm", lib=_library)
@@ -93,8 +104,10 @@ def _gemm_fake(a, b, bias=None, activation="", alpha=1.0, out_dtype=None):
     if a.dim() == 3 and b.dim() == 3:
         torch._check(a.shape[0] == b.shape[0] or a.shape[0] == 1 or b.shape[0] == 1,
                      lambda: "cutlass_lib: the batch sizes of a and b differ")
+    out_dtype = out_dtype or _lib._default_out_dtype(a)
+    _check_operands(a, b, out_dtype, bias, (b.shape[-1],))
     _check_activation(activation)
-    return a.new_empty(_lib._out_shape(a, b), dtype=out_dtype or _lib._default_out_dtype(a))
+    return a.new_empty(_lib._out_shape(a, b), dtype=out_dtype)
 
 
 @torch.library.register_fake("cutlass_lib::grouped_mm", lib=_library)
@@ -108,11 +121,14 @@ def _grouped_mm_fake(mat_a, mat_b, offs=None, bias=None, out_dtype=None):
     if offs is not None:
         torch._check(offs.dim() == 1 and offs.shape[0] == mat_b.shape[0],
                      lambda: "cutlass_lib: offs has one entry per expert")
+        torch._check(offs.dtype == torch.int32, lambda: f"cutlass_lib: offs must be int32, got {offs.dtype}")
         shape = (mat_a.shape[0], mat_b.shape[2])
     else:
         torch._check(mat_a.shape[0] == mat_b.shape[0], lambda: "cutlass_lib: mat_a and mat_b have other expert counts")
         shape = (mat_a.shape[0], mat_a.shape[1], mat_b.shape[2])
-    return mat_a.new_empty(shape, dtype=out_dtype or _lib._default_out_dtype(mat_a))
+    out_dtype = out_dtype or _lib._default_out_dtype(mat_a)
+    _check_operands(mat_a, mat_b, out_dtype, bias, (mat_b.shape[0], mat_b.shape[2]))
+    return mat_a.new_empty(shape, dtype=out_dtype)
 
 
 def _calls_directly(x: torch.Tensor) -> bool:

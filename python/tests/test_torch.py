@@ -57,6 +57,19 @@ def test_fakes_check_what_the_real_call_checks():
             torch.ops.cutlass_lib.gemm(x[0], x.t(), None, "", 1.0, None)
         i8 = torch.empty(4, 64, dtype=torch.int8, device="cuda")
         assert torch.ops.cutlass_lib.gemm(i8, i8.t(), None, "", 1.0, None).dtype == torch.int32
+        with pytest.raises(RuntimeError, match="operands are"):
+            torch.ops.cutlass_lib.gemm(x, x.t().float(), None, "", 1.0, None)
+        with pytest.raises(RuntimeError, match="takes no"):
+            c64 = torch.empty(4, 64, dtype=torch.complex64, device="cuda")
+            torch.ops.cutlass_lib.gemm(c64, c64.t(), None, "", 1.0, None)
+        with pytest.raises(RuntimeError, match="bias is"):
+            torch.ops.cutlass_lib.gemm(x, x.t(), torch.empty(7, dtype=torch.bfloat16, device="cuda"), "", 1.0, None)
+        with pytest.raises(RuntimeError, match="bias is"):
+            torch.ops.cutlass_lib.linear(x, torch.empty(96, 64, dtype=torch.bfloat16, device="cuda"),
+                                         torch.empty(96, dtype=torch.float32, device="cuda"), "")
+        experts = torch.empty(3, 64, 8, dtype=torch.bfloat16, device="cuda")
+        with pytest.raises(RuntimeError, match="int32"):
+            torch.ops.cutlass_lib.grouped_mm(x, experts, torch.empty(3, device="cuda"), None, None)
         one = torch.empty(1, 4, 64, dtype=torch.float16, device="cuda")
         many = torch.empty(3, 64, 8, dtype=torch.float16, device="cuda")
         assert torch.ops.cutlass_lib.gemm(one, many, None, "", 1.0, None).shape == (3, 4, 8)
