@@ -421,9 +421,10 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
            weight.device, _bias_signature(bias), activation)
 
     def make():
+        handle = _handle(_device_of(x))   # a CPU x is refused before anything is allocated
         dtype = _default_out_dtype(x)
         described = torch.empty(shape, dtype=dtype, device=x.device)
-        return _Planned(_handle(_device_of(x)), x, weight.t(), described, 1.0, 0.0, bias, activation), dtype
+        return _Planned(handle, x, weight.t(), described, 1.0, 0.0, bias, activation), dtype
 
     planned, dtype = _cached(key, make)
     out = torch.empty(shape, dtype=dtype, device=x.device)
