@@ -83,6 +83,8 @@ def _is_torch(x) -> bool:
 def _scalar(value, name: str) -> float:
     """alpha or beta as the double the library takes: TypeError for what is not a number,
     ValueError for a number past the double range."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"cutlass_lib: {name} must be a number, got {type(value).__name__}")
     try:
         return float(value)
     except OverflowError:
@@ -254,8 +256,11 @@ class _Planned:
         if result.status == 102:   # WORKSPACE_TOO_SMALL: grow this stream's workspace once
             ws, ws_bytes = _workspace(out, self.handle.device, stream, result.workspace_needed)
             result = plan.run(*pointers, stream, ws, ws_bytes, select_only, *scales)
-        if result.status == 100 and self.plain is not None and not self.use_plain:
-            self.use_plain = True   # NO_KERNEL: this build has no such fused kernel
+        # NO_KERNEL: this build has no such fused kernel; NOT_SUPPORTED at K == 0: the C API fuses
+        # no epilogue into the empty product (beta * C), PyTorch adds the bias and activation
+        no_fused = result.status == 100 or (result.status == 15 and a.shape[-1] == 0)
+        if no_fused and self.plain is not None and not self.use_plain:
+            self.use_plain = True
             return self.run(a, b, out, bias, stream, select_only, scale_a, scale_b)
         if result.status != 0:
             raise CutlassLibError(result.status, f"gemm of {tuple(a.shape)} and {tuple(b.shape)} into "
@@ -303,8 +308,11 @@ def _check_empty_call(a, b, out, bias, activation):
     if len({_device_of(t) for t in arrays}) > 1:
         raise ValueError("cutlass_lib: every tensor must be on one CUDA device")
     if all(_is_torch(t) for t in arrays):
+        import torch
         if a.dtype not in _taken_dtypes():
             raise TypeError(f"cutlass_lib: the library takes no {a.dtype} operands")
+        if out.dtype not in _taken_dtypes() + (torch.int32,):
+            raise TypeError(f"cutlass_lib: the library writes no {out.dtype} outputs")
         if bias is not None and bias.dtype != out.dtype:
             raise TypeError(f"cutlass_lib: bias is {bias.dtype}, out {out.dtype}: bias must have out's dtype")
     if a.shape[-1] != b.shape[-2]:
@@ -380,12 +388,11 @@ def gemm(a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=
 
 
 def _check_c(c, out):
-    """ValueError for a c that does not broadcast to out's shape (torch.addmm's input rule)."""
-    import torch
-    try:
-        fits = torch.broadcast_shapes(tuple(c.shape), tuple(out.shape)) == tuple(out.shape)
-    except RuntimeError:
-        fits = False
+    """ValueError for a c that does not broadcast to out's shape (torch.addmm's input rule: each of
+    c's trailing dimensions 1 or out's)."""
+    c_shape, out_shape = tuple(c.shape), tuple(out.shape)
+    fits = len(c_shape) <= len(out_shape) and all(
+        cd == 1 or cd == od for cd, od in zip(reversed(c_shape), reversed(out_shape)))
     if not fits:
         raise ValueError(f"cutlass_lib: c is {tuple(c.shape)}, which does not broadcast to out's {tuple(out.shape)}")
 
@@ -408,6 +415,7 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
         raise ValueError(f"cutlass_lib: linear takes x of shape (*, in_features) and a 2-D weight, got "
                          f"{tuple(x.shape)} and {tuple(weight.shape)}")
     if x.ndim != 2:
+        _device_of(x)            # a CPU x is refused before reshape may copy it
         leading = x.shape[:-1]   # flattened by their product, not -1 (ambiguous for 0 elements)
         y = linear(x.reshape(math.prod(leading), x.shape[-1]), weight, bias, activation, stream=stream)
         return y.reshape(*leading, weight.shape[0])
@@ -656,6 +664,8 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
                          f"(experts, M, K) without, got shape {tuple(mat_a.shape)}")
     if mat_a.dtype != mat_b.dtype:
         raise ValueError(f"cutlass_lib: mat_a is {mat_a.dtype} but mat_b is {mat_b.dtype}; they must have one dtype")
+    if mat_a.dtype not in _taken_dtypes():   # also where nothing is computed (K == 0, no rows), as the fake
+        raise TypeError(f"cutlass_lib: the library takes no {mat_a.dtype} operands")
     experts, k, n = mat_b.shape
     if mat_a.shape[-1] != k:
         raise ValueError(f"cutlass_lib: mat_a has K = {mat_a.shape[-1]} (shape {tuple(mat_a.shape)}) but mat_b has "
@@ -802,7 +812,7 @@ class Gemm:
         one) and returns out."""
         with _stream_context(self.out, stream):
             if self.c is not None and self.c is not self.out:
-                _copy_c(self.c, self.out)
+                self.out.copy_(self.c)   # checked at construction; reset_operands keeps its shape
             self._planned.run(self.a, self.b, self.out, self.bias, _stream_handle(self.out, stream))
         return self.out
 

@@ -150,7 +150,9 @@ class Linear(torch.nn.Module):
 
     def __init__(self, weight: torch.nn.Parameter, bias: Optional[torch.nn.Parameter] = None, activation: str = ""):
         super().__init__()
-        if not isinstance(weight, torch.Tensor) or weight.ndim != 2:
+        if not isinstance(weight, torch.Tensor):
+            raise TypeError(f"cutlass_lib.torch.Linear takes a tensor weight, got {type(weight).__name__}")
+        if weight.ndim != 2:
             raise ValueError("cutlass_lib.torch.Linear takes a 2-D weight (out_features, in_features)")
         _lib._epilogue(activation or None, bias is not None)   # ValueError for an unknown activation
         self.weight = weight

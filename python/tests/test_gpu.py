@@ -292,28 +292,34 @@ def test_scaled_mm_checks_scale_shapes(torch_cuda):
         cutlass_lib.scaled_mm(a.half(), w.t().half(), one, one)
 
 
-def test_edge_arguments_found_by_fuzzing(torch_cuda):
+def test_linear_over_zero_input_features_is_the_bias(torch_cuda):
     """From a host fuzz of the package (s25): linear over zero input features with a 3-D x is
-    F.linear's zeros (plus the bias); an out whose batches share elements (expanded) is a
-    ValueError, as torch.matmul's; a c that does not broadcast to out is a ValueError; int8 takes
-    alpha = -2^31; an empty output still checks its bias."""
+    F.linear's zeros plus the bias (the C API fuses no bias into an empty product: PyTorch adds it)."""
     torch = torch_cuda
     x = torch.empty(2, 3, 0, device="cuda", dtype=torch.float16)
     w = torch.empty(5, 0, device="cuda", dtype=torch.float16)
     bias = torch.rand(5, device="cuda", dtype=torch.float16)
-    y = call_or_skip(cutlass_lib.linear, x, w, bias)
-    torch.cuda.synchronize()
-    assert y.shape == (2, 3, 5) and torch.equal(y, torch.nn.functional.linear(x, w, bias))
+    for b in (None, bias):
+        y = call_or_skip(cutlass_lib.linear, x, w, b)
+        torch.cuda.synchronize()
+        assert y.shape == (2, 3, 5) and torch.equal(y, torch.nn.functional.linear(x, w, b))
+
+
+def test_edge_arguments_found_by_fuzzing(torch_cuda):
+    """From the same fuzz: an out whose batches share elements (expanded) is a ValueError, as
+    torch.matmul's; a c that does not broadcast to out is a ValueError; int8 takes alpha = -2^31;
+    an empty output still checks its bias."""
+    torch = torch_cuda
     a = torch.rand(3, 4, 8, device="cuda", dtype=torch.float16)
     b = torch.rand(8, 2, device="cuda", dtype=torch.float16)
     with pytest.raises(ValueError, match="share elements"):
         cutlass_lib.gemm(a, b, out=torch.empty(4, 2, device="cuda", dtype=torch.float16).expand(3, 4, 2))
     with pytest.raises(ValueError, match="does not broadcast"):
         cutlass_lib.gemm(a, b, c=torch.rand(3, 3, device="cuda", dtype=torch.float16), beta=1.0)
+    empty = torch.rand(0, 8, device="cuda", dtype=torch.float16)
+    with pytest.raises(TypeError, match="bias"):
+        cutlass_lib.gemm(empty, b, bias=5)
     s8 = torch.ones(16, 16, device="cuda", dtype=torch.int8)
     out = call_or_skip(cutlass_lib.gemm, s8, s8, alpha=-2 ** 31)
     torch.cuda.synchronize()
     assert out.dtype == torch.int32
-    empty = torch.rand(0, 8, device="cuda", dtype=torch.float16)
-    with pytest.raises(TypeError, match="bias"):
-        cutlass_lib.gemm(empty, b, bias=5)

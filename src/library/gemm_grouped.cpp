@@ -336,7 +336,8 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
     if (shape.epilogue.kind.fused()) {
       GemmCall spanned = shape;
       spanned.batch_count = i.entry + 1;
-      GemmOutcome span = check_gemm_shape(shape);
+      // (the group's shape, so once per group: at its first problem)
+      GemmOutcome span = i.problem == 0 ? check_gemm_shape(shape) : GemmOutcome{};
       if (span.failure != GemmFailure::kInvalidValue) span = check_epilogue_arguments(spanned);
       if (span.failure == GemmFailure::kInvalidValue) {
         first_other = at(span.failure, span.detail, i.group, i.problem);
