@@ -180,18 +180,32 @@ def swap_linear(model: torch.nn.Module,
     """Replaces, in place, every plain ``nn.Linear`` of ``model`` by a :class:`Linear` sharing its
     parameters, and returns the model (a bare nn.Linear comes back swapped). Subclasses of
     nn.Linear (their own forward: LoRA layers, MultiheadAttention's out_proj) are left alone.
-    ``include(name, layer)``, when given, picks the layers (``name`` as in
-    ``model.named_modules()``). A layer registered under several names becomes one Linear under
-    all of them."""
+    ``include(name, layer)``, when given, picks the layers (``name``: the qualified name of that
+    registration, as in ``model.named_modules()``; a submodule shared by several parents is
+    walked once, under its first name). A layer registered under several names becomes one
+    Linear under all of them. A module graph with cycles (a module registered inside itself) is
+    walked once per module."""
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"cutlass_lib.torch.swap_linear takes an nn.Module, got {type(model).__name__}")
     if type(model) is torch.nn.Linear:
         return Linear.from_linear(model) if include is None or include("", model) else model
     swapped = {}   # id(nn.Linear) -> its Linear
-    for name, layer in list(model.named_modules(remove_duplicate=False)):
-        if type(layer) is not torch.nn.Linear or (include is not None and not include(name, layer)):
-            continue
-        parent_name, _, attr = name.rpartition(".")
-        replacement = swapped.setdefault(id(layer), Linear.from_linear(layer))
-        setattr(model.get_submodule(parent_name), attr, replacement)
+    walked = set()   # id(module) of the modules whose children were walked
+
+    def walk(module: torch.nn.Module, prefix: str):
+        walked.add(id(module))
+        # every registration (named_children() yields a module registered twice once)
+        for attr, child in list(module._modules.items()):
+            name = prefix + attr
+            if child is None:
+                continue
+            if type(child) is torch.nn.Linear:
+                if include is None or include(name, child):
+                    if id(child) not in swapped:
+                        swapped[id(child)] = Linear.from_linear(child)
+                    setattr(module, attr, swapped[id(child)])
+            elif id(child) not in walked:
+                walk(child, name + ".")
+
+    walk(model, "")
     return model

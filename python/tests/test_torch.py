@@ -87,6 +87,13 @@ def test_swap_linear_leaves_subclasses_and_swaps_shared_layers_once():
     assert type(model.lora) is LoRALinear
 
 
+def test_swap_linear_walks_a_module_graph_with_a_cycle_once():
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8))
+    model.parent_ref = model   # registered inside itself
+    assert clt.swap_linear(model) is model
+    assert isinstance(model[0], clt.Linear)
+
+
 def test_swap_linear_include_sees_qualified_names():
     model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Sequential(torch.nn.Linear(8, 8)))
     seen = []
