@@ -234,8 +234,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    tells; host, pinned and managed memory are accepted).
  *  - When the build has a grouped kernel for the call's types and layouts (names
  *    "..._grouped_...": bf16 / f16 in and out, every layout, and e4m3 in, bf16 / f16 out, TN;
- *    sm_90; the default set has a 128x128 tile of each and a 64x32 token tile for B K-major, the
- *    cost model picking between them; cutlassLibGemmGroupedBatchedExSelect tells) and every
+ *    sm_90; the default set has a 128x128 tile of each, a 256x128 tile for bf16 / f16 TN and a
+ *    64x32 token tile for B K-major, the cost model picking among them (src/library/
+ *    gemm_selection.h, estimated_grouped_time); cutlassLibGemmGroupedBatchedExSelect tells) and every
  *    problem with m, n, k > 0 has the same types and layouts (each its own m, n and k), the TMA
  *    alignment and no row-major C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
  *    (its group table is copied from pageable host memory, which may block the host until the
