@@ -28,7 +28,7 @@ bool is_matrix_layout(LayoutTypeID layout) {
 // wrap past it.
 bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, int64_t ld, int64_t batch_stride,
                             int64_t batch, NumericTypeID element) {
-  if (rows == 0 || columns == 0) return false;
+  if (rows <= 0 || columns <= 0) return false;
   int64_t const lines = layout == LayoutTypeID::kColumnMajor ? columns : rows;
   int64_t const contiguous = leading_extent(layout, rows, columns);
   int64_t last = 0, term = 0;   // index of the last element: (batch-1)*stride + (lines-1)*ld + contiguous-1

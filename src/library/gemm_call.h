@@ -96,7 +96,8 @@ GemmFunctionalKey functional_key(GemmCall const &call);
 int64_t leading_extent(LayoutTypeID layout, int64_t rows, int64_t columns);
 
 /// True when a rows x columns operand stored with leading dimension `ld`, `batch` of them
-/// `batch_stride` elements apart, spans more than 2^63 - 1 bytes (an empty operand spans nothing).
+/// `batch_stride` elements apart, spans more than 2^63 - 1 bytes (an empty operand spans nothing, nor does one of a negative
+/// size: the size checks refuse it, and its span would overflow the arithmetic).
 bool operand_span_overflows(LayoutTypeID layout, int64_t rows, int64_t columns, int64_t ld, int64_t batch_stride,
                             int64_t batch, NumericTypeID element);
 

@@ -330,15 +330,12 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
   bool stop = false;
   for_each_problem(call, [&](ProblemIndex const &i) {
     // the fused epilogue's vectors and aux up to this problem's batch entry (problem_call moves
-    // them there: check the span first, as a strided-batched call of entry + 1 batches would),
-    // after the sizes the span is computed from
+    // them there: check the span first, as a strided-batched call of entry + 1 batches would)
     GemmCall const &shape = call.groups[size_t(i.group)].shape;
     if (shape.epilogue.kind.fused()) {
       GemmCall spanned = shape;
       spanned.batch_count = i.entry + 1;
-      // (the group's shape, so once per group: at its first problem)
-      GemmOutcome span = i.problem == 0 ? check_gemm_shape(shape) : GemmOutcome{};
-      if (span.failure != GemmFailure::kInvalidValue) span = check_epilogue_arguments(spanned);
+      GemmOutcome const span = check_epilogue_arguments(spanned);
       if (span.failure == GemmFailure::kInvalidValue) {
         first_other = at(span.failure, span.detail, i.group, i.problem);
         stop = true;

@@ -314,7 +314,7 @@ TEST_F(CApiGrouped, FusedEpiloguesAreCheckedAndTheDScaleIsNotSupported) {
 /// Arguments that once reached undefined behaviour on the host (a sanitizer build's fuzzing, s25),
 /// answered as documented: problems with an empty output and a bias batchStride whose later
 /// entries lie past 2^63 (the entries are never moved to: nothing is read), an aux epilogue with N
-/// = INT64_MIN (the sizes are checked before the aux span), a negative transpose value.
+/// = INT64_MIN (a negative size spans nothing: the size check answers), a negative transpose value.
 TEST_F(CApiGrouped, EdgeArgumentsFromFuzzingGetTheirStatuses) {
   cutlassLibStatus_t const valid = has_device() ? CUTLASS_LIB_STATUS_SUCCESS : CUTLASS_LIB_STATUS_NO_DEVICE;
   GroupedArgs a;
