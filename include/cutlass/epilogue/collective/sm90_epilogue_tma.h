@@ -101,9 +101,10 @@ struct Sm90EpilogueTma {
             gemm::collective::tma_batch_stride_bytes(args.batch_count, batch_stride, ld, int64_t(n), eb)};
   }
 
-  /// The output operator's parameters and whether C is read, without the tensor maps.
-  template <typename Arguments>
-  static void make_operator_params(Arguments const &args, Params &params) {
+  /// The output operator's parameters and whether C is read, without the tensor maps: into Params,
+  /// or any struct with those two members (GemmSm90's GroupRecord, which carries them per group).
+  template <typename Arguments, typename OperatorParams>
+  static void make_operator_params(Arguments const &args, OperatorParams &params) {
     params.output_op = args.epilogue;
     params.has_source_pointer = args.ptr_C != nullptr;
   }

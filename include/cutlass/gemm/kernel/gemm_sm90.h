@@ -439,10 +439,7 @@ struct GemmSm90 {
       record.b = Mainloop::map_shape_B(p);
       record.c = Epilogue::map_shape(p, p.ldc, p.batch_stride_C);
       record.d = Epilogue::map_shape(p, p.ldd, p.batch_stride_D);
-      typename Epilogue::Params output;
-      Epilogue::make_operator_params(p, output);
-      record.output_op = output.output_op;
-      record.has_source_pointer = output.has_source_pointer;
+      Epilogue::make_operator_params(p, record);
     }
     return Status::kSuccess;
   }
