@@ -22,6 +22,7 @@ library then allocates nothing); it grows when a call needs more (during graph c
 graph's pool), and earlier ones stay alive, so CUDA graphs captured with them stay valid.
 """
 import contextlib
+import functools
 import math
 import sys
 from typing import List, Optional
@@ -326,8 +327,9 @@ def _check_empty_call(a, b, out, bias, activation):
         raise ValueError(f"cutlass_lib: bias is {tuple(bias.shape)}, out has {out.shape[-1]} columns")
 
 
+@functools.lru_cache(maxsize=None)
 def _taken_dtypes():
-    """The torch dtypes of the operands the library takes (module.cpp's cuda_type)."""
+    """The torch dtypes of the operands the library takes (module.cpp's cuda_type); built once."""
     import torch
     return (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8, torch.float8_e4m3fn,
             torch.float8_e5m2)
@@ -383,7 +385,8 @@ def gemm(a, b, *, out=None, c=None, alpha: float = 1.0, beta: float = 0.0, bias=
         if out is None:
             out = _new_out(a, b, out_dtype)
         if copy_c:
-            _copy_c(c, out)
+            _check_c(c, out)
+            out.copy_(c)
         return _gemm_into(a, b, out, alpha, beta, bias, activation, _stream_handle(a, stream))
 
 
@@ -395,12 +398,6 @@ def _check_c(c, out):
         cd == 1 or cd == od for cd, od in zip(reversed(c_shape), reversed(out_shape)))
     if not fits:
         raise ValueError(f"cutlass_lib: c is {tuple(c.shape)}, which does not broadcast to out's {tuple(out.shape)}")
-
-
-def _copy_c(c, out):
-    """out = c, broadcast to out's shape and converted to its dtype (_check_c first)."""
-    _check_c(c, out)
-    out.copy_(c)
 
 
 def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=None):
