@@ -311,7 +311,7 @@ def _check_empty_call(a, b, out, bias, activation):
     if all(_is_torch(t) for t in arrays):
         import torch
         if a.dtype not in _taken_dtypes():
-            raise TypeError(f"cutlass_lib: the library takes no {a.dtype} operands")
+            raise TypeError(f"cutlass_lib: the library takes no operands of dtype {a.dtype}")
         if out.dtype not in _taken_dtypes() + (torch.int32,):
             raise TypeError(f"cutlass_lib: the library writes no {out.dtype} outputs")
         if bias is not None and bias.dtype != out.dtype:
@@ -662,7 +662,7 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
     if mat_a.dtype != mat_b.dtype:
         raise ValueError(f"cutlass_lib: mat_a is {mat_a.dtype} but mat_b is {mat_b.dtype}; they must have one dtype")
     if mat_a.dtype not in _taken_dtypes():   # also where nothing is computed (K == 0, no rows), as the fake
-        raise TypeError(f"cutlass_lib: the library takes no {mat_a.dtype} operands")
+        raise TypeError(f"cutlass_lib: the library takes no operands of dtype {mat_a.dtype}")
     experts, k, n = mat_b.shape
     if mat_a.shape[-1] != k:
         raise ValueError(f"cutlass_lib: mat_a has K = {mat_a.shape[-1]} (shape {tuple(mat_a.shape)}) but mat_b has "

@@ -78,7 +78,7 @@ def _check_operands(a, b, out_dtype, bias, bias_shape):
     """The dtype and bias checks the real call makes (a and b of one dtype the library takes, a
     bias of bias_shape in the output's dtype), so a traced graph fails where eager mode would."""
     torch._check(a.dtype == b.dtype, lambda: f"cutlass_lib: the operands are {a.dtype} and {b.dtype}")
-    torch._check(a.dtype in _lib._taken_dtypes(), lambda: f"cutlass_lib: the library takes no {a.dtype} operands")
+    torch._check(a.dtype in _lib._taken_dtypes(), lambda: f"cutlass_lib: the library takes no operands of dtype {a.dtype}")
     if bias is not None:
         torch._check(tuple(bias.shape) == tuple(bias_shape),
                      lambda: f"cutlass_lib: bias is {tuple(bias.shape)}, the output takes {tuple(bias_shape)}")

@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
 
   profiler::TableReport table(details.get());
   std::vector<BenchResult> results;
-  int failed = 0, ran = 0, index = 0;
+  int failed = 0, ran = 0, index = 0, repeated_sets = 0, host_bound_sets = 0;
   bool stopped = false;
   for (Shape const &shape : shapes) {
     for (cutlass::library::NumericTypeID dtype : options.dtypes) {
@@ -148,6 +148,8 @@ int main(int argc, char **argv) {
       }
       if (!usable) result.failures.push_back("stopping: the CUDA context is unusable (--details says after what)");
       failed += gemm_profiler.failed_rows();
+      repeated_sets += gemm_profiler.timer().repeated_sets();
+      host_bound_sets += gemm_profiler.timer().host_bound_sets();
       ran += gemm_profiler.run_rows();
       print_table_row(stdout, result);
       if (csv.is_open()) csv.row(result);
@@ -161,6 +163,11 @@ int main(int argc, char **argv) {
   }
 
   print_summary(stdout, results, competitor);
+  if (repeated_sets + host_bound_sets > 0) {
+    std::printf("\ntiming: %d timed set(s) ran again behind a longer GPU sleep (it had ended before the host queued "
+                "every round); %d kept after the longest sleep (their times may include host time)\n",
+                repeated_sets, host_bound_sets);
+  }
   if (failed > 0) {
     std::printf("\n%d result(s) failed%s\n", failed, stopped ? "; the run stopped early" : "");
     return kExitFailed;

@@ -54,6 +54,8 @@ class GemmProfiler {
   /// The rows of the last problem profiled, in the order they were printed (also after an early
   /// return). ResultRow::kernel points into the manifest.
   std::vector<ResultRow> const &rows() const { return rows_; }
+  /// The timer of every measurement so far (its counts of timed sets run again).
+  EventTimer const &timer() const { return timer_; }
 
  private:
   struct Problem;   // the state of the problem being profiled (gemm_profiler.cpp)

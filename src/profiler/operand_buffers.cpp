@@ -20,6 +20,19 @@ constexpr double kMemoryShare = 0.85;
 
 size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
+/// The copy count: at least `wanted`, and neither even nor a multiple of 3 (5, 7, 11, ...), so
+/// the two or three providers that take turns on next() (ours, cuBLAS, cuBLASLt) each visit
+/// every copy, whatever launch the rotation stands at when a measurement starts. With an even
+/// count two providers would each keep one half of the copies, and which half would depend on
+/// how many launches came before (s26: after the stream-K kernels of the best-kernel search,
+/// the long-K rows' handle ran 10-15% slower than with no search). min(wanted, fitting) when
+/// such a count does not fit.
+int64_t copy_count(int64_t wanted, int64_t fitting) {
+  int64_t n = wanted;
+  while (n % 2 == 0 || n % 3 == 0) ++n;
+  return n <= fitting ? n : std::min(wanted, fitting);
+}
+
 std::string mib(double bytes) { return std::to_string(int64_t(bytes / (1 << 20))) + " MiB"; }
 
 /// Elements of `type` in `bytes` (a multiple of kAlignment, so of every element size).
@@ -68,7 +81,7 @@ bool OperandBuffers::initialize(GemmSpec const &spec, size_t l2_bytes, cudaStrea
     return false;
   }
   int64_t const wanted = std::max<int64_t>(2, int64_t(2 * l2_bytes / copy_bytes_) + 1);
-  copies_ = int(std::min(wanted, fitting));
+  copies_ = int(copy_count(wanted, fitting));
   size_t const total = reference_bytes + size_t(copies_) * copy_bytes_;
   if (!memory_.reset(total)) {
     *error = "cudaMalloc of " + mib(double(total)) + " failed";

@@ -32,8 +32,9 @@ class DeviceAllocation {
 
 class OperandBuffers {
  public:
-  /// Allocates max(2, floor(2 * l2_bytes / bytes per copy) + 1) copies of A, B, C, D (fewer,
-  /// at least one, when device memory is short) and fills them with uniform values: [-1, 1],
+  /// Allocates max(2, floor(2 * l2_bytes / bytes per copy) + 1) copies of A, B, C, D, rounded
+  /// up to a count that is neither even nor a multiple of 3 (so providers taking turns each
+  /// visit every copy; fewer, at least one, when device memory is short) and fills them with uniform values: [-1, 1],
   /// integers [-2, 2], each operand from its own seed, each copy different. With beta == 0, C
   /// is poisoned (NaN / 0x5A bytes) instead, so a kernel that reads C when it must not fails
   /// verification. D holds finite values (in-place cuBLAS timing with beta != 0 reads it as C).

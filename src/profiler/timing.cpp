@@ -14,6 +14,9 @@ namespace {
 /// Host time per round assumed without warm-up rounds, and the longest GPU sleep (microseconds).
 constexpr double kDefaultRoundUs = 100.0;
 constexpr double kMaxSleepUs = 500000.0;
+/// Timed sets per measurement at most, and how much longer each next set's sleep is.
+constexpr int kMaxAttempts = 4;
+constexpr double kSleepGrowth = 4.0;
 }  // namespace
 
 double median(std::vector<float> samples) {
@@ -56,7 +59,7 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
                       std::vector<std::vector<float>> *times, std::string *error) {
   times->assign(launches.size(), {});
   size_t const per_round = 2 * launches.size();
-  if (!reserve(per_round * size_t(iterations))) {
+  if (!reserve(per_round * size_t(iterations) + 1)) {   // + the sleep's end
     *error = "cudaEventCreate failed";
     return false;
   }
@@ -70,29 +73,43 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
     }
   }
   // Hold the GPU while the host queues every timed round (gpu_sleep.h): the warm-up rounds'
-  // host time, scaled to the timed rounds with a margin, capped at kMaxSleepUs.
+  // host time, scaled to the timed rounds with a margin, capped at kMaxSleepUs. When the sleep
+  // has ended before the last round is queued, the GPU may have waited on the host inside a
+  // timed pair: the rounds run again behind a sleep kSleepGrowth times longer, up to the cap.
   double const warmup_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - warmup_start).count();
   double const round_us = warmup > 0 ? warmup_us / warmup : kDefaultRoundUs;
-  if (!enqueue_gpu_sleep(stream_, std::min(kMaxSleepUs, 1.5 * round_us * iterations + 20.0))) {
-    *error = "the GPU sleep kernel failed to launch";
-    return false;
-  }
-  for (int i = 0; i < iterations; ++i) {
-    cudaEvent_t const *e = events_.data() + per_round * size_t(i);
-    for (size_t j = 0; j < launches.size(); ++j) {
-      bool const ok = cudaEventRecord(e[2 * j], stream_) == cudaSuccess && (*launches[j])() &&
-                      cudaEventRecord(e[2 * j + 1], stream_) == cudaSuccess;
-      if (!ok) {
-        *error = "a timed launch failed";
-        return false;
+  double sleep_us = std::min(kMaxSleepUs, 1.5 * round_us * iterations + 20.0);
+  cudaEvent_t const sleep_end = events_[per_round * size_t(iterations)];
+  for (int attempt = 1;; ++attempt) {
+    if (!enqueue_gpu_sleep(stream_, sleep_us) || cudaEventRecord(sleep_end, stream_) != cudaSuccess) {
+      *error = "the GPU sleep kernel failed to launch";
+      return false;
+    }
+    for (int i = 0; i < iterations; ++i) {
+      cudaEvent_t const *e = events_.data() + per_round * size_t(i);
+      for (size_t j = 0; j < launches.size(); ++j) {
+        bool const ok = cudaEventRecord(e[2 * j], stream_) == cudaSuccess && (*launches[j])() &&
+                        cudaEventRecord(e[2 * j + 1], stream_) == cudaSuccess;
+        if (!ok) {
+          *error = "a timed launch failed";
+          return false;
+        }
       }
     }
-  }
-  cudaError_t const status = cudaStreamSynchronize(stream_);
-  if (status != cudaSuccess) {
-    *error = std::string("the timed launches failed: ") + cudaGetErrorString(status);
-    return false;
+    bool const outlasted = cudaEventQuery(sleep_end) == cudaErrorNotReady;
+    cudaError_t const status = cudaStreamSynchronize(stream_);
+    if (status != cudaSuccess) {
+      *error = std::string("the timed launches failed: ") + cudaGetErrorString(status);
+      return false;
+    }
+    if (outlasted) break;
+    if (attempt == kMaxAttempts || sleep_us >= kMaxSleepUs) {
+      ++host_bound_sets_;
+      break;
+    }
+    ++repeated_sets_;
+    sleep_us = std::min(kMaxSleepUs, sleep_us * kSleepGrowth);
   }
   for (int i = 0; i < iterations; ++i) {
     cudaEvent_t const *e = events_.data() + per_round * size_t(i);

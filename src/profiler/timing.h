@@ -41,15 +41,22 @@ class EventTimer {
 
   /// The same for any number of providers: `warmup` rounds of every launch in order, then
   /// `iterations` rounds of [record, launch, record] per launch (ours, cuBLAS, cuBLASLt, ours,
-  /// ...). (*times)[i] receives launch i's per-launch milliseconds.
+  /// ...). (*times)[i] receives launch i's per-launch milliseconds. The timed rounds run again
+  /// behind a longer GPU sleep when the sleep ended before the host had queued them all.
   bool time(std::vector<Launch const *> const &launches, int warmup, int iterations,
             std::vector<std::vector<float>> *times, std::string *error);
+
+  /// Timed sets run again because the GPU sleep ended before the host had queued every round,
+  /// and sets kept although even the longest sleep did (their pairs may include host time).
+  int repeated_sets() const { return repeated_sets_; }
+  int host_bound_sets() const { return host_bound_sets_; }
 
  private:
   bool reserve(size_t count);
 
   cudaStream_t stream_;
   std::vector<cudaEvent_t> events_;
+  int repeated_sets_ = 0, host_bound_sets_ = 0;
 };
 
 }  // namespace profiler

@@ -322,7 +322,11 @@ TEST_F(CApiGrouped, EdgeArgumentsFromFuzzingGetTheirStatuses) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_BIAS));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueBias(handle_, address(0x5000000), CUDA_R_16BF,
                                                                   CUTLASS_LIB_VECTOR_PER_ROW, INT64_MAX / 2));
-  EXPECT_EQ(valid, grouped(handle_, a)) << "empty outputs: nothing to read at any entry";
+  // Empty problems still need a kernel for their types, layouts and epilogue (gemm_call's order:
+  // kernels, then quick returns); groups 1 and 2 (NN, NT) have no bias kernel in the default set.
+  cutlassLibStatus_t const empty = grouped(handle_, a);
+  EXPECT_TRUE(empty == valid || empty == CUTLASS_LIB_STATUS_NO_KERNEL) << "empty outputs: nothing to read at any entry: "
+                                                                        << empty;
   GroupedArgs b;
   b.n_values[0] = INT64_MIN;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
