@@ -174,6 +174,12 @@ TILE_GROUPED_CLUSTER = dataclasses.replace(TILE_GROUPED, cluster=Shape(2, 1, 1),
 #: per flop than 128x128 with no more token padding. The sparse MoE layer is L2-throughput-bound
 #: (s23): 32 x 4096 x 7168 ran 885 us on it against 1021 on 128x128, the other layers alike (s25).
 TILE_GROUPED_TALL = dataclasses.replace(TILES[4], scheduler="grouped")
+#: ... and the 256x128 tile on a 1x2 cluster (opt-in, "*256x128x64_1x2x1*_grouped*"): the two CTAs
+#: take neighbouring token tiles of one expert and share its 256-row weight tile, multicast (a
+#: third fewer L2 reads per k-block; the weights are the sparse layer's L2 misses, s23), as the
+#: sm90 grouped kernel inside PyTorch's _grouped_mm does. At an expert's odd last token tile one
+#: CTA of the pair computes a tile wholly past N (zero-filled, its stores clipped).
+TILE_GROUPED_TALL_PAIR = dataclasses.replace(TILE_GROUPED_TALL, cluster=Shape(1, 2, 1), in_default_set=False)
 
 #: Fused epilogues of the 16-bit grouped kernels (per problem / per expert bias, activations, aux,
 #: alpha vector; no D scale / amax: the grouped calls refuse them): every standard variant on the
@@ -279,9 +285,10 @@ ROWS = tuple(
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED_CLUSTER,), in_default_set=False)
     for a in (BF16, F16)
 ) + tuple(
-    # grouped 256x128 (TILE_GROUPED_TALL), plain epilogue, TN (a framework's y = x W^T per expert)
+    # grouped 256x128 (TILE_GROUPED_TALL), plain epilogue, TN (a framework's y = x W^T per expert),
+    # and on a 1x2 cluster (TILE_GROUPED_TALL_PAIR, opt-in: not yet GPU-run)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_TALL,))
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_TALL, TILE_GROUPED_TALL_PAIR))
     for a in (BF16, F16)
 )
 
@@ -333,8 +340,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     cl = cfg.tile.cluster
     if cfg.tile.scheduler == "stream_k" and cl != Shape(1, 1, 1):
         problems.append(f"stream_k runs 1x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
-    if cfg.tile.scheduler == "grouped" and cl not in (Shape(1, 1, 1), Shape(2, 1, 1)):
-        problems.append(f"grouped runs 1x1x1 or 2x1x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
+    if cfg.tile.scheduler == "grouped" and cl not in (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1)):
+        problems.append(f"grouped runs 1x1x1, 2x1x1 or 1x2x1 clusters, not {cl.m}x{cl.n}x{cl.k}")
     if cfg.tile.scheduler == "grouped" and cfg.epilogue.scale_amax:
         problems.append("the grouped kernels have no D scale / amax (the grouped calls refuse them)")
     if cl not in CLUSTERS:

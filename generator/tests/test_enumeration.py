@@ -56,9 +56,10 @@ def test_counts_per_family(kernels):
     # the block-scaled e4m3 tiles: 3 outputs x 3 tiles (128x128 on 1x1 and 2x1 clusters, 64x128), tn;
     # s8 dequantization (bf16, f16, f32 out) tn x 13 tiles x alignment 16; s8 requantization (s8 out)
     # tn x the one 128-row warpgroup tile; grouped e4m3 (bf16, f16 out) tn x 2 tiles (opt-in); the
-    # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn
+    # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
+    # the grouped 256x128 on a 1x2 cluster (bf16, f16) tn (opt-in)
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
-        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2
+        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
@@ -75,8 +76,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 538 + 44 + 8 = 1052; fused 68 + 288 + 541 + 340 + 72 = 1309
-    assert len(kernels) == (1052 + 4 * (N_SGEMM_TILES - 4)) + 1309
+    # plain 27 (+4 per extra sgemm tile) + 435 + 540 + 44 + 8 = 1054; fused 68 + 288 + 541 + 340 + 72 = 1309
+    assert len(kernels) == (1054 + 4 * (N_SGEMM_TILES - 4)) + 1309
 
 
 def test_default_set_counts(kernels):
@@ -357,7 +358,7 @@ def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
     # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32, s8, the 3 e4m3 and
     # the 3 s8-dequantization rows tn x 4 each, the block-scaled 128x128 2x1 tile (3 outputs), the
-    # grouped 128x128 2x1 tile (bf16, f16) tn; no fused variant on them
-    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 + 2
+    # grouped 128x128 2x1 and 256x128 1x2 tiles (bf16, f16) tn; no fused variant on them
+    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 + 2 + 2
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

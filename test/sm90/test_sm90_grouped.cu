@@ -23,17 +23,20 @@ namespace {
 using bf16 = cutlass::bfloat16_t;
 /// The generator's grouped tiles (generator/families/sm90_tensorop.py): 128x128 (prefill) and the
 /// 64x32 token tile (decode MoE).
-template <int TileM, int TileN, int Stages, int ClusterM = 1>
+template <int TileM, int TileN, int Stages, int ClusterM = 1, int ClusterN = 1,
+          typename Schedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong>
 using GroupedKernel = cutlass::gemm::kernel::GemmSm90<
     bf16, cutlass::layout::RowMajor, bf16, cutlass::layout::ColumnMajor, bf16, float,
-    cutlass::gemm::GemmShape<TileM, TileN, 64>, cutlass::gemm::GemmShape<ClusterM, 1, 1>, Stages,
-    cutlass::gemm::KernelTmaWarpSpecializedPingpong, cutlass::epilogue::thread::LinearCombination<bf16, float, float>,
-    cutlass::gemm::GroupedScheduler>;
+    cutlass::gemm::GemmShape<TileM, TileN, 64>, cutlass::gemm::GemmShape<ClusterM, ClusterN, 1>, Stages, Schedule,
+    cutlass::epilogue::thread::LinearCombination<bf16, float, float>, cutlass::gemm::GroupedScheduler>;
 using Kernel = GroupedKernel<128, 128, 6>;
 using TokenKernel = GroupedKernel<64, 32, 16>;
 /// The opt-in 2x1-cluster grouped tile (TILE_GROUPED_CLUSTER): neighbouring weight tiles of one
 /// group share the token tile, multicast.
 using ClusterKernel = GroupedKernel<128, 128, 6, 2>;
+/// The opt-in cooperative 256x128 tile on a 1x2 cluster (TILE_GROUPED_TALL_PAIR): neighbouring
+/// token tiles of one group share the weight tile, multicast.
+using TallPairKernel = GroupedKernel<256, 128, 4, 1, 2, cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
 
 bool has_sm90() {
   int count = 0, device = 0, major = 0, minor = 0;
@@ -261,6 +264,18 @@ TEST(Sm90Grouped, ClusterGroupsOfOddAndEvenTileRowsAndDifferentK) {
   std::mt19937 rng(31);
   for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
   run_shaped_groups<ClusterKernel>(shapes, 32);
+}
+
+TEST(Sm90Grouped, ClusterPairGroupsOfOddAndEvenTileColumnsAndDifferentK) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  // odd tile-column counts (N = 17, 300, 257: the pair's second CTA runs a tile past N), one-column
+  // groups, empty ones, M below the 256-row tile
+  run_shaped_groups<TallPairKernel>({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104},
+                                     {384, 257, 72}, {640, 256, 136}, {128, 128, 2048}});
+  std::vector<GroupShape> shapes;   // more cluster units than clusters, each cluster over many groups
+  std::mt19937 rng(37);
+  for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
+  run_shaped_groups<TallPairKernel>(shapes, 32);
 }
 
 TEST(Sm90Grouped, RefusesWhatItCannotRun) {

@@ -117,7 +117,7 @@ struct GemmSm90 {
   static constexpr int kClusterN = ClusterShape_::kN;
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
-  static_assert(!kGrouped || kClusterN == 1, "GemmSm90: grouped launches run 1x1x1 or 2x1x1 clusters");
+  static_assert(!kGrouped || kClusterSize <= 2, "GemmSm90: grouped launches run 1x1x1, 2x1x1 or 1x2x1 clusters");
   static_assert(!kBlockScaled || (!kStreamK && !kGrouped),
                 "GemmSm90: block-scaled kernels run the persistent scheduler");
 
@@ -125,7 +125,7 @@ struct GemmSm90 {
                                                 kClusterM, kClusterN>;
   using TileScheduler =
       typename std::conditional<kStreamK, Sm90StreamKScheduler,
-                                typename std::conditional<kGrouped, Sm90GroupedTileScheduler<kClusterM>,
+                                typename std::conditional<kGrouped, Sm90GroupedTileScheduler<kClusterM, kClusterN>,
                                                           Sm90TileScheduler<kClusterM, kClusterN>>::type>::type;
   using Accumulator = typename Mainloop::Accumulator;
   static_assert(std::is_same<Accumulator, ElementAccumulator_>::value,
@@ -411,7 +411,7 @@ struct GemmSm90 {
           return Status::kErrorMisalignedOperand;   // (the prologue writes maps the driver never sees)
         }
         int64_t const rows = unit_rows(p.problem_size.m());
-        units += rows * ((int64_t(p.problem_size.n()) + TileShape::kN - 1) / TileShape::kN);
+        units += rows * unit_columns(p.problem_size.n());
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
         table->tiles[size_t(g)].m_tiles = int(rows);
         table->tiles[size_t(g)].k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
@@ -448,6 +448,12 @@ struct GemmSm90 {
   static int64_t unit_rows(int64_t m) {
     int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
     return (m_tiles + kClusterM - 1) / kClusterM;
+  }
+
+  /// A grouped launch's columns of units for N columns: tile columns, in clusters of kClusterN.
+  CUTLASS_HOST_DEVICE static int64_t unit_columns(int64_t n) {
+    int64_t const n_tiles = (n + TileShape::kN - 1) / TileShape::kN;
+    return (n_tiles + kClusterN - 1) / kClusterN;
   }
 
   /// Whether a map of `shape` is within the driver's limits for cuTensorMapEncodeTiled (extents at
@@ -578,8 +584,8 @@ struct GemmSm90 {
       if ((shape.batch_stride_A * int64_t(sizeof(ElementA))) % 16 != 0 || shape.batch_stride_A < 0) {
         return Status::kErrorMisalignedOperand;
       }
-      int64_t const n_tiles = (int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN + count;
-      if (unit_rows(p.m()) * n_tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
+      int64_t const n_units = unit_columns(p.n()) + count;   // each group's partial column unit
+      if (unit_rows(p.m()) * n_units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
       return Status::kSuccess;
     }
   }
@@ -769,8 +775,8 @@ struct GemmSm90 {
       Scan(scan).ExclusiveScan(end, begin, last_end, larger, round_end);
       __syncthreads();
       int const columns = g < p.count && end >= begin && end <= p.n ? end - begin : 0;
-      // (bounded by the host: m_tiles x (N tiles + count) fits an int; columns + kN - 1 may not)
-      int const tiles = columns > 0 ? p.m_tiles * int((int64_t(columns) + TileShape::kN - 1) / TileShape::kN) : 0;
+      // (bounded by the host: m_tiles x (N units + count) fits an int; columns + kN - 1 may not)
+      int const tiles = columns > 0 ? p.m_tiles * int(unit_columns(columns)) : 0;
       int tiles_end = 0, round_tiles = 0;
       Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
       __syncthreads();

@@ -125,18 +125,20 @@ struct Sm90TileScheduler {
 
 /// One group of a grouped launch as its scheduler reads it: the units (cluster tiles) of the
 /// groups before it and of it (`end`, a running sum), its rows of units (tile rows / ClusterM,
-/// rounded up) and the k-blocks of each of its tiles; its tile columns are (end - previous end) /
-/// m_tiles. A group with M or N == 0 owns no units (m_tiles may be 0).
+/// rounded up) and the k-blocks of each of its tiles; its columns of units (tile columns /
+/// ClusterN, rounded up) are (end - previous end) / m_tiles. A group with M or N == 0 owns no
+/// units (m_tiles may be 0).
 struct Sm90GroupTiles {
   int end = 0;
   int m_tiles = 0;
   int k_tiles = 0;
 };
 
-/// Grouped GEMM (1x1 clusters, or ClusterM x 1: the CTAs of a cluster take neighbouring tile rows
-/// of one group and one tile column, so they share the column's B tile, multicast; at a group's
-/// last, partial cluster row a CTA may run a tile wholly past its M, as Sm90TileScheduler's
-/// partial clusters do): G problems, each with its own M, N and K, walked as one persistent
+/// Grouped GEMM (1x1 clusters; 2x1: the CTAs of a cluster take neighbouring tile rows of one
+/// group and one tile column, so they share the column's B tile, multicast; or 1x2: neighbouring
+/// tile columns of one tile row, sharing its A tile. At a group's last, partial cluster row or
+/// column a CTA may run a tile wholly past its M or N, as Sm90TileScheduler's partial clusters
+/// do): G problems, each with its own M, N and K, walked as one persistent
 /// order. Units (cluster tiles) are numbered group-major: group g owns units
 /// [groups[g - 1].end, groups[g].end), in the grouped raster order inside the group (raster(),
 /// bands of band_rows unit rows: ClusterM x band_rows tile rows); next() and unit() give a
@@ -152,9 +154,10 @@ struct Sm90GroupTiles {
 /// their groups only increase): the same group or the next in one read each, else by binary
 /// search over the groups after it (a walker's units are `walkers` apart, which may cross many
 /// small groups); unit() by binary search over all the ends.
-template <int ClusterM = 1>
+template <int ClusterM = 1, int ClusterN = 1>
 struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
-  static_assert(ClusterM == 1 || ClusterM == 2, "Sm90GroupedTileScheduler: clusters of 1 or 2 tile rows");
+  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2) && ClusterM * ClusterN <= 2,
+                "Sm90GroupedTileScheduler: 1x1, 2x1 or 1x2 clusters");
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
   int band_rows = 2;   ///< raster band height inside each group, in unit rows (raster()); make() sets it
@@ -231,14 +234,15 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   }
 
   /// The output tile of `work` (from next() or unit(): its group is work.l) in its group, for the
-  /// CTA of rank (rank_m, 0) in its cluster.
-  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int) const {
+  /// CTA of rank (rank_m, rank_n) in its cluster.
+  CUTLASS_HOST_DEVICE void locate(Sm90WorkUnit &work, int rank_m, int rank_n) const {
     int const g = work.l;
     int const begin = g > 0 ? groups[g - 1].end : 0;
     int const rows = groups[g].m_tiles;
-    int row;
-    raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, row, work.n_block);
+    int row, column;
+    raster(work.unit - begin, rows, (groups[g].end - begin) / rows, band_rows, row, column);
     work.m_block = row * ClusterM + rank_m;
+    work.n_block = column * ClusterN + rank_n;
   }
 
   /// Unit `u` of group `g`, whole.
