@@ -178,7 +178,11 @@ TILE_GROUPED_TALL = dataclasses.replace(TILES[4], scheduler="grouped")
 #: take neighbouring token tiles of one expert and share its 256-row weight tile, multicast (a
 #: third fewer L2 reads per k-block; the weights are the sparse layer's L2 misses, s23), as the
 #: sm90 grouped kernel inside PyTorch's _grouped_mm does. At an expert's odd last token tile one
-#: CTA of the pair computes a tile wholly past N (zero-filled, its stores clipped).
+#: CTA of the pair computes a tile wholly past N (zero-filled, its stores clipped). It passed the
+#: grouped kernel and C API GPU tests and memcheck, but ran every MoE layer slower than the 1x1
+#: tile (s26: sparse 32 x 4096 x 7168 950-1006 us against 842-846, 64 x 2048 x 7168 549 against
+#: 407, prefill 8 x 14336 x 4096 +3-6%; docs/NOTES.md); the ranking ties it with the 1x1 tile,
+#: which the build lists first.
 TILE_GROUPED_TALL_PAIR = dataclasses.replace(TILE_GROUPED_TALL, cluster=Shape(1, 2, 1), in_default_set=False)
 
 #: Fused epilogues of the 16-bit grouped kernels (per problem / per expert bias, activations, aux,
@@ -286,7 +290,7 @@ ROWS = tuple(
     for a in (BF16, F16)
 ) + tuple(
     # grouped 256x128 (TILE_GROUPED_TALL), plain epilogue, TN (a framework's y = x W^T per expert),
-    # and on a 1x2 cluster (TILE_GROUPED_TALL_PAIR, opt-in: not yet GPU-run)
+    # and on a 1x2 cluster (TILE_GROUPED_TALL_PAIR, opt-in: slower)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
             alignments=ALIGNMENTS, tiles=(TILE_GROUPED_TALL, TILE_GROUPED_TALL_PAIR))
     for a in (BF16, F16)

@@ -24,9 +24,7 @@ size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * k
 /// the two or three providers that take turns on next() (ours, cuBLAS, cuBLASLt) each visit
 /// every copy, whatever launch the rotation stands at when a measurement starts. With an even
 /// count two providers would each keep one half of the copies, and which half would depend on
-/// how many launches came before (s26: after the stream-K kernels of the best-kernel search,
-/// the long-K rows' handle ran 10-15% slower than with no search). min(wanted, fitting) when
-/// such a count does not fit.
+/// how many launches came before. min(wanted, fitting) when such a count does not fit.
 int64_t copy_count(int64_t wanted, int64_t fitting) {
   int64_t n = wanted;
   while (n % 2 == 0 || n % 3 == 0) ++n;
