@@ -167,6 +167,13 @@ bool parse_device(std::string const &value, BenchOptions &options, std::string *
   return true;
 }
 
+bool parse_workspace_mib(std::string const &value, BenchOptions &options, std::string *error) {
+  int64_t v = 0;
+  if (!profiler::parse_integer_in_range(value, 0, 65536, &v, error)) return false;
+  options.workspace_mib = int(v);
+  return true;
+}
+
 /// Every flag, by name (without the leading "--").
 std::map<std::string, FlagParser> const &flag_table() {
   static std::map<std::string, FlagParser> const table = {
@@ -178,6 +185,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"warmup-iterations", iterations_flag(&BenchOptions::warmup_iterations)},
       {"profiling-iterations", iterations_flag(&BenchOptions::profiling_iterations)},
       {"max-kernel-seconds", parse_max_seconds},
+      {"workspace-mib", parse_workspace_mib},
       {"verify", parse_verify},
       {"output", string_flag(&BenchOptions::output)},
       {"details", string_flag(&BenchOptions::details)},
@@ -263,6 +271,10 @@ Timing and verification:
   --verify=auto|true|false   check each result once against the device reference GEMM and cuBLAS
                              (default auto: shapes with M*N*K <= 2^36, i.e. up to 4096^3; the
                              naive reference takes seconds on the largest shapes)
+  --workspace-mib=<n>        allocate the library handle's workspace and the kernels' workspace,
+                             n MiB each, once per shape before its operands (default 0: each
+                             grows when a call first needs it, so where it lands depends on
+                             what ran before; a measurement aid, docs/NOTES.md s26)
   --competitor=cublas|cublaslt  what the ratios are against (default cublas: cublasGemmEx);
                              cublaslt: cublasLtMatmul with its heuristic's first algorithm, as
                              frameworks call it, interleaved with ours the same way

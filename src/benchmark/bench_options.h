@@ -32,6 +32,7 @@ struct BenchOptions {
   int warmup_iterations = 0;          ///< set to the profiler's defaults by parse_options
   int profiling_iterations = 0;
   double max_kernel_seconds = 0.5;    ///< estimated timed seconds per kernel; 0: no cap
+  int workspace_mib = 0;              ///< > 0: workspaces allocated up front (profiler::Options)
   VerifyMode verify = VerifyMode::kAuto;
   std::string output;                 ///< CSV path; empty: none
   std::string details;                ///< the profiler's per-kernel tables; empty: none

@@ -34,6 +34,7 @@ profiler::Options profiler_options(BenchOptions const &options, profiler::GemmSp
   result.providers.cublaslt = options.competitor_cublaslt;
   result.warmup_iterations = options.warmup_iterations;
   result.profiling_iterations = options.profiling_iterations;
+  result.workspace_bytes = size_t(options.workspace_mib) << 20;
 
   double const pair_seconds = 2 * spec.flops() / kEstimatedFlopsPerSecond;
   int const launches = options.warmup_iterations + options.profiling_iterations;

@@ -50,11 +50,11 @@ uint8_t zero_class(GemmCall const &c, void const *scalar) {
 void *const kNominalWorkspace = reinterpret_cast<void *>(uintptr_t(1) << 24);
 
 Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, GemmOperationVector const *k_major,
-                   GemmContext const &context, bool *any_for_device) {
+                   GemmContext const &context, bool *any_for_device, bool ask_kernels) {
   int const cc = context.compute_capability;
   Route route;
   bool any_direct = false, any_packed = false;
-  if (candidates) route.kernel = select_kernel(*candidates, call, cc, context.sm_count, true, &any_direct);
+  if (candidates) route.kernel = select_kernel(*candidates, call, cc, context.sm_count, ask_kernels, &any_direct);
   // The packing route onto the most preferred kernel of `list`: taken when the best kernel on the
   // copies, with the copies' cost, beats the direct choice (always when nothing fits directly),
   // and, beside a direct choice, when its copies fit the caller's workspace (packing_limit): a
@@ -65,7 +65,7 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
     bool any = false;
     if (!plan_staging(call, gemm_description(preferred), kNominalWorkspace, &plan)) return;
     if (route.kernel && plan.workspace_bytes > limit) return;
-    Operation const *on_copies = select_kernel(list, plan.staged, cc, context.sm_count, true, &any);
+    Operation const *on_copies = select_kernel(list, plan.staged, cc, context.sm_count, ask_kernels, &any);
     any_packed = any_packed || any;
     if (on_copies &&
         (!route.kernel || estimated_time(gemm_description(on_copies), plan.staged, context.sm_count) +
@@ -94,7 +94,8 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   if (!route.kernel || route.staged) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;
-  if (choose_split_k(call, route.kernel, cc, context.sm_count, true, kNominalWorkspace, &split, &sliced_kernel)) {
+  if (choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, kNominalWorkspace, &split,
+                     &sliced_kernel)) {
     route.kernel = sliced_kernel;
     route.splits = split.splits;
   }

@@ -50,9 +50,11 @@ extern void *const kNominalWorkspace;
 /// or the direct choice is of an older family (e.g. fp8, s8 or tf32 MN-major operands, which the
 /// sm90 kernels take K-major only); then the split-K route when the cost model says slices of K
 /// and a reduction win. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
-/// from an architecture mismatch.
+/// from an architecture mismatch. With `ask_kernels` false the kernels are judged by their
+/// descriptions alone (no can_implement, which may query the device): the cost model replayed
+/// on a host without one (test/library/selection_replay.cpp).
 Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, GemmOperationVector const *k_major,
-                   GemmContext const &context, bool *any_for_device);
+                   GemmContext const &context, bool *any_for_device, bool ask_kernels = true);
 
 /// The most workspace a packing route may take beside a direct kernel: the caller's fixed
 /// workspace (cutlassLibSetWorkspace), else no limit (the handle grows its own).

@@ -125,8 +125,10 @@ GemmProfiler::GemmProfiler(Options const &options, DeviceFacts const &device,
       table_(table),
       csv_(csv),
       cublas_(stream_.get()),
-      handle_(stream_.get()),
-      timer_(stream_.get()) {}
+      handle_(stream_.get(), options.workspace_bytes),
+      timer_(stream_.get()) {
+  if (options.workspace_bytes > 0) workspace_.reset(options.workspace_bytes);   // else grown per kernel
+}
 
 bool GemmProfiler::profile(int index, GemmSpec const &spec) {
   Problem problem;

@@ -62,6 +62,10 @@ struct Options {
 
   int warmup_iterations = 10;
   int profiling_iterations = 50;   ///< 0: verify only, no timing
+  /// > 0: the handle's workspace and the kernels' workspace allocated at this many bytes each when
+  /// the profiler is made, before any operand (cutlass_bench --workspace-mib, a measurement aid);
+  /// 0: each grows when a call first needs it.
+  size_t workspace_bytes = 0;
 
   std::string output;           ///< CSV path; empty: none
   int device = 0;
