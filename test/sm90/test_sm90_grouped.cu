@@ -255,27 +255,28 @@ TEST(Sm90Grouped, TokenTileGroupsOfDifferentK) {
   run_shaped_groups<TokenKernel>({{384, 17, 1024}, {256, 30, 64}, {64, 1, 8}, {136, 16, 4000}, {384, 33, 200}});
 }
 
+/// Groups for a kernel on 2-CTA clusters: tile-row and tile-column counts odd and even (on 2x1
+/// clusters the second CTA runs a tile past M at an odd row count, on 1x2 past N at an odd column
+/// count: N = 17, 300, 257), one-row and one-column groups, empty ones, M below the tile, then 100
+/// random groups (more cluster units than clusters, each cluster walking many groups).
+template <typename K>
+void run_cluster_groups(unsigned random_groups_seed) {
+  run_shaped_groups<K>({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104}, {384, 257, 72},
+                        {640, 256, 136}, {128, 128, 2048}});
+  std::vector<GroupShape> shapes;
+  std::mt19937 rng(random_groups_seed);
+  for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
+  run_shaped_groups<K>(shapes, 32);
+}
+
 TEST(Sm90Grouped, ClusterGroupsOfOddAndEvenTileRowsAndDifferentK) {
   if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
-  // odd tile-row counts (the cluster's second CTA runs a tile past M), one-row groups, empty ones
-  run_shaped_groups<ClusterKernel>({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104},
-                                    {384, 257, 72}, {640, 256, 136}, {128, 128, 2048}});
-  std::vector<GroupShape> shapes;   // more cluster units than clusters, each cluster over many groups
-  std::mt19937 rng(31);
-  for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
-  run_shaped_groups<ClusterKernel>(shapes, 32);
+  run_cluster_groups<ClusterKernel>(31);
 }
 
 TEST(Sm90Grouped, ClusterPairGroupsOfOddAndEvenTileColumnsAndDifferentK) {
   if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
-  // odd tile-column counts (N = 17, 300, 257: the pair's second CTA runs a tile past N), one-column
-  // groups, empty ones, M below the 256-row tile
-  run_shaped_groups<TallPairKernel>({{384, 17, 64}, {256, 300, 1000}, {128, 0, 8}, {136, 128, 8}, {8, 1, 4104},
-                                     {384, 257, 72}, {640, 256, 136}, {128, 128, 2048}});
-  std::vector<GroupShape> shapes;   // more cluster units than clusters, each cluster over many groups
-  std::mt19937 rng(37);
-  for (int g = 0; g < 100; ++g) shapes.push_back({8 * int(rng() % 64 + 1), int(rng() % 300), 8 * int(rng() % 64 + 1)});
-  run_shaped_groups<TallPairKernel>(shapes, 32);
+  run_cluster_groups<TallPairKernel>(37);
 }
 
 TEST(Sm90Grouped, RefusesWhatItCannotRun) {
