@@ -272,9 +272,10 @@ Timing and verification:
                              (default auto: shapes with M*N*K <= 2^36, i.e. up to 4096^3; the
                              naive reference takes seconds on the largest shapes)
   --workspace-mib=<n>        allocate the library handle's workspace and the kernels' workspace,
-                             n MiB each, once per shape before its operands (default 0: each
-                             grows when a call first needs it, so where it lands depends on
-                             what ran before; a measurement aid, docs/NOTES.md s26)
+                             n MiB each, once per shape before its operands (default 0: the
+                             handle starts with 4 MiB and the kernels' workspace grows per
+                             kernel, so where they land depends on what ran before; a
+                             measurement aid, docs/NOTES.md s26)
   --competitor=cublas|cublaslt  what the ratios are against (default cublas: cublasGemmEx);
                              cublaslt: cublasLtMatmul with its heuristic's first algorithm, as
                              frameworks call it, interleaved with ours the same way

@@ -125,9 +125,11 @@ GemmProfiler::GemmProfiler(Options const &options, DeviceFacts const &device,
       table_(table),
       csv_(csv),
       cublas_(stream_.get()),
-      handle_(stream_.get(), options.workspace_bytes),
+      handle_(options.workspace_bytes > 0 ? library::Handle(stream_.get(), options.workspace_bytes)
+                                           : library::Handle(stream_.get())),
       timer_(stream_.get()) {
-  if (options.workspace_bytes > 0) workspace_.reset(options.workspace_bytes);   // else grown per kernel
+  // (a failed reset leaves the kernels' workspace to grow per kernel, as without the option)
+  if (options.workspace_bytes > 0) workspace_.reset(options.workspace_bytes);
 }
 
 bool GemmProfiler::profile(int index, GemmSpec const &spec) {

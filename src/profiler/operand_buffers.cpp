@@ -24,11 +24,17 @@ size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) / kAlignment * k
 /// the two or three providers that take turns on next() (ours, cuBLAS, cuBLASLt) each visit
 /// every copy, whatever launch the rotation stands at when a measurement starts. With an even
 /// count two providers would each keep one half of the copies, and which half would depend on
-/// how many launches came before. min(wanted, fitting) when such a count does not fit.
+/// how many launches came before. When that count does not fit: the largest such count that
+/// does, from 5 up; else (fewer than 5 copies fit) min(wanted, fitting).
 int64_t copy_count(int64_t wanted, int64_t fitting) {
+  auto const coprime_to_6 = [](int64_t n) { return n % 2 != 0 && n % 3 != 0; };
   int64_t n = wanted;
-  while (n % 2 == 0 || n % 3 == 0) ++n;
-  return n <= fitting ? n : std::min(wanted, fitting);
+  while (!coprime_to_6(n)) ++n;
+  if (n <= fitting) return n;
+  for (n = fitting; n >= 5; --n) {
+    if (coprime_to_6(n)) return n;
+  }
+  return std::min(wanted, fitting);
 }
 
 std::string mib(double bytes) { return std::to_string(int64_t(bytes / (1 << 20))) + " MiB"; }

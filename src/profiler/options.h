@@ -64,7 +64,7 @@ struct Options {
   int profiling_iterations = 50;   ///< 0: verify only, no timing
   /// > 0: the handle's workspace and the kernels' workspace allocated at this many bytes each when
   /// the profiler is made, before any operand (cutlass_bench --workspace-mib, a measurement aid);
-  /// 0: each grows when a call first needs it.
+  /// 0: the handle's default (4 MiB, grown when a call needs more) and the kernels' grown per kernel.
   size_t workspace_bytes = 0;
 
   std::string output;           ///< CSV path; empty: none

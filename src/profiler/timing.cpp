@@ -98,6 +98,7 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
       }
     }
     bool const outlasted = cudaEventQuery(sleep_end) == cudaErrorNotReady;
+    if (outlasted) cudaGetLastError();   // (not an error: the runtime may still report it as the last one)
     cudaError_t const status = cudaStreamSynchronize(stream_);
     if (status != cudaSuccess) {
       *error = std::string("the timed launches failed: ") + cudaGetErrorString(status);

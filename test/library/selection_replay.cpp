@@ -44,6 +44,12 @@ struct RecordedProblem {
   double handle_ms = 0;
 };
 
+/// The header field `name`, or `otherwise` when the header has none.
+std::string field(RecordedProblem const &p, char const *name, char const *otherwise = "") {
+  auto const it = p.fields.find(name);
+  return it == p.fields.end() ? otherwise : it->second;
+}
+
 /// "bf16:row" -> type and layout; false when either is unknown.
 bool tensor_of(std::string const &text, NumericTypeID *type, LayoutTypeID *layout) {
   size_t const colon = text.find(':');
@@ -95,22 +101,24 @@ std::vector<RecordedProblem> read_details(std::istream &in) {
 bool call_of(RecordedProblem const &p, float const *alpha, float const *beta, GemmCall *call) {
   GemmCall c;
   LayoutTypeID layout_C = LayoutTypeID::kInvalid;
-  if (!tensor_of(p.fields.count("A") ? p.fields.at("A") : "", &c.element_A, &c.layout_A) ||
-      !tensor_of(p.fields.count("B") ? p.fields.at("B") : "", &c.element_B, &c.layout_B) ||
-      !tensor_of(p.fields.count("C") ? p.fields.at("C") : "", &c.element_C, &layout_C)) {
+  if (!field(p, "epilogue").empty() ||   // plain calls only
+      !tensor_of(field(p, "A"), &c.element_A, &c.layout_A) || !tensor_of(field(p, "B"), &c.element_B, &c.layout_B) ||
+      !tensor_of(field(p, "C"), &c.element_C, &layout_C)) {
     return false;
   }
   c.element_D = c.element_C;
   c.layout_C = c.layout_D = layout_C;
-  c.m = std::atoll(p.fields.count("m") ? p.fields.at("m").c_str() : "0");
-  c.n = std::atoll(p.fields.count("n") ? p.fields.at("n").c_str() : "0");
-  c.k = std::atoll(p.fields.count("k") ? p.fields.at("k").c_str() : "0");
-  c.batch_count = std::atoll(p.fields.count("batch_count") ? p.fields.at("batch_count").c_str() : "1");
+  c.m = std::atoll(field(p, "m", "0").c_str());
+  c.n = std::atoll(field(p, "n", "0").c_str());
+  c.k = std::atoll(field(p, "k", "0").c_str());
+  c.batch_count = std::atoll(field(p, "batch_count", "1").c_str());
   if (c.m <= 0 || c.n <= 0 || c.k <= 0 || c.batch_count <= 0) return false;
+  // the profiler's handle_compute_types: s8 accumulates in s32 (s32 scalars for an s32 C), f64 in
+  // f64; the replay passes float scalars, so it takes the calls with f32 scalars only
   bool const s8 = c.element_A == NumericTypeID::kS8;
   c.element_compute = s8 ? NumericTypeID::kS32 : NumericTypeID::kF32;
   c.element_scalar = s8 && c.element_C == NumericTypeID::kS32 ? NumericTypeID::kS32 : NumericTypeID::kF32;
-  if (c.element_scalar != NumericTypeID::kF32) return false;   // (the scalars below are floats)
+  if (c.element_scalar != NumericTypeID::kF32 || c.element_A == NumericTypeID::kF64) return false;
   c.alpha = alpha;
   c.beta = beta;
   c.lda = c.layout_A == LayoutTypeID::kRowMajor ? c.k : c.m;
@@ -165,11 +173,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> misses;
   std::printf("%-44s %-14s %10s %10s %7s  %s\n", "problem", "model", "model_ms", "best_ms", "ratio", "best kernel");
   for (RecordedProblem const &p : problems) {
-    std::string const shape = p.fields.count("m") ? p.fields.at("m") + "x" + p.fields.at("n") + "x" + p.fields.at("k") +
-                                                        " " + p.fields.at("A") + " " + p.fields.at("B")
-                                                  : p.header;
-    float const alpha = float(std::atof(p.fields.count("alpha") ? p.fields.at("alpha").c_str() : "1"));
-    float const beta = float(std::atof(p.fields.count("beta") ? p.fields.at("beta").c_str() : "0"));
+    std::string const shape =
+        field(p, "m", "?") + "x" + field(p, "n", "?") + "x" + field(p, "k", "?") + " " + field(p, "A") + " " + field(p, "B");
+    float const alpha = float(std::atof(field(p, "alpha", "1").c_str()));
+    float const beta = float(std::atof(field(p, "beta", "0").c_str()));
     GemmCall call;
     if (!call_of(p, &alpha, &beta, &call)) {
       std::printf("%-44s not replayed (types, layouts or sizes this replay does not take)\n", shape.c_str());
@@ -184,17 +191,32 @@ int main(int argc, char **argv) {
       continue;
     }
     std::string const name = route.kernel->description().name;
-    std::string const model = route.splits > 0 ? "x" + std::to_string(route.splits) + " slices" : "direct";
+    bool const direct = route.splits == 0 && !route.staged;
+    std::string const model = route.splits > 0 ? "x" + std::to_string(route.splits) + " slices"
+                              : route.staged   ? "packed"
+                                               : "direct";
+    // A routed call (split-K slices, packed copies) was timed only as the recorded handle's row,
+    // and only when the handle ran something other than a kernel the search timed whole: the
+    // handle's time counts for the model's route when both are routes on the same kernel.
+    bool const handle_routed = !p.handle_kernel.empty() && !p.kernel_ms.count(p.handle_kernel);
     double model_ms = 0;
-    if (route.splits == 0 && p.kernel_ms.count(name)) {
+    if (direct && p.kernel_ms.count(name)) {
       model_ms = p.kernel_ms.at(name);
-    } else if (name == p.handle_kernel) {
-      model_ms = p.handle_ms;   // the recorded handle ran the same kernel (and, we assume, route)
+    } else if (!direct && handle_routed && name == p.handle_kernel) {
+      model_ms = p.handle_ms;
     }
     std::string best_name;
     double best_ms = 0;
     for (auto const &[kernel, ms] : p.kernel_ms) {
       if (best_ms == 0 || ms < best_ms) best_ms = ms, best_name = kernel;
+    }
+    if (handle_routed && (best_ms == 0 || p.handle_ms < best_ms)) {   // a route is a candidate too
+      best_ms = p.handle_ms;
+      best_name = "(the recorded handle's route on) " + p.handle_kernel;
+    }
+    if (best_ms == 0) {
+      std::printf("%-44s no kernel was timed in the recorded run\n", shape.c_str());
+      continue;
     }
     if (model_ms == 0) {
       std::printf("%-44s %-14s %10s %10.4f %7s  %s (the model's %s was not timed)\n", shape.c_str(), model.c_str(), "-",
@@ -202,9 +224,10 @@ int main(int argc, char **argv) {
       continue;
     }
     ++replayed;
-    double const ratio = best_ms > 0 ? best_ms / model_ms : 1.0;
+    double const ratio = best_ms / model_ms;
     std::printf("%-44s %-14s %10.4f %10.4f %7.3f  %s%s%s%s\n", shape.c_str(), model.c_str(), model_ms, best_ms, ratio,
-                best_name.c_str(), name == best_name ? "" : "  model: ", name == best_name ? "" : name.c_str(),
+                best_name.c_str(), best_name.find(name) != std::string::npos ? "" : "  model: ",
+                best_name.find(name) != std::string::npos ? "" : name.c_str(),
                 name == p.handle_kernel ? "" : "  (the recorded handle ran another kernel)");
     if (ratio < 0.97) misses.push_back(shape + ": " + std::to_string(ratio));
   }
