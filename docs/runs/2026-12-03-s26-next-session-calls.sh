@@ -35,6 +35,18 @@ measure)
     done
   done
   # 8 / 16 tokens: kSkinnyBandwidthFraction 0.85 (HEAD) against 0.72, three runs each
+  # issue 17: the narrower wgmma on tail tiles (CUTLASS_LIB_GROUPED_NARROW, opt-in since s26) on the MoE layers
+  ctest --test-dir $b -R "narrow_tails" --timeout 200 > $o/l/ctest_narrow.log 2>&1; grep -E "tests passed|Failed" $o/l/ctest_narrow.log
+  L=( "32,4096,7168 --tokens=8192 --distribution=sparse" "64,2048,7168 --tokens=4096 --distribution=sparse" "8,14336,4096 --tokens=8192" "1,14336,4096 --tokens=8192" )
+  for round in 1 2; do
+    for nw in 0 1; do
+      for layer in "${L[@]}"; do
+        echo "== narrow=$nw round $round --grouped=$layer" >> $o/l/layers.log
+        CUTLASS_LIB_GROUPED_NARROW=$nw timeout 60 $B --grouped=$layer --profiling-iterations=20 >> $o/l/layers.log 2>&1
+      done
+    done
+  done
+  grep -E "^==|cutlass_lib grouped|dense cutlass" $o/l/layers.log | awk '/^==/{h=$0; next} {print h " | " $0}' | cut -c1-160
   cp src/library/gemm_selection.cpp /tmp/gemm_selection.cpp.head
   for f in 0.85 0.72; do
     sed -i "s/^constexpr double kSkinnyBandwidthFraction = .*;/constexpr double kSkinnyBandwidthFraction = $f;/" src/library/gemm_selection.cpp

@@ -270,13 +270,19 @@ struct Sm90MmaTmaGmmaSS {
   /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, one
   /// type, a square tile), so the accumulators hold the transposed part: rows are columns of D
   /// [consumer_row, + kWgM), columns rows of D (the block-scaled kernels' swapped promotion).
-  template <int kParts = 1, int kPart = 0, bool kSwapAB = false>
+  /// kColumns < the part's columns: only its first kColumns columns, into the first kColumns / 2
+  /// accumulators of each atom (wgmma's fragment holds the columns in order, 8 at a time; PTX ISA,
+  /// "Register Fragments and Shared Memory Matrix Layouts" of wgmma); the others keep their
+  /// values (a grouped tile's columns past its group's N, which the store clips).
+  template <int kParts = 1, int kPart = 0, bool kSwapAB = false, int kColumns = kWgN / kParts>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom / kParts], bool accumulate) {
     static_assert(kWgN % (8 * kParts) == 0 && kPart < kParts, "sm90 mainloop: a part's columns are whole 8-column groups");
     static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && std::is_same<ElementA, ElementB>::value),
                   "sm90 mainloop: swapped operands are K-major, of one type, in a square tile");
-    using PartWgmma = arch::WgmmaSS<kWgN / kParts, ElementA, !kKMajorA, !kKMajorB, ElementB>;
+    static_assert(kColumns <= kWgN / kParts, "sm90 mainloop: at most the part's columns");
+    using PartWgmma = arch::WgmmaSS<kColumns, ElementA, !kKMajorA, !kKMajorB, ElementB>;
+    using PartAccumulators = Accumulator[PartWgmma::kAccumulators];
     int const row0 = consumer_row(consumer);
     int const col0 = consumer_column(consumer) + kPart * (kWgN / kParts);
     // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
@@ -292,7 +298,7 @@ struct Sm90MmaTmaGmmaSS {
       CUTLASS_PRAGMA_UNROLL
       for (int a = 0; a < kAtomsM; ++a) {
         uint64_t const desc_a = arch::advance_smem_desc(desc_a0, slab_offset<kKMajorA>(64 * a, kk));
-        PartWgmma::mma(desc_a, desc_b, acc[a], (accumulate || kk > 0) ? 1 : 0);
+        PartWgmma::mma(desc_a, desc_b, reinterpret_cast<PartAccumulators &>(acc[a]), (accumulate || kk > 0) ? 1 : 0);
       }
     }
     arch::wgmma_commit_group();

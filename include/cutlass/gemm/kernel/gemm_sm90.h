@@ -415,6 +415,7 @@ struct GemmSm90 {
         if (units > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
         table->tiles[size_t(g)].m_tiles = int(rows);
         table->tiles[size_t(g)].k_tiles = int((int64_t(p.problem_size.k()) + TileShape::kK - 1) / TileShape::kK);
+        table->tiles[size_t(g)].n = p.problem_size.n();
       }
       table->tiles[size_t(g)].end = int(units);
     }
@@ -782,7 +783,7 @@ struct GemmSm90 {
       __syncthreads();
       bool const writes = g < p.count && g % int(gridDim.x) == int(blockIdx.x);   // this CTA's groups
       if (writes) {
-        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles};
+        p.tiles[g] = Sm90GroupTiles{units + tiles_end, columns > 0 ? p.m_tiles : 0, p.k_tiles, columns};
       }
       if (writes && columns > 0) {
         GroupParams &group = p.groups[g];
@@ -977,6 +978,15 @@ struct GemmSm90 {
             default: run(std::integral_constant<Promotion, Promotion::kBoth>{}, as_is);
           }
         }
+      } else if constexpr (kNarrowsTails) {
+        int const columns = tile_columns(params, work);
+        if (columns <= Mainloop::kWgN / 4) {
+          mainloop<Mainloop::kWgN / 4>(smem, consumer, lane, work, stage, phase, acc);
+        } else if (columns <= Mainloop::kWgN / 2) {
+          mainloop<Mainloop::kWgN / 2>(smem, consumer, lane, work, stage, phase, acc);
+        } else {
+          mainloop(smem, consumer, lane, work, stage, phase, acc);
+        }
       } else {
         mainloop(smem, consumer, lane, work, stage, phase, acc);
       }
@@ -1051,8 +1061,26 @@ struct GemmSm90 {
     }
   }
 
+  /// Grouped 16-bit kernels whose consumers each cover all 128 columns of the tile: a tile with at
+  /// most 32 or 64 of its columns inside its group's N runs the m64n32 or m64n64 wgmma instead
+  /// of m64n128 (the scheduler's narrow_tails), so an expert's last, partly filled token tile costs
+  /// its tokens' share of the tensor work. At 128-token tiles the sparse MoE layer of the s26 notes
+  /// computes 1.22x its tokens; with these widths ~1.06x.
+  static constexpr bool kNarrowsTails = kGrouped && !kBlockScaled && !Mainloop::kSplitN && Mainloop::kWgN == 128 &&
+                                        sizeof(ElementA) == 2 && sizeof(ElementB) == 2;
+
+  /// The columns of unit `work` (located) inside its group, or the tile's width when the launch
+  /// does not narrow (kNarrowsTails kernels only).
+  CUTLASS_DEVICE static int tile_columns(Params const &params, Sm90WorkUnit const &work) {
+    if (!params.scheduler.narrow_tails) return TileShape::kN;
+    int const inside = params.scheduler.groups[work.l].n - work.n_block * TileShape::kN;
+    return inside < TileShape::kN ? inside : TileShape::kN;
+  }
+
   /// The mainloop of one unit: its k-blocks from ring position (stage, phase), one wgmma-group in
   /// flight; a stage is released once the group after it is issued and it has completed.
+  /// kColumns < the consumer's columns: only its first kColumns (Mainloop::mma).
+  template <int kColumns = Mainloop::kWgN>
   CUTLASS_DEVICE static void mainloop(SharedStorage &smem, int consumer, int lane, Sm90WorkUnit const &work, int &stage,
                                       uint32_t &phase,
                                       Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
@@ -1060,7 +1088,7 @@ struct GemmSm90 {
     for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(acc);
-      Mainloop::mma(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
+      Mainloop::template mma<1, 0, false, kColumns>(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
       fence_accumulators(acc);
       arch::wgmma_wait_group<1>();
       if (previous >= 0) release_stage(smem, previous, lane);

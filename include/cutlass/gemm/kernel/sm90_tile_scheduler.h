@@ -125,13 +125,14 @@ struct Sm90TileScheduler {
 
 /// One group of a grouped launch as its scheduler reads it: the units (cluster tiles) of the
 /// groups before it and of it (`end`, a running sum), its rows of units (tile rows / ClusterM,
-/// rounded up) and the k-blocks of each of its tiles; its columns of units (tile columns /
+/// rounded up), the k-blocks of each of its tiles and its N; its columns of units (tile columns /
 /// ClusterN, rounded up) are (end - previous end) / m_tiles. A group with M or N == 0 owns no
 /// units (m_tiles may be 0).
 struct Sm90GroupTiles {
   int end = 0;
   int m_tiles = 0;
   int k_tiles = 0;
+  int n = 0;   ///< the group's columns: a tile column past most of them may run a narrower wgmma
 };
 
 /// Grouped GEMM (1x1 clusters; 2x1: the CTAs of a cluster take neighbouring tile rows of one
@@ -161,6 +162,10 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   Sm90GroupTiles const *groups = nullptr;
   int group_count = 0;
   int band_rows = 2;   ///< raster band height inside each group, in unit rows (raster()); make() sets it
+  /// Whether a tile that holds at most a quarter or half of its columns inside its group's N runs
+  /// a wgmma of that width (GemmSm90::tile_columns): CUTLASS_LIB_GROUPED_NARROW=1, read once
+  /// (host); off by default until measured on a GPU. make() sets it.
+  bool narrow_tails = false;
 
   /// The band height of grouped launches: 2 unit rows (tile rows on 1x1 clusters; measured
   /// there only), or CUTLASS_LIB_GROUPED_BAND (an integer from 1 to kMaxBandRows; a measurement
@@ -184,7 +189,14 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     s.groups = groups;
     s.group_count = count;
     s.band_rows = grouped_band_rows();
+    s.narrow_tails = grouped_narrow_tails();
     return s;
+  }
+
+  /// CUTLASS_LIB_GROUPED_NARROW (0 or 1; a measurement aid, default 0) read once (host).
+  static bool grouped_narrow_tails() {
+    static bool const narrow = env_int_in("CUTLASS_LIB_GROUPED_NARROW", 0, 1, 0) == 1;
+    return narrow;
   }
 
   /// Units of all groups (the base's m_tiles is not used).
