@@ -980,8 +980,8 @@ struct GemmSm90 {
         }
       } else if constexpr (kNarrowsTails) {
         int const columns = tile_columns(params, work);
-        if (columns <= Mainloop::kWgN / 4) {
-          mainloop<Mainloop::kWgN / 4>(smem, consumer, lane, work, stage, phase, acc);
+        if (kQuarterTails && columns <= Mainloop::kWgN / 4) {
+          if constexpr (kQuarterTails) mainloop<Mainloop::kWgN / 4>(smem, consumer, lane, work, stage, phase, acc);
         } else if (columns <= Mainloop::kWgN / 2) {
           mainloop<Mainloop::kWgN / 2>(smem, consumer, lane, work, stage, phase, acc);
         } else {
@@ -1062,12 +1062,15 @@ struct GemmSm90 {
   }
 
   /// Grouped 16-bit kernels whose consumers each cover all 128 columns of the tile: a tile with at
-  /// most 32 or 64 of its columns inside its group's N runs the m64n32 or m64n64 wgmma instead
-  /// of m64n128 (the scheduler's narrow_tails), so an expert's last, partly filled token tile costs
-  /// its tokens' share of the tensor work. At 128-token tiles the sparse MoE layer of the s26 notes
-  /// computes 1.22x its tokens; with these widths ~1.06x.
+  /// most 32 (B K-major only) or 64 of its columns inside its group's N runs the m64n32 or m64n64
+  /// wgmma instead of m64n128 (the scheduler's narrow_tails), so an expert's last, partly filled
+  /// token tile costs about its tokens' share of the tensor work. At 128-token tiles the sparse MoE
+  /// layer of the s26 notes computes 1.22x its tokens; with these widths ~1.06x. An MN-major B tile
+  /// sits in shared memory in 64-column chunks (the 128-byte swizzle atom), which a 32-column
+  /// wgmma would cut, so those kernels narrow to 64 only.
   static constexpr bool kNarrowsTails = kGrouped && !kBlockScaled && !Mainloop::kSplitN && Mainloop::kWgN == 128 &&
                                         sizeof(ElementA) == 2 && sizeof(ElementB) == 2;
+  static constexpr bool kQuarterTails = kNarrowsTails && Mainloop::kKMajorB;
 
   /// The columns of unit `work` (located) inside its group, or the tile's width when the launch
   /// does not narrow (kNarrowsTails kernels only).
