@@ -344,7 +344,8 @@ class LinearCombination {
       if (Fusion_::kScaleAmax) {
         // NOTE: padding elements (outside rows x columns) have x == 0 (zero accumulators, zero
         // C, masked bias: kMaskedBias), so when activation(0) == 0 they cannot raise amax and
-        // need no bounds test.
+        // need no bounds test. (Kernels that leave padding accumulators stale, the grouped
+        // kernels' narrow tail tiles, are never built with amax: GemmSm90::kNarrowsTails.)
         if (kActivationZeroAtZero || inside) amax_ = fmaxf(amax_, fabsf(y));
         y *= scale_d_;
       }

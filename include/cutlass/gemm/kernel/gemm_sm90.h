@@ -951,6 +951,8 @@ struct GemmSm90 {
     // Unit j of the CTA, its k-blocks from ring position (stage, phase), which it advances.
     auto compute = [&](Sm90WorkUnit &work, int j, int &stage, uint32_t &phase) {
       params.scheduler.locate(work, rank_m, rank_n);
+      [[maybe_unused]] int columns = TileShape::kN;   // of the tile inside its group (read before the waits)
+      if constexpr (kNarrowsTails) columns = tile_columns(params, work);
       if (!kCooperative && j > 0) {
         // the order barrier's phase: consumer c waits before its units j = c + 2, c + 4, ... (and
         // consumer 1 before j = 1), so this is its ((j - 1) / 2)-th wait, counted from 0
@@ -979,7 +981,6 @@ struct GemmSm90 {
           }
         }
       } else if constexpr (kNarrowsTails) {
-        int const columns = tile_columns(params, work);
         if (kQuarterTails && columns <= Mainloop::kWgN / 4) {
           if constexpr (kQuarterTails) mainloop<Mainloop::kWgN / 4>(smem, consumer, lane, work, stage, phase, acc);
         } else if (columns <= Mainloop::kWgN / 2) {
@@ -1067,9 +1068,12 @@ struct GemmSm90 {
   /// token tile costs about its tokens' share of the tensor work. At 128-token tiles the sparse MoE
   /// layer of the s26 notes computes 1.22x its tokens; with these widths ~1.06x. An MN-major B tile
   /// sits in shared memory in 64-column chunks (the 128-byte swizzle atom), which a 32-column
-  /// wgmma would cut, so those kernels narrow to 64 only.
+  /// wgmma would cut, so those kernels narrow to 64 only. The columns a narrow wgmma leaves keep
+  /// the unit before's values; the store clips them, but an amax would count them (it takes the
+  /// padding as zeros: linear_combination.h), so D-amax kernels never narrow.
   static constexpr bool kNarrowsTails = kGrouped && !kBlockScaled && !Mainloop::kSplitN && Mainloop::kWgN == 128 &&
-                                        sizeof(ElementA) == 2 && sizeof(ElementB) == 2;
+                                        sizeof(ElementA) == 2 && sizeof(ElementB) == 2 &&
+                                        !EpilogueOutputOp::FusionType::kScaleAmax;
   static constexpr bool kQuarterTails = kNarrowsTails && Mainloop::kKMajorB;
 
   /// The columns of unit `work` (located) inside its group, or the tile's width when the launch
