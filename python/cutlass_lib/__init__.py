@@ -310,8 +310,7 @@ def _check_empty_call(a, b, out, bias, activation):
         raise ValueError("cutlass_lib: every tensor must be on one CUDA device")
     if all(_is_torch(t) for t in arrays):
         import torch
-        if a.dtype not in _taken_dtypes():
-            raise TypeError(f"cutlass_lib: the library takes no operands of dtype {a.dtype}")
+        _check_operand_dtype(a)
         if out.dtype not in _taken_dtypes() + (torch.int32,):
             raise TypeError(f"cutlass_lib: the library writes no {out.dtype} outputs")
         if bias is not None and bias.dtype != out.dtype:
@@ -333,6 +332,12 @@ def _taken_dtypes():
     import torch
     return (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8, torch.float8_e4m3fn,
             torch.float8_e5m2)
+
+
+def _check_operand_dtype(t):
+    """TypeError for a PyTorch operand of a dtype the library takes no operands of."""
+    if t.dtype not in _taken_dtypes():
+        raise TypeError(f"cutlass_lib: the library takes no operands of dtype {t.dtype}")
 
 
 def _gemm_into(a, b, out, alpha, beta, bias, activation, stream):
@@ -661,8 +666,7 @@ def grouped_mm(mat_a, mat_b, offs=None, bias=None, out_dtype=None, *, stream=Non
                          f"(experts, M, K) without, got shape {tuple(mat_a.shape)}")
     if mat_a.dtype != mat_b.dtype:
         raise ValueError(f"cutlass_lib: mat_a is {mat_a.dtype} but mat_b is {mat_b.dtype}; they must have one dtype")
-    if mat_a.dtype not in _taken_dtypes():   # also where nothing is computed (K == 0, no rows), as the fake
-        raise TypeError(f"cutlass_lib: the library takes no operands of dtype {mat_a.dtype}")
+    _check_operand_dtype(mat_a)   # also where nothing is computed (K == 0, no rows), as the fake
     experts, k, n = mat_b.shape
     if mat_a.shape[-1] != k:
         raise ValueError(f"cutlass_lib: mat_a has K = {mat_a.shape[-1]} (shape {tuple(mat_a.shape)}) but mat_b has "
