@@ -101,6 +101,15 @@ TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), st
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 
+#: Few rows (a small M: a column-major caller's tokens, D = W^T X^T as GemmEx(N, T, m = tokens,
+#: ...)): the swap-AB tile, 32 rows x 64 columns of D. wgmma's M is 64, so the kernel runs D^T =
+#: B^T A^T on the transposed 64x32 tile (GemmSm90::kSwapAB: the weights stream through the wgmma's
+#: 64-row side, as on TILE_SMALL_N) and writes D from registers (no TMA store, so C and D take any
+#: alignment). Shapes are D's: the instruction is the m64n32k16 wgmma transposed. TN only. Opt-in until measured (written s27).
+TILE_SMALL_M = TileRow(threadblock=Shape(32, 64, 64), warp=Shape(32, 64, 64), stages=16, schedule=PINGPONG,
+                       instruction=Shape(32, 64, 16))
+TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k"))
+
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
 #: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
 #: 64 x 8192 x 8192 at 1.02x cuBLAS and 128 x 4096 x 14336 at 1.00x (the default set's best
@@ -248,6 +257,11 @@ ROWS = tuple(
             alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208)
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
+    # few rows (TILES_FEW_ROWS, the swap-AB tile): 16-bit TN, opt-in until measured on the GPU
+    MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS, tiles=TILES_FEW_ROWS, in_default_set=False)
+    for a in (BF16, F16)
+) + tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
             alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FEW_TOKENS))
     for c in (BF16, F16, F32)
@@ -320,19 +334,32 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if warp.m * warp.n // 128 > 128:
         problems.append(f"consumer warpgroup tile {warp.m}x{warp.n} needs more than 128 f32 accumulators per thread")
     instruction_k = 32 // cfg.a.element.size_bytes
-    if cfg.instruction != Shape(64, warp.n, instruction_k):
-        problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {warp.n} x {instruction_k}")
+    # a swap-AB tile (M < 64) runs D^T on its transpose: wgmma N is the tile's M
+    swap = tb.m < 64
+    wgmma_n = warp.m if swap else warp.n
+    expected = Shape(wgmma_n, 64, instruction_k) if swap else Shape(64, wgmma_n, instruction_k)
+    if cfg.instruction != expected:
+        problems.append(f"instruction {cfg.instruction} must be one wgmma of 64 x {wgmma_n} x {instruction_k}"
+                        + (", transposed (D's terms)" if swap else ""))
+    if swap:
+        if (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR) or cfg.a.element != cfg.b.element:
+            problems.append(f"a swap-AB tile ({tb.m} rows) takes A row-major and B column-major of one type")
+        if cfg.tile.schedule != PINGPONG or warp.n != 64:
+            problems.append(f"a swap-AB tile ({tb.m} rows) is one ping-pong warpgroup of 64 columns")
+        if cfg.tile.scheduler == "grouped" or cfg.tile.cluster != Shape(1, 1, 1):
+            problems.append("a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters")
     if cfg.a.element.size_bytes != 2 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):
         problems.append(f"{cfg.a.element.name} operands must be A row-major, B column-major "
                         "(wgmma transposes only 16-bit operands)")
     if (cfg.a.element == S8) != (cfg.accumulator == S32):
         problems.append("s8 operands accumulate in s32, the others in f32")
     box_m = 128 // cfg.c.element.size_bytes
-    if warp.m % box_m:
+    if warp.m % box_m and not swap:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
                         f"({box_m} rows of {cfg.c.element.name})")
-    if warp.n not in WARPGROUP_N:
-        problems.append(f"consumer warpgroup N {warp.n} must be one of {WARPGROUP_N}")
+    if wgmma_n not in WARPGROUP_N:
+        what = "swap-AB tile M (the wgmma N)" if swap else "consumer warpgroup N"
+        problems.append(f"{what} {wgmma_n} must be one of {WARPGROUP_N}")
     if warp.n % 64 and cfg.b.layout != COLUMN_MAJOR:
         problems.append(f"consumer warpgroup N {warp.n} (not a multiple of 64) needs B column-major (K-major): "
                         "an MN-major operand moves in 64-wide chunks")

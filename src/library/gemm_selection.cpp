@@ -70,6 +70,12 @@ bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char 
     *why = "N above the few-token tile's";
     return false;
   }
+  // The same for the few-row (swap-AB) tile, tile M 32: calls whose M fits one tile.
+  if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && tile.threadblock_shape.m() < 64 &&
+      c.m > tile.threadblock_shape.m() && !c.split_k_slices) {
+    *why = "M above the few-row tile's";
+    return false;
+  }
   int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
   int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);
   if (operand_alignment(c.element_A, c.A, c.lda, c.batch_stride_A, c.batch_count, extent_A) < d.A.alignment) {

@@ -75,11 +75,20 @@ struct Sm90EpilogueTma {
     Sm90EpilogueVectors<Terms, WgM, WgN, Consumers, kHasVectors> vectors;
   };
 
+  /// D and C as plain column-major M x N matrices (elements), for store_transposed_direct.
+  struct DirectOutput {
+    ElementC *D;
+    ElementC const *C;
+    int64_t ldd, ldc, batch_stride_D, batch_stride_C;
+    int m, n;
+  };
+
   struct Params {
     CUtensorMap tma_C;
     CUtensorMap tma_D;
     typename EpilogueOutputOp::Params output_op;
     bool has_source_pointer;
+    DirectOutput direct;   ///< set by make_direct_params only (the kernels that store without TMA)
   };
 
   /// Per-warpgroup progress kept across tiles by the consumer.
@@ -124,6 +133,15 @@ struct Sm90EpilogueTma {
     return ok;
   }
 
+  /// The output operator and D / C for store_transposed_direct, without tensor maps (so D and C
+  /// need no TMA alignment).
+  template <typename Arguments>
+  static void make_direct_params(Arguments const &args, Params &params) {
+    make_operator_params(args, params);
+    params.direct = {args.ptr_D, args.ptr_C, args.ldd, args.ldc, args.batch_stride_D, args.batch_stride_C,
+                     args.problem_size.m(), args.problem_size.n()};
+  }
+
 #if defined(__CUDACC__)
   /// Byte offset of element (r, c) of a box: column c is one 128-byte row; the 16-byte chunk
   /// index is XORed with c mod 8 (the TMA 128B swizzle, Swizzle<3,4,3> on byte offsets).
@@ -150,6 +168,46 @@ struct Sm90EpilogueTma {
     static_assert(kAtomsM == 1 && WgN % kBoxM == 0 && WgM % kBoxN == 0 && kBoxN % 16 == 0,
                   "sm90 epilogue: a transposed part is one atom of whole boxes");
     store_boxes<true>(smem, params, consumer, thread_in_wg, acc, row0, col0, l, state);
+  }
+
+  /// As store_transposed, for a part too narrow for a box (a swap-AB tile's WgN rows of D, fewer
+  /// than a box's kBoxM): no shared memory, no TMA; each thread computes its own elements and
+  /// writes them to D (params.direct), reading C's the same way, clipped at M and N. Fragment
+  /// element 4i + 2h + e of a thread is fragment row 16 warp + lane / 4 + 8h (column col0 + that
+  /// of D) and fragment column 8i + 2 (lane % 4) + e (row row0 + that of D; PTX ISA, wgmma m64nNk16
+  /// D fragment), so a quad of lanes writes 8 consecutive elements of a column. Called by all 128
+  /// threads; D may alias C (each element is read, then written, by one thread).
+  CUTLASS_DEVICE static void store_transposed_direct(Params const &params, int thread_in_wg,
+                                                     Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0,
+                                                     int col0, int l) {
+    static_assert(kAtomsM == 1, "sm90 epilogue: a directly stored transposed part is one atom");
+    EpilogueOutputOp output_op(params.output_op);
+    output_op.set_batch(l);
+    DirectOutput const &out = params.direct;
+    bool const source = params.has_source_pointer && output_op.is_source_needed();
+    int const warp = thread_in_wg / 32, lane = thread_in_wg % 32;
+    ElementC *const d = out.D + int64_t(l) * out.batch_stride_D;
+    ElementC const *const c = source ? out.C + int64_t(l) * out.batch_stride_C : nullptr;
+    CUTLASS_PRAGMA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      int const n = col0 + thread_row(warp, lane, 0, h);
+      if (n >= out.n) continue;
+      Terms const ct = output_op.column_terms(n);
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < WgN / 8; ++i) {
+        CUTLASS_PRAGMA_UNROLL
+        for (int e = 0; e < 2; ++e) {
+          int const m = row0 + 8 * i + 2 * (lane % 4) + e;
+          if (m >= out.m) continue;
+          Terms const rt = output_op.row_terms(m);
+          Accumulator const value = acc[0][4 * i + 2 * h + e];
+          ElementC &target = d[int64_t(n) * out.ldd + m];
+          target = source ? output_op(value, c[int64_t(n) * out.ldc + m], rt, ct, m, n)
+                          : output_op(value, rt, ct, m, n);
+        }
+      }
+    }
+    output_op.end_tile();
   }
 
   /// f(std::integral_constant<int, i>) for each i of the sequence, in order.

@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
 }
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
-          typename ElementAccumulator_, typename TileShape, typename ClusterShape_, int Stages,
+          typename ElementAccumulator_, typename ThreadblockShape_, typename ClusterShape_, int Stages,
           typename KernelSchedule, typename EpilogueOutputOp_, typename TileSchedulerTag = PersistentScheduler>
 struct GemmSm90 {
   /// Block-scaled (fp8): every k-block's partial sum promoted, times its block scales (see
@@ -101,6 +101,26 @@ struct GemmSm90 {
   static_assert(kStreamK || kGrouped || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
                 "GemmSm90: the tile scheduler must be PersistentScheduler, StreamKScheduler or GroupedScheduler");
 
+  /// Swap-AB kernels: a tile of fewer than 64 rows of D (ThreadblockShape_::kM 32), for calls with
+  /// few rows (a column-major caller's tokens: D = W^T X^T as GemmEx(N, T, m = tokens, ...), or
+  /// D^T = B^T A^T users). wgmma's M is 64, so the kernel runs the transposed problem D^T = B^T A^T
+  /// on the transposed tile (TileShape, N x M): B's columns (the weights) stream through the
+  /// wgmma's 64-row side and D's few rows are its N, as 64x32 does for few columns; the consumer
+  /// writes its transposed accumulators straight to D (Epilogue::store_transposed_direct), so C
+  /// and D need no TMA alignment. Both operands K-major (TN; the transposed problem is TN again),
+  /// ping-pong, 1x1 clusters, not grouped or block-scaled. cuBLAS's sm90 kernels swap the same way
+  /// at 16 x 8192 x 8192 (docs/NOTES.md, s11: a 16x64 tile with the weights on the wgmma M side).
+  static constexpr bool kSwapAB = ThreadblockShape_::kM < 64;
+  static_assert(!kSwapAB || (std::is_same<LayoutA_, layout::RowMajor>::value &&
+                             std::is_same<LayoutB_, layout::ColumnMajor>::value &&
+                             std::is_same<ElementA_, ElementB_>::value),
+                "GemmSm90: a swap-AB tile (M < 64) takes K-major operands of one type (TN)");
+  static_assert(!kSwapAB || (!kGrouped && ClusterShape_::kM == 1 && ClusterShape_::kN == 1),
+                "GemmSm90: a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters");
+  /// The tile the mainloop and the tile scheduler walk: D's (ThreadblockShape_), or D^T's.
+  using TileShape = typename std::conditional<
+      kSwapAB, GemmShape<ThreadblockShape_::kN, ThreadblockShape_::kM, ThreadblockShape_::kK>, ThreadblockShape_>::type;
+
   using ElementA = ElementA_;
   using LayoutA = LayoutA_;
   using ElementB = ElementB_;
@@ -121,8 +141,15 @@ struct GemmSm90 {
   static_assert(!kBlockScaled || (!kStreamK && !kGrouped),
                 "GemmSm90: block-scaled kernels run the persistent scheduler");
 
-  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
-                                                kClusterM, kClusterN>;
+  /// The mainloop's operands: A and B, or (swap-AB) B^T and A^T, K-major both ways.
+  using Mainloop = typename std::conditional<
+      kSwapAB,
+      collective::Sm90MmaTmaGmmaSS<ElementB, layout::RowMajor, ElementA, layout::ColumnMajor, TileShape, Stages,
+                                   kCooperative, kClusterM, kClusterN>,
+      collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative, kClusterM,
+                                   kClusterN>>::type;
+  static_assert(!kSwapAB || (!kCooperative && Mainloop::kAtomsM == 1),
+                "GemmSm90: a swap-AB tile is one ping-pong wgmma atom (64 columns of D)");
   using TileScheduler =
       typename std::conditional<kStreamK, Sm90StreamKScheduler,
                                 typename std::conditional<kGrouped, Sm90GroupedTileScheduler<kClusterM, kClusterN>,
@@ -144,15 +171,18 @@ struct GemmSm90 {
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
   using PartialVector = typename std::conditional<std::is_same<Accumulator, float>::value, float4, int4>::type;
 
-  using ThreadblockShape = TileShape;
-  /// The part of a tile one consumer warpgroup computes (cooperative: warp_count = 2 warpgroups).
-  using WarpShape = GemmShape<Mainloop::kWgM, Mainloop::kWgN, TileShape::kK>;
-  using InstructionShape = GemmShape<64, Mainloop::kWgN, Mainloop::kInstructionK>;
+  using ThreadblockShape = ThreadblockShape_;
+  /// The part of a tile one consumer warpgroup computes (cooperative: warp_count = 2 warpgroups),
+  /// in D's terms (a swap-AB tile's warpgroup computes its transpose).
+  using WarpShape = typename std::conditional<kSwapAB, GemmShape<Mainloop::kWgN, Mainloop::kWgM, TileShape::kK>,
+                                              GemmShape<Mainloop::kWgM, Mainloop::kWgN, TileShape::kK>>::type;
+  using InstructionShape = typename std::conditional<kSwapAB, GemmShape<Mainloop::kWgN, 64, Mainloop::kInstructionK>,
+                                                     GemmShape<64, Mainloop::kWgN, Mainloop::kInstructionK>>::type;
 
   static constexpr int kStages = Stages;
   static constexpr int kAlignmentA = 16 / int(sizeof(ElementA));
   static constexpr int kAlignmentB = 16 / int(sizeof(ElementB));
-  static constexpr int kAlignmentC = 16 / int(sizeof(ElementC));
+  static constexpr int kAlignmentC = kSwapAB ? 1 : 16 / int(sizeof(ElementC));   // swap-AB: no TMA on C, D
   static constexpr int kMinComputeCapability = 90;
   static constexpr int kMaxComputeCapability = 90;   // sm_90a code runs on sm_90 only
 
@@ -204,9 +234,27 @@ struct GemmSm90 {
 
   // ---- host --------------------------------------------------------------------------------
 
+  /// The problem the mainloop and the tile scheduler walk: `args`, or for a swap-AB kernel its
+  /// transpose D^T = B^T A^T (A and B trade places; C and D are the epilogue's alone).
+  static Arguments operand_problem(Arguments const &args) {
+    if constexpr (!kSwapAB) {
+      return args;
+    } else {
+      Arguments t = args;
+      t.problem_size = GemmCoord(args.problem_size.n(), args.problem_size.m(), args.problem_size.k());
+      t.ptr_A = args.ptr_B;
+      t.lda = args.ldb;
+      t.batch_stride_A = args.batch_stride_B;
+      t.ptr_B = args.ptr_A;
+      t.ldb = args.lda;
+      t.batch_stride_B = args.batch_stride_A;
+      return t;
+    }
+  }
+
   /// The tile order (and for stream-K the split over `sm_count` SMs) of `args`.
   static TileScheduler make_scheduler(Arguments const &args, int sm_count) {
-    auto const &p = args.problem_size;
+    GemmCoord const p = operand_problem(args).problem_size;
     int const m_tiles = int((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM);
     int const n_tiles = int((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN);
     int const k_tiles = int((int64_t(p.k()) + TileShape::kK - 1) / TileShape::kK);
@@ -225,7 +273,10 @@ struct GemmSm90 {
 
   static Status make_params(Arguments const &args, Params &params, int sm_count) {
     params.scheduler = make_scheduler(args, sm_count);
-    if (!Mainloop::make_params(args, params.mainloop) || !Epilogue::make_params(args, params.epilogue)) {
+    if (!Mainloop::make_params(operand_problem(args), params.mainloop)) return Status::kErrorMisalignedOperand;
+    if constexpr (kSwapAB) {
+      Epilogue::make_direct_params(args, params.epilogue);
+    } else if (!Epilogue::make_params(args, params.epilogue)) {
       return Status::kErrorMisalignedOperand;
     }
     return Status::kSuccess;
@@ -252,7 +303,7 @@ struct GemmSm90 {
       return Status::kErrorNotSupported;
     }
     // the tile order counts tiles (all batches) in an int
-    auto const &p = args.problem_size;
+    GemmCoord const p = operand_problem(args).problem_size;
     int64_t const tiles = ((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM) *
                           ((int64_t(p.n()) + TileShape::kN - 1) / TileShape::kN) * args.batch_count;
     if (tiles > int64_t(INT32_MAX)) return Status::kErrorNotSupported;
@@ -1009,17 +1060,22 @@ struct GemmSm90 {
         if (group.has_source_pointer) arch::tensor_map_acquire(&group.tma_C);
         epilogue_acquired = work.l;
       }
-      if constexpr (kSwapsColumnScales) {
-        if (transposed) {   // fragment rows are D's columns [n0 + consumer_row, ...), its columns D's rows
-          Epilogue::store_transposed(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc,
-                                     work.m_block * TileShape::kM,
-                                     work.n_block * TileShape::kN + Mainloop::consumer_row(consumer),
-                                     operand_batch(work.l), epilogue_state);
-          return;
+      if constexpr (kSwapAB) {   // fragment rows are D's columns [row0, ...), its columns D's rows [col0, ...)
+        Epilogue::store_transposed_direct(epilogue_params(params, work.l), thread_in_wg, acc, col0, row0,
+                                          operand_batch(work.l));
+      } else {
+        if constexpr (kSwapsColumnScales) {
+          if (transposed) {   // fragment rows are D's columns [n0 + consumer_row, ...), its columns D's rows
+            Epilogue::store_transposed(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc,
+                                       work.m_block * TileShape::kM,
+                                       work.n_block * TileShape::kN + Mainloop::consumer_row(consumer),
+                                       operand_batch(work.l), epilogue_state);
+            return;
+          }
         }
+        Epilogue::store(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc, row0, col0,
+                        operand_batch(work.l), epilogue_state);
       }
-      Epilogue::store(smem.epilogue, epilogue_params(params, work.l), consumer, thread_in_wg, acc, row0, col0,
-                      operand_batch(work.l), epilogue_state);
     };
 
     if constexpr (kStreamK || kGrouped) {
