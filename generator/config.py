@@ -28,6 +28,7 @@ class TileRow:
     in_default_set: bool = False  # also in the default set (the first row always is)
     fused: bool = True  # a default-set row other than the first: also its EpilogueRow.in_default_set variants
     scheduler: str = ""
+    output_alignment: Optional[int] = None  # C/D alignment where the tile's kernel differs from its family's
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ def expand_row(family: Family, row: MathRow) -> Iterator[KernelConfig]:
                     family=family,
                     a=a,
                     b=Operand(element=row.b, layout=layout_b, alignment=alignment),
-                    c=output_operand(a, row.c, family.output_alignment),
+                    c=output_operand(a, row.c, tile.output_alignment if tile.output_alignment is not None
+                                     else family.output_alignment),
                     accumulator=row.accumulator,
                     compute=row.compute,
                     instruction=tile.instruction or row.instruction,

@@ -107,7 +107,7 @@ B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 #: 64-row side, as on TILE_SMALL_N) and writes D from registers (no TMA store, so C and D take any
 #: alignment). Shapes are D's: the instruction is the m64n32k16 wgmma transposed. TN only. Opt-in until measured (written s27).
 TILE_SMALL_M = TileRow(threadblock=Shape(32, 64, 64), warp=Shape(32, 64, 64), stages=16, schedule=PINGPONG,
-                       instruction=Shape(32, 64, 16))
+                       instruction=Shape(32, 64, 16), output_alignment=1)
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k"))
 
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
