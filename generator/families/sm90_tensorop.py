@@ -76,8 +76,9 @@ def tiles_for(element: DataType, tiles=None):
 
 
 #: Consumer warpgroup N extents with a wgmma in cutlass/arch/wgmma_sm90.h (the instruction takes
-#: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 32).
-WARPGROUP_N = (32, 64, 96, 128, 192, 208, 256)
+#: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 16 or 32); 16 only on swap-AB
+#: tiles (16-bit, stored without the box).
+WARPGROUP_N = (16, 32, 64, 96, 128, 192, 208, 256)
 
 #: Cluster shapes GemmSm90 implements.
 CLUSTERS = (Shape(1, 1, 1), Shape(2, 1, 1), Shape(1, 2, 1))
@@ -108,7 +109,10 @@ B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 #: alignment). Shapes are D's: the instruction is the m64n32k16 wgmma transposed. TN only. Opt-in until measured (written s27).
 TILE_SMALL_M = TileRow(threadblock=Shape(32, 64, 64), warp=Shape(32, 64, 64), stages=16, schedule=PINGPONG,
                        instruction=Shape(32, 64, 16), output_alignment=1)
-TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k"))
+#: and 16 rows (wgmma m64n16), 20 stages of 10 KB: the 16-token decode rows without padding
+TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64), warp=Shape(16, 64, 64), stages=20,
+                                     instruction=Shape(16, 64, 16))
+TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k"), TILE_SMALL_M16)
 
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
 #: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
@@ -357,7 +361,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if warp.m % box_m and not swap:
         problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
                         f"({box_m} rows of {cfg.c.element.name})")
-    if wgmma_n not in WARPGROUP_N:
+    if wgmma_n not in WARPGROUP_N or (wgmma_n == 16 and (not swap or cfg.a.element.size_bytes != 2)):
         what = "swap-AB tile M (the wgmma N)" if swap else "consumer warpgroup N"
         problems.append(f"{what} {wgmma_n} must be one of {WARPGROUP_N}")
     if warp.n % 64 and cfg.b.layout != COLUMN_MAJOR:

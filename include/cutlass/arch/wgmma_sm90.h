@@ -113,20 +113,21 @@ CUTLASS_HOST_DEVICE uint64_t advance_smem_desc(uint64_t desc, uint32_t bytes) {
 
 template <int N, typename Element, bool TransA, bool TransB, typename ElementB = Element>
 struct WgmmaSS {
-  static_assert(N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 208 || N == 256,
-                "WgmmaSS: N must be 32, 64, 96, 128, 192, 208 (16-bit types) or 256");
+  static_assert(N == 16 || N == 32 || N == 64 || N == 96 || N == 128 || N == 192 || N == 208 || N == 256,
+                "WgmmaSS: N must be 16 (16-bit types), 32, 64, 96, 128, 192, 208 (16-bit types) or 256");
   static_assert(sizeof(Element) == 0,
                 "WgmmaSS: element types must be cutlass::half_t, cutlass::bfloat16_t, cutlass::tfloat32_t or int8_t "
                 "(A and B alike), or e4m3 / e5m2 in any pairing");
 };
 
-// The accumulator operands of one wgmma: C(d[i]) for 16, 32, 48, 64, 96, 104 or 128 consecutive registers, C
+// The accumulator operands of one wgmma: C(d[i]) for 8, 16, 32, 48, 64, 96, 104 or 128 consecutive registers, C
 // being "+f" (f32) or "+r" (s32) (inline asm needs one constraint per register), and their
 // "%0, %1, ..." lists (each the previous one's string followed by its further operands).
 #define CUTLASS_WGMMA_D8(C, i) \
   C(d[i]), C(d[i + 1]), C(d[i + 2]), C(d[i + 3]), C(d[i + 4]), C(d[i + 5]), C(d[i + 6]), C(d[i + 7])
 #define CUTLASS_WGMMA_D32(C, i) \
   CUTLASS_WGMMA_D8(C, i), CUTLASS_WGMMA_D8(C, i + 8), CUTLASS_WGMMA_D8(C, i + 16), CUTLASS_WGMMA_D8(C, i + 24)
+#define CUTLASS_WGMMA_D_8(C) CUTLASS_WGMMA_D8(C, 0)
 #define CUTLASS_WGMMA_D_16(C) CUTLASS_WGMMA_D8(C, 0), CUTLASS_WGMMA_D8(C, 8)
 #define CUTLASS_WGMMA_D_32(C) CUTLASS_WGMMA_D32(C, 0)
 #define CUTLASS_WGMMA_D_48(C) CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D8(C, 32), CUTLASS_WGMMA_D8(C, 40)
@@ -136,7 +137,8 @@ struct WgmmaSS {
   CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D8(C, 96)
 #define CUTLASS_WGMMA_D_128(C) \
   CUTLASS_WGMMA_D32(C, 0), CUTLASS_WGMMA_D32(C, 32), CUTLASS_WGMMA_D32(C, 64), CUTLASS_WGMMA_D32(C, 96)
-#define CUTLASS_WGMMA_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define CUTLASS_WGMMA_REGS_8 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define CUTLASS_WGMMA_REGS_16 CUTLASS_WGMMA_REGS_8 ", %8, %9, %10, %11, %12, %13, %14, %15"
 #define CUTLASS_WGMMA_REGS_32 \
   CUTLASS_WGMMA_REGS_16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define CUTLASS_WGMMA_REGS_48 \
@@ -186,6 +188,9 @@ struct WgmmaSS {
 #define CUTLASS_WGMMA_ASM(N, ACC, CON, PTX, K, A_, B_, P_, IMM)
 #endif
 
+// N = 16 (the swap-AB tile of 16 rows of D): 16-bit types only
+CUTLASS_WGMMA_SS(16, 8, float, "+f", half_t, ".f32.f16.f16", 16, 8, 9, 10, ", 1, 1, %11, %12")
+CUTLASS_WGMMA_SS(16, 8, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 8, 9, 10, ", 1, 1, %11, %12")
 CUTLASS_WGMMA_SS(32, 16, float, "+f", half_t, ".f32.f16.f16", 16, 16, 17, 18, ", 1, 1, %19, %20")
 CUTLASS_WGMMA_SS(32, 16, float, "+f", bfloat16_t, ".f32.bf16.bf16", 16, 16, 17, 18, ", 1, 1, %19, %20")
 CUTLASS_WGMMA_SS(32, 16, float, "+f", tfloat32_t, ".f32.tf32.tf32", 8, 16, 17, 18, ", 1, 1")
@@ -244,6 +249,7 @@ CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.
 #undef CUTLASS_WGMMA_SS
 #undef CUTLASS_WGMMA_SS2
 #undef CUTLASS_WGMMA_ASM
+#undef CUTLASS_WGMMA_D_8
 #undef CUTLASS_WGMMA_D_16
 #undef CUTLASS_WGMMA_D_32
 #undef CUTLASS_WGMMA_D_48
@@ -253,6 +259,7 @@ CUTLASS_WGMMA_SS2(256, 128, float, "+f", float_e5m2_t, float_e4m3_t, ".f32.e5m2.
 #undef CUTLASS_WGMMA_D_128
 #undef CUTLASS_WGMMA_D32
 #undef CUTLASS_WGMMA_D8
+#undef CUTLASS_WGMMA_REGS_8
 #undef CUTLASS_WGMMA_REGS_16
 #undef CUTLASS_WGMMA_REGS_32
 #undef CUTLASS_WGMMA_REGS_48

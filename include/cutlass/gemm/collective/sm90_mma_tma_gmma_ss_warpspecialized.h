@@ -108,8 +108,9 @@ struct Sm90MmaTmaGmmaSS {
   /// Consumers reading each stage (their warps all arrive on the stage's empty barrier).
   static constexpr int kConsumersPerStage = Cooperative ? kConsumers : 1;
   static_assert(kWgM % 64 == 0, "sm90 mainloop: each consumer warpgroup needs a multiple of 64 rows");
-  static_assert(kWgN == 32 || kWgN == 64 || kWgN == 96 || kWgN == 128 || kWgN == 192 || kWgN == 208 || kWgN == 256,
-                "sm90 mainloop: consumer N must be 32, 64, 96, 128, 192, 208 or 256");
+  static_assert(kWgN == 16 || kWgN == 32 || kWgN == 64 || kWgN == 96 || kWgN == 128 || kWgN == 192 || kWgN == 208 ||
+                    kWgN == 256,
+                "sm90 mainloop: consumer N must be 16, 32, 64, 96, 128, 192, 208 or 256");
   // an MN-major operand moves in 64-wide chunks (load_slice, slab_offset)
   static_assert(kTileN % 64 == 0 || kKMajorB, "sm90 mainloop: a tile N under 64 needs B K-major");
   // a cooperative consumer's B starts kWgN columns in: whole 64-wide chunks when B is MN-major
