@@ -257,12 +257,14 @@ constexpr double kGroupedCtaBytesPerUs = 80e3;
 constexpr double kCpAsyncCtaBytesPerUs = 12.5e3;
 constexpr int kCpAsyncCtasPerSm = 2;
 /// The fraction of kHbmBytesPerUs the bandwidth kernels reach (GEMV, skinny). The skinny
-/// kernels reach 0.71-0.74 of it on the H200 (s12), but 0.85 ranks them as measured against the
-/// sm90 token tiles, whose own HBM term pays for their padded rows: at 0.73 (s12) they lost
-/// 13824 x 8 x 5120 to the 64x32 tile (0.82 vs 0.91 of cuBLAS) and 16 x 8192 x 8192 to the
-/// 64x128 tile (0.79 vs 0.87), although one earlier run had the 64x32 tile 10% ahead at 8 tokens.
+/// kernels reach 0.71-0.77 of it on the H200 (s12, s26). 0.85 (s13-s26) kept them on the 8- and
+/// 16-token rows, where the sm90 64x32 tile ran 0-19% faster; 0.72 (s27, H200, two runs each):
+/// 13824 x 16 x 5120 0.83 -> 0.93-1.00x cuBLAS, 5120 x 16 x 13824 0.84 -> 1.00, 14336 x 16 x 4096
+/// 0.84-0.85 -> 0.97-0.98, the 8-token rows +0-4%. Below 0.70 the model would move 16 x 8192 x
+/// 8192 off its swap-AB tile (which it ranks at 31 us) only if that tile were missing: then to
+/// the 64x128 tile (0.79 vs 0.87 in s12), so 0.72 needs the swap-AB tiles in the build.
 constexpr double kGemvBandwidthFraction = 0.90;
-constexpr double kSkinnyBandwidthFraction = 0.85;
+constexpr double kSkinnyBandwidthFraction = 0.72;
 
 /// Dense multiply-add rate of one SM, flops per microsecond: sm90 wgmma 16-bit 790 TFLOP/s over
 /// 132 SMs (cuBLAS's burst rate, measured), tf32 half that, 8-bit twice; sm80 mma.sync 0.57 of
