@@ -96,16 +96,17 @@ def test_default_set_counts(kernels):
     # pairings (e4m3 x e5m2, e5m2 x e4m3) -> 3 outputs tn x 3 tiles = 18, the grouped 128x128
     # (bf16, f16) x 4 layouts = 8 and grouped 64x32 (bf16, f16) x (tn, nn) = 4, the stream-K 128x208
     # tile (16-bit 4 rows x (tn, nn)) = 8, the int8-dequantizing 128x128 tile (s8 -> bf16, f16, f32) = 3,
-    # the grouped e4m3 tiles 128x128 and 64x32 (bf16, f16 out) tn = 4, the grouped 256x128 (bf16, f16) tn = 2;
+    # the grouped e4m3 tiles 128x128 and 64x32 (bf16, f16 out) tn = 4, the grouped 256x128 (bf16, f16) tn = 2,
+    # the swap-AB tiles 32x64, its stream-K twin and 16x64 (bf16, f16) tn = 6;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48, the
     # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
-        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 == 203
+        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 == 209
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 203 + 48 + 16 == 352
+    assert len(default) == 11 + 74 + 209 + 48 + 16 == 358
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
