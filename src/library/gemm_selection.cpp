@@ -62,19 +62,20 @@ bool description_fits(GemmDescription const &d, GemmCall const &c, int cc, char 
   // The sm90 few-token tile (tile N 32) serves calls whose N fits one tile: on the H200 it ran
   // 22016 x 32 x 4096 at 0.99x cuBLAS (the sm80 64x64 tile: 0.86x) but lost where the model
   // also ranked it first: N = 96 (0.61x against 0.74x), 64 x 8192 x 8192 (0.95x against 1.01x),
-  // 128 x 4096 x 14336 (0.59x against stream-K's 0.88x) (docs/NOTES.md, s10).
+  // 128 x 4096 x 14336 (0.59x against stream-K's 0.88x) (docs/NOTES.md, s10). The few-row
+  // (swap-AB) tiles, tile M 16 / 32, are its mirror and keep to calls whose M fits one tile.
   // Split-K slices are exempt: there the tile's short N side pays for itself (s18: the 64x32 tile
   // ran 128 x 128 x 65536 in 16-32 slices at 0.94-0.97x cuBLAS, the 64x64 tile at 0.84-0.89x).
-  if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && tile.threadblock_shape.n() < 64 &&
-      c.n > tile.threadblock_shape.n() && !c.split_k_slices) {
-    *why = "N above the few-token tile's";
-    return false;
-  }
-  // The same for the few-row (swap-AB) tile, tile M 32: calls whose M fits one tile.
-  if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && tile.threadblock_shape.m() < 64 &&
-      c.m > tile.threadblock_shape.m() && !c.split_k_slices) {
-    *why = "M above the few-row tile's";
-    return false;
+  if (tile.minimum_compute_capability >= 90 && d.max_small_extent == 0 && !c.split_k_slices) {
+    auto const &shape = tile.threadblock_shape;
+    if (shape.n() < 64 && c.n > shape.n()) {
+      *why = "N above the few-token tile's";
+      return false;
+    }
+    if (shape.m() < 64 && c.m > shape.m()) {
+      *why = "M above the few-row (swap-AB) tile's";
+      return false;
+    }
   }
   int64_t const extent_A = leading_extent(c.layout_A, c.m, c.k);
   int64_t const extent_B = leading_extent(c.layout_B, c.k, c.n);

@@ -269,8 +269,9 @@ GemmDescription tiled(int m, int n, TileSchedulerType scheduler = TileSchedulerT
   return d;
 }
 
-/// The sm90 few-token tile (tile N 32) takes calls with N up to its N only; other kernels of
-/// the same shape rules (sm80, or tile N >= 64) are not limited.
+/// The sm90 few-token tile (tile N 32) takes calls with N up to its N only, the few-row tile
+/// (tile M 16) calls with M up to its M; other kernels of the same shape rules (sm80, or tile
+/// sides >= 64) are not limited.
 TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
   GemmDescription d = tiled(64, 32);
   d.tile_description.minimum_compute_capability = d.tile_description.maximum_compute_capability = 90;
@@ -286,6 +287,13 @@ TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
   GemmDescription wide = d;
   wide.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(64, 128, 64);
   EXPECT_TRUE(description_fits(wide, bf16_tn_call(8192, 96, 8192), 90, &why)) << why;
+  // its mirror, the few-row (swap-AB) tile: M up to its M only
+  GemmDescription rows = d;
+  rows.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(16, 64, 64);
+  EXPECT_TRUE(description_fits(rows, bf16_tn_call(16, 8192, 8192), 90, &why)) << why;
+  EXPECT_FALSE(description_fits(rows, bf16_tn_call(64, 8192, 8192), 90, &why));
+  EXPECT_STREQ("M above the few-row (swap-AB) tile's", why);
+  EXPECT_FALSE(description_fits(rows, bf16_tn_call(8192, 16, 8192), 90, &why)) << "N small, M large: not its shape";
 }
 
 /// An sm90 bf16 tensor-op description as estimated_time reads it: tile, scheduler, compute
@@ -1330,10 +1338,14 @@ TEST(Selection, CostModelRanksTheSkinnyKernelAgainstTheTokenTilesAsMeasured) {
     t->alignment = 8;
   }
   skinny.max_small_extent = 8;
+  // 8 tokens: the 64x32 tile ahead of the skinny kernel (H200, s24-s27: 0-7% faster at 13824 x 8 x 5120)
   GemmCall const eight_tokens = bf16_tn_call(13824, 8, 5120);
-  EXPECT_LT(estimated_time(skinny, eight_tokens, 132), estimated_time(sm90_bf16(64, 32), eight_tokens, 132));
+  EXPECT_LT(estimated_time(sm90_bf16(64, 32), eight_tokens, 132), estimated_time(skinny, eight_tokens, 132));
+  // 16 rows: the swap-AB 16x64 tile first (s27: 0.96x cuBLAS at 16 x 8192 x 8192, the skinny 32x16
+  // kernel 0.85x), the skinny kernel ahead of the 64-row tiles (s12: 64x128 0.79x against 0.87x)
   skinny.max_small_extent = 16;
   GemmCall const sixteen_rows = bf16_tn_call(16, 8192, 8192);
+  EXPECT_LT(estimated_time(sm90_bf16(16, 64), sixteen_rows, 132), estimated_time(skinny, sixteen_rows, 132));
   for (int n : {64, 128}) {
     EXPECT_LT(estimated_time(skinny, sixteen_rows, 132), estimated_time(sm90_bf16(64, n), sixteen_rows, 132)) << n;
   }
