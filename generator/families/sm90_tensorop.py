@@ -102,8 +102,8 @@ TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), st
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 
-#: Few rows (a small M: a column-major caller's tokens, D = W^T X^T as GemmEx(N, T, m = tokens,
-#: ...)): the swap-AB tile, 32 rows x 64 columns of D. wgmma's M is 64, so the kernel runs D^T =
+#: Few rows (a small M: tokens in M, GemmEx(T, N, m = tokens, n = out, k = in), a column-major
+#: caller's y = x W^T): the swap-AB tile, 32 rows x 64 columns of D. wgmma's M is 64, so the kernel runs D^T =
 #: B^T A^T on the transposed 64x32 tile (GemmSm90::kSwapAB: the weights stream through the wgmma's
 #: 64-row side, as on TILE_SMALL_N) and writes D from registers (no TMA store, so C and D take any
 #: alignment). Shapes are D's: the instruction is the m64n32k16 wgmma transposed. TN only. In the
@@ -360,9 +360,12 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if (cfg.a.element == S8) != (cfg.accumulator == S32):
         problems.append("s8 operands accumulate in s32, the others in f32")
     box_m = 128 // cfg.c.element.size_bytes
-    if warp.m % box_m and not swap:
-        problems.append(f"consumer warpgroup M {warp.m} must be a multiple of the epilogue's TMA box "
-                        f"({box_m} rows of {cfg.c.element.name})")
+    # (a swap-AB tile stores without the box, but its epilogue is built on the transposed part: 64 rows)
+    if (warp.n if swap else warp.m) % box_m:
+        problems.append(f"consumer warpgroup M {warp.n if swap else warp.m} must be a multiple of the epilogue's "
+                        f"TMA box ({box_m} rows of {cfg.c.element.name})")
+    if swap and cfg.c.alignment != 1:
+        problems.append(f"a swap-AB tile stores C / D without TMA: alignment 1, not {cfg.c.alignment}")
     if wgmma_n not in WARPGROUP_N or (wgmma_n == 16 and (not swap or cfg.a.element.size_bytes != 2)):
         what = "swap-AB tile M (the wgmma N)" if swap else "consumer warpgroup N"
         problems.append(f"{what} {wgmma_n} must be one of {WARPGROUP_N}")

@@ -58,7 +58,7 @@ def test_counts_per_family(kernels):
     # tn x the one 128-row warpgroup tile; grouped e4m3 (bf16, f16 out) tn x 2 tiles (opt-in); the
     # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
     # the grouped 256x128 on a 1x2 cluster (bf16, f16) tn (opt-in); the swap-AB tiles, 32x64
-    # persistent and stream-K and 16x64 (bf16, f16) tn (opt-in)
+    # persistent and stream-K and 16x64 (bf16, f16) tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
         208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
         + 2 * 3

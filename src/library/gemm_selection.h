@@ -48,7 +48,8 @@ int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_
 /// The selection rule on descriptions alone: the kernel's compute-capability range holds `cc`,
 /// each operand's alignment (operand_alignment) is at least the kernel's, the call's smaller
 /// side is within the kernel's max_small_extent (when it has one), and N within the tile's for
-/// the sm90 few-token tile (tile N under 64), except on the split-K route's slices
+/// the sm90 few-token tile (tile N under 64), M within the tile's for the swap-AB tiles (tile M
+/// under 64), except on the split-K route's slices
 /// (GemmCall::split_k_slices). `call` must be column-major in C/D. On false, *why names the first
 /// unmet condition.
 bool description_fits(GemmDescription const &desc, GemmCall const &call, int cc, char const **why);

@@ -12,6 +12,8 @@
 /// stores of the last tile drain while the next tile's mainloop runs.
 /// store_transposed writes a part whose accumulators hold D^T (fragment rows are D's columns), through
 /// the same boxes: stmatrix without .trans for 16-bit outputs (half the warps own each box's columns).
+/// store_transposed_direct writes such a part without shared memory or TMA, each thread its own
+/// elements (the swap-AB tiles, whose 16 or 32 rows of D are narrower than a 16-bit box).
 /// D may alias C: each box of C is read into shared memory before the same box of D is written.
 /// The output operator's fused pieces (thread/linear_combination.h) are applied per element in
 /// registers; the tile's slices of the bias / alpha vectors are staged in shared memory once per
@@ -170,8 +172,8 @@ struct Sm90EpilogueTma {
     store_boxes<true>(smem, params, consumer, thread_in_wg, acc, row0, col0, l, state);
   }
 
-  /// As store_transposed, for a part too narrow for a box (a swap-AB tile's WgN rows of D, fewer
-  /// than a box's kBoxM): no shared memory, no TMA; each thread computes its own elements and
+  /// As store_transposed, for a part too narrow for a 16-bit box (a swap-AB tile's WgN = 16 or 32
+  /// rows of D, under kBoxM = 64): no shared memory, no TMA; each thread computes its own elements and
   /// writes them to D (params.direct), reading C's the same way, clipped at M and N. Fragment
   /// element 4i + 2h + e of a thread is fragment row 16 warp + lane / 4 + 8h (column col0 + that
   /// of D) and fragment column 8i + 2 (lane % 4) + e (row row0 + that of D; PTX ISA, wgmma m64nNk16

@@ -28,7 +28,8 @@
 /// clears the flags for the next launch and runs the epilogue. The flags must be zero before the
 /// first launch on a workspace: initialize_workspace() clears them, each launch leaves them clear.
 /// Requirements (TMA): A, B, C, D 16-byte aligned, leading dimensions and batch strides
-/// multiples of 16 bytes; can_implement() checks them (Status::kErrorMisalignedOperand).
+/// multiples of 16 bytes (swap-AB tiles, below: C and D any alignment, as they store without TMA);
+/// can_implement() checks them (Status::kErrorMisalignedOperand).
 /// Any M, N, K >= 1: TMA zero-fills loads outside the problem and clips stores at M and N.
 #pragma once
 
@@ -101,9 +102,9 @@ struct GemmSm90 {
   static_assert(kStreamK || kGrouped || std::is_same<TileSchedulerTag, PersistentScheduler>::value,
                 "GemmSm90: the tile scheduler must be PersistentScheduler, StreamKScheduler or GroupedScheduler");
 
-  /// Swap-AB kernels: a tile of fewer than 64 rows of D (ThreadblockShape_::kM 32), for calls with
-  /// few rows (a column-major caller's tokens: D = W^T X^T as GemmEx(N, T, m = tokens, ...), or
-  /// D^T = B^T A^T users). wgmma's M is 64, so the kernel runs the transposed problem D^T = B^T A^T
+  /// Swap-AB kernels: a tile of fewer than 64 rows of D (ThreadblockShape_::kM 16 or 32), for calls
+  /// with few rows (tokens in M: GemmEx(T, N, m = tokens, n = out features, k = in features), a
+  /// column-major caller's y = x W^T, the suite's decode rows; or D^T = B^T A^T users). wgmma's M is 64, so the kernel runs the transposed problem D^T = B^T A^T
   /// on the transposed tile (TileShape, N x M): B's columns (the weights) stream through the
   /// wgmma's 64-row side and D's few rows are its N, as 64x32 does for few columns; the consumer
   /// writes its transposed accumulators straight to D (Epilogue::store_transposed_direct), so C
@@ -766,7 +767,7 @@ struct GemmSm90 {
       if constexpr (!kGrouped) {   // a grouped launch's maps are per group, in global memory
         arch::prefetch_tensor_map(&params.mainloop.tma_A);
         arch::prefetch_tensor_map(&params.mainloop.tma_B);
-        arch::prefetch_tensor_map(&params.epilogue.tma_D);
+        if constexpr (!kSwapAB) arch::prefetch_tensor_map(&params.epilogue.tma_D);   // (swap-AB: no map)
       }
       CUTLASS_PRAGMA_UNROLL
       for (int s = 0; s < Stages; ++s) {
