@@ -32,7 +32,8 @@
 ///  3. larger max(alignment A, B, C) first;
 ///  4. then the generator's order (its tile tables list the tile good for large problems first).
 /// Among the kernels whose types, layouts, alignment, compute capability and small side fit (the
-/// GEMV family takes only M == 1 or N == 1, the skinny family min(M, N) <= 8 or 16), a cost model
+/// GEMV family takes only M == 1 or N == 1, the skinny family min(M, N) <= 8 or 16, the sm90
+/// few-token tile N <= 32 and the sm90 swap-AB (few-row) tiles M <= 16 or 32), a cost model
 /// orders them by estimated time (src/library/gemm_selection.h states it; its constants were
 /// measured on an H200 and are recorded in docs/NOTES.md):
 ///     time = max(compute, memory)
@@ -44,7 +45,7 @@
 ///               tile bytes (its tiles' A rows and B columns over K, re-reads included) / one
 ///               CTA's streaming rate (100 GB/s); other tiled kernels (sm80, SIMT): the bytes /
 ///               min(HBM bandwidth, busy CTAs x per-CTA bandwidth)
-///     GEMV / skinny: the bytes over 90% / 85% of the HBM bandwidth (or their compute, if larger).
+///     GEMV / skinny: the bytes over 90% / 72% of the HBM bandwidth (or their compute, if larger).
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
 /// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
 /// than half the GPU, in a workspace the handle grows. When the most preferred group refuses only
