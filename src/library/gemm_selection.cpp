@@ -261,9 +261,9 @@ constexpr int kCpAsyncCtasPerSm = 2;
 /// kernels reach 0.71-0.77 of it on the H200 (s12, s26). 0.85 (s13-s26) kept them on the 8- and
 /// 16-token rows, where the sm90 64x32 tile ran 0-19% faster; 0.72 (s27, H200, two runs each):
 /// 13824 x 16 x 5120 0.83 -> 0.93-1.00x cuBLAS, 5120 x 16 x 13824 0.84 -> 1.00, 14336 x 16 x 4096
-/// 0.84-0.85 -> 0.97-0.98, the 8-token rows +0-4%. Below 0.70 the model would move 16 x 8192 x
-/// 8192 off its swap-AB tile (which it ranks at 31 us) only if that tile were missing: then to
-/// the 64x128 tile (0.79 vs 0.87 in s12), so 0.72 needs the swap-AB tiles in the build.
+/// 0.84-0.85 -> 0.97-0.98, the 8-token rows +0-4%. 16 x 8192 x 8192 runs the swap-AB 16x64 tile
+/// (ranked at 31 us) when it is built; without it, a fraction under 0.70 would move that call
+/// from the skinny kernel to the 64x128 tile (0.79 vs 0.87x cuBLAS in s12).
 constexpr double kGemvBandwidthFraction = 0.90;
 constexpr double kSkinnyBandwidthFraction = 0.72;
 

@@ -104,8 +104,9 @@ struct GemmSm90 {
 
   /// Swap-AB kernels: a tile of fewer than 64 rows of D (ThreadblockShape_::kM 16 or 32), for calls
   /// with few rows (tokens in M: GemmEx(T, N, m = tokens, n = out features, k = in features), a
-  /// column-major caller's y = x W^T, the suite's decode rows; or D^T = B^T A^T users). wgmma's M is 64, so the kernel runs the transposed problem D^T = B^T A^T
-  /// on the transposed tile (TileShape, N x M): B's columns (the weights) stream through the
+  /// column-major caller's y = x W^T, the suite's decode rows; or D^T = B^T A^T users). wgmma's M
+  /// is 64, so the kernel runs the transposed problem D^T = B^T A^T on the transposed tile
+  /// (TileShape, N x M): B's columns (the weights) stream through the
   /// wgmma's 64-row side and D's few rows are its N, as 64x32 does for few columns; the consumer
   /// writes its transposed accumulators straight to D (Epilogue::store_transposed_direct), so C
   /// and D need no TMA alignment. Both operands K-major (TN; the transposed problem is TN again),
