@@ -143,13 +143,10 @@ struct GemmSm90 {
   static_assert(!kBlockScaled || (!kStreamK && !kGrouped),
                 "GemmSm90: block-scaled kernels run the persistent scheduler");
 
-  /// The mainloop's operands: A and B, or (swap-AB) B^T and A^T, K-major both ways.
-  using Mainloop = typename std::conditional<
-      kSwapAB,
-      collective::Sm90MmaTmaGmmaSS<ElementB, layout::RowMajor, ElementA, layout::ColumnMajor, TileShape, Stages,
-                                   kCooperative, kClusterM, kClusterN>,
-      collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative, kClusterM,
-                                   kClusterN>>::type;
+  /// On TileShape. A swap-AB kernel's mainloop operands are B^T and A^T (operand_problem); with
+  /// one element type and both K-major (asserted above) they have A's and B's types and layouts.
+  using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
+                                                kClusterM, kClusterN>;
   static_assert(!kSwapAB || (!kCooperative && Mainloop::kAtomsM == 1),
                 "GemmSm90: a swap-AB tile is one ping-pong wgmma atom (64 columns of D)");
   using TileScheduler =
