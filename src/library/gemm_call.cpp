@@ -125,8 +125,6 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
-size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 }  // namespace
 
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
@@ -239,7 +237,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   //    then launch.
   GemmOutcome outcome;
   outcome.operation = chosen;
-  size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? round_up_256(split.workspace_bytes) : 0;
+  size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? split.workspace_bytes : 0;
   // the call the kernel runs: the route's plan (re-planned on the real workspace below) or the call
   GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
   GemmUniversalConfiguration const configuration = configuration_of(kernel_call);

@@ -94,7 +94,7 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   if (!route.kernel || route.staged) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;
-  if (choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, kNominalWorkspace, &split,
+  if (choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, limit, kNominalWorkspace, &split,
                      &sliced_kernel)) {
     route.kernel = sliced_kernel;
     route.splits = split.splits;

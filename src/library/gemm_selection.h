@@ -101,18 +101,19 @@ double estimated_staging_time(size_t bytes, int copies);
 
 /// The split-K route (split_k.h) for `call`, when the cost model says it beats `direct`, the
 /// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at most one slice per
-/// SM, at most SMs x 64 KB of f32 partial sums: one wave of 128x128 tiles) whose batched kernel (stream-K kernels left out)
-/// estimate plus the reduction's (a 2 us launch, the partials read and D written at HBM
-/// bandwidth) is least. Only for calls split_k_applies() takes whose output has at most 8 tiles
-/// of 128x128 and K >= 16384 (measured; the rest pays no planning). The slices may run on the
-/// few-token tiles at any N (s18: the 64x32 tile's 16-32 slices ran 128 x 128 x 65536 at
-/// 0.94-0.97x cuBLAS, the 64x64 tile's 0.84-0.89x). The sliced kernels are asked (can_implement)
-/// with `ask_kernel`, as in select_kernel. On true, *plan (its workspace at `workspace`) and
-/// *kernel are the route's. CUTLASS_LIB_SPLIT_K_ROUTE=<splits>[:<name part>] (a measurement aid) forces
-/// the split count, and the first slice kernel whose name contains the part, wherever the route
-/// applies.
+/// SM) whose batched kernel (stream-K kernels left out) estimate plus the reduction's (a 2 us
+/// launch, the partials read and D written at HBM bandwidth) is least. Only for calls
+/// split_k_applies() takes with fewer 128x128 output tiles than half the SMs and K >= 4096 (the
+/// rest pays no planning); the partials and the slice kernel's workspace fit `workspace_limit`
+/// (a caller's fixed workspace, packing_limit(); SIZE_MAX when the handle owns it) and 32 MiB.
+/// The slices may run on the few-token tiles at any N (s18: the 64x32 tile's 16-32 slices ran
+/// 128 x 128 x 65536 at 0.94-0.97x cuBLAS, the 64x64 tile's 0.84-0.89x). The sliced kernels are
+/// asked (can_implement) with `ask_kernel`, as in select_kernel. On true, *plan (its workspace at
+/// `workspace`) and *kernel are the route's. CUTLASS_LIB_SPLIT_K_ROUTE=<splits>[:<name part>] (a
+/// measurement aid) forces the split count, and the first slice kernel whose name contains the
+/// part, wherever the route applies.
 bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int sm_count, bool ask_kernel,
-                    void *workspace, SplitKPlan *plan, Operation const **kernel);
+                    size_t workspace_limit, void *workspace, SplitKPlan *plan, Operation const **kernel);
 
 /// The kernel for `call` among `candidates` (in preference order): every fitting kernel ranked
 /// by estimated_time; on a tie a tiled kernel before a bandwidth kernel (max_small_extent > 0),

@@ -21,7 +21,7 @@ namespace library {
 struct SplitKPlan {
   GemmCall sliced;             ///< the batched f32 call over the slices (C = D = the workspace)
   int splits = 0;
-  size_t workspace_bytes = 0;  ///< the slices' f32 products
+  size_t workspace_bytes = 0;  ///< the slices' f32 products, rounded up to 256 bytes
 };
 
 /// Calls the route takes (column-major output): one batch entry, the plain epilogue, host or

@@ -1107,37 +1107,41 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   SplitKPlan plan;
   Operation const *kernel = nullptr;
   void *const workspace = const_cast<void *>(address(0x800000));
-  ASSERT_TRUE(choose_split_k(c, first_fit(c, cc), cc, 132, false, workspace, &plan, &kernel));
+  ASSERT_TRUE(choose_split_k(c, first_fit(c, cc), cc, 132, false, SIZE_MAX, workspace, &plan, &kernel));
   EXPECT_GE(plan.splits, 16);
   EXPECT_EQ(NumericTypeID::kF32, desc_of(kernel).C.element);
   EXPECT_TRUE(plan.sliced.split_k_slices);
   GemmCall square = bf16_tn_call(4096, 4096, 4096);
   square.alpha = &one;
   square.beta = &zero;
-  EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, workspace, &plan, &kernel));
+  EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, SIZE_MAX, workspace, &plan, &kernel));
 }
 
-/// Whatever split the model takes, its partial sums fit one wave of 128x128 f32 tiles (SMs x
-/// 64 KB): a caller's fixed workspace that held the route before s20 (splits x 128x128 tiles <=
-/// SMs) still holds it.
-TEST(SplitK, PartialsStayWithinOneWaveOfTiles) {
+/// Whatever split the model takes, its partial sums fit the caller's workspace limit and 32 MiB:
+/// with a fixed workspace of one wave of 128x128 f32 tiles (SMs x 64 KB, the most the route took
+/// before s20) every route fits it, so a call that ran in such a workspace still does.
+TEST(SplitK, PartialsFitTheCallersWorkspace) {
   float const one = 1.f, zero = 0.f;
   void *const workspace = const_cast<void *>(address(0x800000));
+  size_t const one_wave = size_t(132) * 128 * 128 * 4;
   int checked = 0;
-  for (int64_t m : {64, 128, 256, 512, 1024}) {
-    for (int64_t n : {64, 128, 256, 512, 1024}) {
-      for (int64_t k : {16384, 32768, 131072}) {
-        GemmCall c = bf16_tn_call(m, n, k);
-        c.alpha = &one;
-        c.beta = &zero;
-        int const cc = device_for(c);
-        Operation const *direct = first_fit(c, cc);
-        if (!direct) continue;
-        SplitKPlan plan;
-        Operation const *kernel = nullptr;
-        if (!choose_split_k(c, direct, cc, 132, false, workspace, &plan, &kernel)) continue;
-        ++checked;
-        EXPECT_LE(plan.workspace_bytes, size_t(132) * 128 * 128 * 4) << m << "x" << n << "x" << k << " x" << plan.splits;
+  for (size_t limit : {one_wave, SIZE_MAX}) {
+    for (int64_t m : {64, 128, 256, 512, 1024, 4096}) {
+      for (int64_t n : {64, 128, 200, 256, 512, 1024}) {
+        for (int64_t k : {4096, 11008, 16384, 32768, 131072}) {
+          GemmCall c = bf16_tn_call(m, n, k);
+          c.alpha = &one;
+          c.beta = &zero;
+          int const cc = device_for(c);
+          Operation const *direct = first_fit(c, cc);
+          if (!direct) continue;
+          SplitKPlan plan;
+          Operation const *kernel = nullptr;
+          if (!choose_split_k(c, direct, cc, 132, false, limit, workspace, &plan, &kernel)) continue;
+          ++checked;
+          EXPECT_LE(plan.workspace_bytes, std::min(limit, size_t(32) << 20))
+              << m << "x" << n << "x" << k << " x" << plan.splits;
+        }
       }
     }
   }
