@@ -153,9 +153,6 @@ TILES_N208 = tuple(
     TileRow(threadblock=Shape(128, 208, 64), warp=Shape(64, 208, 64), stages=4, schedule=COOPERATIVE,
             instruction=Shape(64, 208, 16), scheduler=scheduler, in_default_set=scheduler == "stream_k")
     for scheduler in ("", "stream_k"))
-#: ... and with f32 outputs the persistent one is in the default set: the split-K route's slices
-#: (split_k.h) of 4096 x 200 x 11008 run on it, 32 tiles x 4 slices of 43 k-blocks on 128 SMs (s28).
-TILES_N208_F32 = (dataclasses.replace(TILES_N208[0], in_default_set=True), TILES_N208[1])
 
 #: Block-scaled fp8 (BLOCKSCALED; names "..._blockscale"): the large tile and the small-problem
 #: tile, each consumer warpgroup inside one 128-wide scale block (64x128 and 64x64 parts); the
@@ -263,7 +260,7 @@ ROWS = tuple(
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + (TILES_N208_F32 if c == F32 else TILES_N208))
+            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208)
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     # few rows (TILES_FEW_ROWS, the swap-AB tiles): 16-bit TN; passed the GPU suite (s27)

@@ -397,17 +397,17 @@ double estimated_staging_time(size_t bytes, int copies) {
   return copies * kCopyLaunchUs + 2.0 * double(bytes) / kHbmBytesPerUs;
 }
 
-/// Where the split-K route is considered: fewer 128x128 output tiles than half the SMs and K of
-/// at least 4096, where the cost model then compares it with the direct kernel. Until s28 it took
-/// at most 8 tiles and K >= 16384: at 32 tiles (128 x 4096 x 14336) it had lost to stream-K (s10,
-/// 0.74x against 0.87x cuBLAS), but behind a reduction that cost ~35 us for 4 slices of 4096 x
-/// 200 (one element per thread; split_k.cu). With the reduction fixed, cuBLAS's own choice at
-/// 4096 x 200 x 11008 (a split-K kernel and its reduction, s28 ncu) is open to the model too.
-constexpr double kSplitKMaxTilesPerSm = 0.5;
-constexpr int64_t kSplitKMinK = 4096;
-/// The most f32 partial sums the route keeps, whatever the caller's workspace allows: 32 MiB,
-/// the workspace cuBLAS's documentation recommends on Hopper (cublasSetWorkspace).
-constexpr size_t kSplitKMaxPartialsBytes = size_t(32) << 20;
+/// Where the split-K route is considered (measured on the H200, s10, docs/NOTES.md): with at most
+/// 8 output tiles of 128x128 and K >= 16384 it ran 0.65x cuBLAS where stream-K ran 0.31-0.63x;
+/// at 32 tiles (128 x 4096 x 14336) it lost to stream-K (0.74x against 0.87x), and the stream-K
+/// kernels on the slices ran 1.4x slower than stream-K on the whole problem, so the slices run
+/// whole tiles only. Re-measured in s28 with the reduction fixed (split_k.cu), the route forced on
+/// 64-tile shapes (4096 x 200 x 11008, 8192 x 200 x 8192, 128 x 4096 x 14336, 4096 x 256 x 11008,
+/// 64 x 8192 x 8192, 4096 x 64 x 14336; 2-8 slices of the 128x208, 64x128 and 128x128 tiles) lost
+/// to the best direct kernel on every one (e.g. 4096 x 200 x 11008: 0.82x against stream-K's
+/// 0.89x), and a gate opened to them let the model take it where it lost 10-25%.
+constexpr double kSplitKMaxTiles = 8;
+constexpr int64_t kSplitKMinK = 16384;
 
 namespace {
 
@@ -469,16 +469,18 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
     }
     return false;
   }
-  if (!split_k_applies(call) || call.k < kSplitKMinK || tiles > kSplitKMaxTilesPerSm * sms) return false;
+  if (!split_k_applies(call) || call.k < kSplitKMinK || tiles > kSplitKMaxTiles) return false;
   bool const reads_c = gemm_reads_c(call);
   double best = estimated_time(gemm_description(direct), call, sm_count);
   bool found = false;
   GemmOperationVector candidates;   // the sliced call's kernels (slice_kernels), found once
   // Split counts up to one slice per SM: the cost model counts each slice kernel's own tiles
-  // (a 64x128 tile runs twice the splits of a 128x128 tile on as many CTAs). The partials (and
-  // the slice kernel's own workspace) fit a caller's fixed workspace, so a call that ran without
-  // the route never answers WORKSPACE_TOO_SMALL because of it.
-  size_t const max_partials = std::min(workspace_limit, kSplitKMaxPartialsBytes);
+  // (a 64x128 tile runs twice the splits of a 128x128 tile on as many CTAs). The partials stay
+  // within one wave of 128x128 f32 tiles (sms x 64 KB, 8.25 MiB on 132 SMs), the most the route
+  // took before s20 (splits x 128x128 tiles <= SMs); with the slice kernel's own workspace they
+  // fit a caller's fixed workspace, so the route never makes a call answer WORKSPACE_TOO_SMALL
+  // (it runs the direct kernel instead).
+  size_t const max_partials = std::min(workspace_limit, size_t(sms) * 128 * 128 * sizeof(float));
   for (int splits = 2; splits <= 256 && splits <= sms; splits *= 2) {
     SplitKPlan candidate;
     if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > max_partials) continue;

@@ -101,11 +101,12 @@ double estimated_staging_time(size_t bytes, int copies);
 
 /// The split-K route (split_k.h) for `call`, when the cost model says it beats `direct`, the
 /// kernel chosen for the call itself: the split count among 2, 4, ..., 256 (at most one slice per
-/// SM) whose batched kernel (stream-K kernels left out) estimate plus the reduction's (a 2 us
-/// launch, the partials read and D written at HBM bandwidth) is least. Only for calls
-/// split_k_applies() takes with fewer 128x128 output tiles than half the SMs and K >= 4096 (the
-/// rest pays no planning); the partials and the slice kernel's workspace fit `workspace_limit`
-/// (a caller's fixed workspace, packing_limit(); SIZE_MAX when the handle owns it) and 32 MiB.
+/// SM, at most SMs x 64 KB of f32 partial sums: one wave of 128x128 tiles) whose batched kernel
+/// (stream-K kernels left out) estimate plus the reduction's (a 2 us launch, the partials read and
+/// D written at HBM bandwidth) is least. Only for calls split_k_applies() takes whose output has
+/// at most 8 tiles of 128x128 and K >= 16384 (measured; the rest pays no planning); the partials
+/// and the slice kernel's workspace fit `workspace_limit` (a caller's fixed workspace,
+/// packing_limit(); SIZE_MAX when the handle owns it).
 /// The slices may run on the few-token tiles at any N (s18: the 64x32 tile's 16-32 slices ran
 /// 128 x 128 x 65536 at 0.94-0.97x cuBLAS, the 64x64 tile's 0.84-0.89x). The sliced kernels are
 /// asked (can_implement) with `ask_kernel`, as in select_kernel. On true, *plan (its workspace at

@@ -53,12 +53,12 @@
 /// the best kernel on aligned, zero-padded copies of the operands in the workspace runs instead,
 /// when its estimate plus the copies' (2 us per copy, the bytes at HBM bandwidth) beats the
 /// kernel that fits the originals, or when nothing else fits (a bandwidth kernel, once chosen, is
-/// never staged). A call with fewer output tiles of 128x128 than half the SMs, K >= 4096, one
-/// batch entry, the plain epilogue and an f16 / bf16 / f32 output may run as parallel split-K: K
-/// cut into 2..256 equal slices (16-byte aligned), one batched GEMM writes each slice's f32
-/// product into the workspace (at most 32 MiB, and within a workspace the caller fixed) and a
-/// reduction sums them in a fixed order (the same bits on every run) into alpha * sum + beta * C,
-/// when the model's estimate of the two beats the direct kernel.
+/// never staged). A call with at most 8 output tiles of 128x128, K >= 16384, one batch entry, the
+/// plain epilogue and an f16 / bf16 / f32 output may run as parallel split-K: K cut into 2..256
+/// equal slices (16-byte aligned), one batched GEMM writes each slice's f32 product into the
+/// workspace (within a workspace the caller fixed) and a reduction sums them in a fixed order
+/// (the same bits on every run) into alpha * sum + beta * C, when the model's estimate of the two
+/// beats the direct kernel.
 /// A handle remembers its decisions (up to 4096, then it starts over): a call that repeats an
 /// earlier one in everything selection reads (types, layouts, epilogue, sizes, leading
 /// dimensions, batch strides, each pointer's alignment, host alpha / beta being zero) runs the
