@@ -113,6 +113,9 @@ TILE_SMALL_M = TileRow(threadblock=Shape(32, 64, 64), warp=Shape(32, 64, 64), st
 #: and 16 rows (wgmma m64n16), 20 stages of 10 KB: the 16-token decode rows without padding
 TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64), warp=Shape(16, 64, 64), stages=20,
                                      instruction=Shape(16, 64, 16), in_default_set=True)
+#: Its stream-K twin is opt-in ("*16x64x64*stream_k*"): it passed the bf16 kernel tests (s28) and
+#: won 1 x 11008 x 4096 (0.96x cuBLAS against the GEMV kernel's 0.91x) but lost 16 x 28672 x 4096
+#: (0.92-0.94x against the 32x64 tiles' 0.94-0.98x), where the model would rank it first.
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
                   TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False))
 
