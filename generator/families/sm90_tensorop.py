@@ -76,8 +76,8 @@ def tiles_for(element: DataType, tiles=None):
 
 
 #: Consumer warpgroup N extents with a wgmma in cutlass/arch/wgmma_sm90.h (the instruction takes
-#: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 16 or 32); 16 only on swap-AB
-#: tiles (16-bit, stored without the box).
+#: 8..256 in steps of 8; the epilogue's TMA box needs multiples of 16 or 32); 16 for 16-bit types
+#: only.
 WARPGROUP_N = (16, 32, 64, 96, 128, 192, 208, 256)
 
 #: Cluster shapes GemmSm90 implements.
@@ -101,6 +101,11 @@ TILES_FP8 = TILES[:1]
 TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), stages=16, schedule=PINGPONG,
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
+#: ... and a 64x16 tile (wgmma m64n16, 16-bit types; 20 stages of 10 KB) for 1-16 tokens, as
+#: cuBLAS's 64x8 / 128x8 kernels run 8 tokens (s28 ncu): a quarter of the 64x32 tile's B bytes
+#: per k-block and four more stages. Opt-in ("*_64x16x64_*") until measured.
+TILE_SMALL_N16 = TileRow(threadblock=Shape(64, 16, 64), warp=Shape(64, 16, 64), stages=20, schedule=PINGPONG,
+                         instruction=Shape(64, 16, 16), in_default_set=False)
 
 #: Few rows (a small M: tokens in M, GemmEx(T, N, m = tokens, n = out, k = in), a column-major
 #: caller's y = x W^T): the swap-AB tile, 32 rows x 64 columns of D. wgmma's M is 64, so the kernel runs D^T =
@@ -263,7 +268,7 @@ ROWS = tuple(
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208)
+            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208 + (TILE_SMALL_N16,))
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
     # few rows (TILES_FEW_ROWS, the swap-AB tiles): 16-bit TN; passed the GPU suite (s27)
@@ -369,7 +374,7 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
                         f"TMA box ({box_m} rows of {cfg.c.element.name})")
     if swap and cfg.c.alignment != 1:
         problems.append(f"a swap-AB tile stores C / D without TMA: alignment 1, not {cfg.c.alignment}")
-    if wgmma_n not in WARPGROUP_N or (wgmma_n == 16 and (not swap or cfg.a.element.size_bytes != 2)):
+    if wgmma_n not in WARPGROUP_N or (wgmma_n == 16 and cfg.a.element.size_bytes != 2):
         what = "swap-AB tile M (the wgmma N)" if swap else "consumer warpgroup N"
         problems.append(f"{what} {wgmma_n} must be one of {WARPGROUP_N}")
     if warp.n % 64 and cfg.b.layout != COLUMN_MAJOR:
