@@ -16,28 +16,36 @@ namespace {
 float const kOne = 1.0f;
 float const kZero = 0.0f;
 
-/// At most this many groups of threads sum interleaved slices of one element (blockDim.y).
+/// Threads of a reduction block, and at most this many groups of them summing interleaved slices
+/// of the same elements (blockDim = (kReduceThreads / groups, groups)).
+constexpr int kReduceThreads = 256;
 constexpr int kReduceMaxGroups = 8;
 /// Elements per thread: one 16-byte vector of each slice's partial sums.
 constexpr int kReduceVector = 4;
+/// Groups are added (x2, up to the split count and 8) while the threads stay within this many:
+/// about half of what the H200's 132 SMs hold, so a small output with many slices (128 x 128 in
+/// 32 slices) still spreads its loads over many threads, and a large one (4096 x 200 in 4) keeps
+/// one group that sums every slice of its vector with the loads in flight together.
+constexpr int64_t kReduceTargetThreads = int64_t(1) << 17;
 
-/// D(i, j) = alpha * sum_s partials[s](i, j) + beta * C(i, j) for 32 x kReduceVector consecutive
-/// elements of the column-major M x N result per block: group y (of blockDim.y = min(splits, 8))
-/// sums slices y, y + blockDim.y, ... in order, then group 0 adds the group sums in order, so the
-/// bits depend on the split count alone, never on timing. kVectorLoads: every slice starts 16-byte
-/// aligned (M * N a multiple of 4), so a thread's 4 partials come in one load. beta == 0 reads no C.
-/// Four elements per thread, with the groups sized by the splits, cut the blocks 4x and the idle
-/// groups: one element per thread in 8 fixed groups made 25600 blocks of one load per thread for
-/// 4 slices of 4096 x 200 (13 MB of partials); the route forced there ran 60 -> 49 us, 8192 x 200
-/// x 8192 in 2 slices 0.50 -> 0.71x cuBLAS (H200, s28).
+/// D(i, j) = alpha * sum_s partials[s](i, j) + beta * C(i, j) for blockDim.x x kReduceVector
+/// consecutive elements of the column-major M x N result per block: group y sums slices y,
+/// y + blockDim.y, ... in order, then group 0 adds the group sums in order, so the bits depend on
+/// the shape and split count alone (reduce_groups), never on timing. kVectorLoads: every slice
+/// starts 16-byte aligned (M * N a multiple of 4), so a thread's 4 partials come in one load.
+/// beta == 0 reads no C. H200 (s28): for 4 slices of 4096 x 200 (13 MB of partials), four
+/// elements per thread in min(splits, 8) groups of 32 took 12.1 us (ncu; 1.1 TB/s), against
+/// cuBLAS's split-K reduction at 7.5 us for its 6.5 MB; one element per thread in 8 fixed groups
+/// had made the route 11 us slower still (49 against 60 us, timed in the suite).
 template <typename Element, bool kVectorLoads>
-__global__ void split_k_reduce_kernel(int64_t m, int64_t n, int splits, float const *partials, float alpha_value,
-                                      float const *alpha_ptr, float beta_value, float const *beta_ptr,
-                                      Element const *C, int64_t ldc, Element *D, int64_t ldd) {
-  __shared__ float group_sums[kReduceMaxGroups][kReduceVector][32];
+__global__ void __launch_bounds__(kReduceThreads)
+    split_k_reduce_kernel(int64_t m, int64_t n, int splits, float const *partials, float alpha_value,
+                          float const *alpha_ptr, float beta_value, float const *beta_ptr, Element const *C,
+                          int64_t ldc, Element *D, int64_t ldd) {
+  __shared__ float group_sums[kReduceVector][kReduceThreads];
   int64_t const elements = m * n;
-  int64_t const first = (int64_t(blockIdx.x) * 32 + threadIdx.x) * kReduceVector;
-  int const groups = int(blockDim.y);
+  int const lanes = int(blockDim.x), groups = int(blockDim.y);
+  int64_t const first = (int64_t(blockIdx.x) * lanes + threadIdx.x) * kReduceVector;
   float sum[kReduceVector] = {};
   if (first < elements) {
 #pragma unroll 4
@@ -57,23 +65,39 @@ __global__ void split_k_reduce_kernel(int64_t m, int64_t n, int splits, float co
       }
     }
   }
+  if (groups > 1) {
 #pragma unroll
-  for (int e = 0; e < kReduceVector; ++e) group_sums[threadIdx.y][e][threadIdx.x] = sum[e];
-  __syncthreads();
-  if (threadIdx.y != 0 || first >= elements) return;
+    for (int e = 0; e < kReduceVector; ++e) group_sums[e][threadIdx.y * lanes + threadIdx.x] = sum[e];
+    __syncthreads();
+    if (threadIdx.y != 0) return;
+#pragma unroll
+    for (int e = 0; e < kReduceVector; ++e) {
+      float total = 0.f;
+      for (int g = 0; g < groups; ++g) total += group_sums[e][g * lanes + threadIdx.x];
+      sum[e] = total;
+    }
+  }
+  if (first >= elements) return;
   float const alpha = alpha_ptr ? *alpha_ptr : alpha_value;
   float const beta = beta_ptr ? *beta_ptr : beta_value;
 #pragma unroll
   for (int e = 0; e < kReduceVector; ++e) {
     int64_t const index = first + e;
     if (index >= elements) break;
-    float total = 0.f;
-    for (int g = 0; g < groups; ++g) total += group_sums[g][e][threadIdx.x];
     int64_t const i = index % m, j = index / m;
-    float x = alpha * total;
+    float x = alpha * sum[e];
     if (beta != 0.f) x += beta * NumericConverter<float, Element>::convert(C[i + j * ldc]);
     D[i + j * ldd] = NumericConverter<Element, float>::convert(x);
   }
+}
+
+/// The reduction's groups for `vectors` vectors of kReduceVector elements in `splits` slices:
+/// doubled from 1 while they stay within the split count, kReduceMaxGroups and
+/// kReduceTargetThreads threads.
+int reduce_groups(int64_t vectors, int splits) {
+  int groups = 1;
+  while (groups * 2 <= std::min(splits, kReduceMaxGroups) && vectors * groups * 2 <= kReduceTargetThreads) groups *= 2;
+  return groups;
 }
 
 template <typename Element>
@@ -84,15 +108,17 @@ bool launch_reduce(SplitKPlan const &plan, GemmCall const &call, cudaStream_t st
   float const alpha = device ? 0.f : *static_cast<float const *>(call.alpha);
   float const beta = device ? 0.f : *static_cast<float const *>(call.beta);
   int64_t const elements = call.m * call.n;
-  int64_t const blocks = (elements + 32 * kReduceVector - 1) / (32 * kReduceVector);
-  dim3 const threads(32, unsigned(std::min(plan.splits, kReduceMaxGroups)));
+  int64_t const vectors = (elements + kReduceVector - 1) / kReduceVector;
+  int const groups = reduce_groups(vectors, plan.splits);
+  int const lanes = kReduceThreads / groups;
+  int64_t const blocks = (vectors + lanes - 1) / lanes;
   float const *partials = static_cast<float const *>(plan.sliced.D);
   // the workspace is 256-byte aligned (gemm_call.cpp), so with M * N % 4 == 0 every slice is 16-byte aligned
   bool const vector = elements % kReduceVector == 0 && reinterpret_cast<uintptr_t>(partials) % 16 == 0;
   auto const kernel = vector ? split_k_reduce_kernel<Element, true> : split_k_reduce_kernel<Element, false>;
-  kernel<<<dim3(unsigned(blocks)), threads, 0, stream>>>(call.m, call.n, plan.splits, partials, alpha, alpha_ptr, beta,
-                                                         beta_ptr, static_cast<Element const *>(call.C), call.ldc,
-                                                         static_cast<Element *>(call.D), call.ldd);
+  kernel<<<dim3(unsigned(blocks)), dim3(unsigned(lanes), unsigned(groups)), 0, stream>>>(
+      call.m, call.n, plan.splits, partials, alpha, alpha_ptr, beta, beta_ptr, static_cast<Element const *>(call.C),
+      call.ldc, static_cast<Element *>(call.D), call.ldd);
   return cudaGetLastError() == cudaSuccess;
 }
 
