@@ -33,10 +33,11 @@ constexpr int64_t kReduceTargetThreads = int64_t(1) << 17;
 /// y + blockDim.y, ... in order, then group 0 adds the group sums in order, so the bits depend on
 /// the shape and split count alone (reduce_groups), never on timing. kVectorLoads: every slice
 /// starts 16-byte aligned (M * N a multiple of 4), so a thread's 4 partials come in one load.
-/// beta == 0 reads no C. H200 (s28): for 4 slices of 4096 x 200 (13 MB of partials), four
-/// elements per thread in min(splits, 8) groups of 32 took 12.1 us (ncu; 1.1 TB/s), against
-/// cuBLAS's split-K reduction at 7.5 us for its 6.5 MB; one element per thread in 8 fixed groups
-/// had made the route 11 us slower still (49 against 60 us, timed in the suite).
+/// beta == 0 reads no C. H200 (s28), 4 slices of 4096 x 200 (13 MB of partials): the version
+/// before this one (four elements per thread, min(splits, 8) groups of 32 lanes) took 12.1 us
+/// (ncu, cold L2; 1.1 TB/s), against cuBLAS's split-K reduction at 7.5 us for its 6.5 MB; the
+/// first (one element per thread in 8 fixed groups) had made the route 11 us slower still (49
+/// against 60 us, timed in the suite). Here that output gets one group of 256 lanes.
 template <typename Element, bool kVectorLoads>
 __global__ void __launch_bounds__(kReduceThreads)
     split_k_reduce_kernel(int64_t m, int64_t n, int splits, float const *partials, float alpha_value,

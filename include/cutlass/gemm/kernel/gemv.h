@@ -292,7 +292,7 @@ struct Gemv {
   /// bulk prefetch (PTX ISA 8.0, "cp.async.bulk.prefetch", sm_90); a hint, nothing before sm_90.
   CUTLASS_DEVICE static void prefetch_l2(void const *p, uint32_t bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes));
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "r"(bytes));
 #endif
   }
 
