@@ -57,6 +57,7 @@ struct GemvParams {
   bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
   int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
   bool x_direct = false;         ///< dot form: x read from global memory in vectors, not staged
+  int prefetch_steps = 2;        ///< dot form, sm_90: how many loop steps ahead L2 is asked for the row
   SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
   OutputOperands<ElementC, OutputParams> out;
 };
@@ -212,9 +213,13 @@ struct Gemv {
 
 
   /// The launch plan; it depends on the problem's shape alone (initialize_workspace sees only that).
+  /// CUTLASS_LIB_GEMV_PREFETCH=<steps> (0-8; a measurement aid, read once) sets how far ahead the
+  /// dot form asks L2 for its rows (run_dot); unset, 2.
   static Params planned(Arguments const &args, int sm_count) {
+    static int const prefetch_steps = env_int_in("CUTLASS_LIB_GEMV_PREFETCH", 0, 8, 2);
     Params params = make_params(args);
     plan_splits(params, args.batch_count, sm_count);
+    params.prefetch_steps = prefetch_steps;
     return params;
   }
 
@@ -338,21 +343,22 @@ struct Gemv {
       int done = 0;
       if constexpr (kVectorLoads) {
         // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step; and lane 0
-        // asks L2 for the step kPrefetchSteps ahead (steps 1 and 2 before the first), so a warp
-        // has 3 steps of its row in flight for the registers of one. H200 (s28, ncu): without it
-        // the kernel held 4 CTAs per SM (58 registers), 64 KB in flight, and read 11008 x 4096 at
-        // 3.2 TB/s where cuBLAS's TMA kernel, 12 stages of 16 KB per CTA, read 3.5.
+        // asks L2 for the step params.prefetch_steps ahead (steps 1 .. prefetch_steps - 1 before
+        // the first), so a warp has that many more steps of its row in flight for no registers.
+        // H200 (s28, ncu): without it the kernel held 4 CTAs per SM (58 registers), 64 KB in
+        // flight, and read 11008 x 4096 at 3.2 TB/s where cuBLAS's TMA kernel, 12 stages of 16 KB
+        // per CTA, read 3.5.
         int const vectors = count / kVector;
         constexpr int kUnroll = 4;
         constexpr int kStep = 32 * kUnroll;   // vectors per step
-        constexpr int kPrefetchSteps = 2;
+        int const ahead = params.prefetch_steps * kStep;
         auto const prefetch = [&](int first) {
           if (lane == 0 && first < vectors) prefetch_l2(row + first * kVector, uint32_t(min(kStep, vectors - first)) * 16);
         };
-        prefetch(kStep);
+        for (int first = kStep; first < ahead; first += kStep) prefetch(first);
         int v = lane;
         for (; v + 32 * (kUnroll - 1) < vectors; v += kStep) {
-          prefetch(v - lane + kPrefetchSteps * kStep);
+          if (ahead > 0) prefetch(v - lane + ahead);
           Vector a[kUnroll];
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
