@@ -478,9 +478,9 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   // (a 64x128 tile runs twice the splits of a 128x128 tile on as many CTAs). The partials stay
   // within one wave of 128x128 f32 tiles (sms x 64 KB, 8.25 MiB on 132 SMs), the most the route
   // took before s20 (splits x 128x128 tiles <= SMs); with the slice kernel's own workspace they
-  // fit a caller's fixed workspace, so the route never makes a call answer WORKSPACE_TOO_SMALL
-  // (it runs the direct kernel instead).
-  size_t const max_partials = std::min(workspace_limit, size_t(sms) * 128 * 128 * sizeof(float));
+  // fit a caller's fixed workspace (below), so the route never makes a call answer
+  // WORKSPACE_TOO_SMALL: it runs the direct kernel instead.
+  size_t const max_partials = size_t(sms) * 128 * 128 * sizeof(float);
   for (int splits = 2; splits <= 256 && splits <= sms; splits *= 2) {
     SplitKPlan candidate;
     if (!plan_split_k(call, splits, workspace, &candidate) || candidate.workspace_bytes > max_partials) continue;
