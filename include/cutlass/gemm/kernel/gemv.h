@@ -57,7 +57,6 @@ struct GemvParams {
   bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
   int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
   bool x_direct = false;         ///< dot form: x read from global memory in vectors, not staged
-  int prefetch_steps = 2;        ///< dot form, sm_90: how many loop steps ahead L2 is asked for the row
   SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
   OutputOperands<ElementC, OutputParams> out;
 };
@@ -213,13 +212,9 @@ struct Gemv {
 
 
   /// The launch plan; it depends on the problem's shape alone (initialize_workspace sees only that).
-  /// CUTLASS_LIB_GEMV_PREFETCH=<steps> (0-8; a measurement aid, read once) sets how far ahead the
-  /// dot form asks L2 for its rows (run_dot); unset, 2.
   static Params planned(Arguments const &args, int sm_count) {
-    static int const prefetch_steps = env_int_in("CUTLASS_LIB_GEMV_PREFETCH", 0, 8, 2);
     Params params = make_params(args);
     plan_splits(params, args.batch_count, sm_count);
-    params.prefetch_steps = prefetch_steps;
     return params;
   }
 
@@ -293,14 +288,6 @@ struct Gemv {
     return v;
   }
 
-  /// Asks L2 for `bytes` (a multiple of 16) at `p` (16-byte aligned) ahead of their loads: one
-  /// bulk prefetch (PTX ISA 8.0, "cp.async.bulk.prefetch", sm_90); a hint, nothing before sm_90.
-  CUTLASS_DEVICE static void prefetch_l2(void const *p, uint32_t bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "r"(bytes));
-#endif
-  }
-
   /// A vector of x: from global memory through L1 (direct), or from the shared-memory copy.
   CUTLASS_DEVICE static Vector load_x(Element const *p, bool direct) {
     if (direct) {
@@ -342,23 +329,11 @@ struct Gemv {
       Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
       int done = 0;
       if constexpr (kVectorLoads) {
-        // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step; and lane 0
-        // asks L2 for the step params.prefetch_steps ahead (steps 1 .. prefetch_steps - 1 before
-        // the first), so a warp has that many more steps of its row in flight for no registers.
-        // H200 (s28, ncu): without it the kernel held 4 CTAs per SM (58 registers), 64 KB in
-        // flight, and read 11008 x 4096 at 3.2 TB/s where cuBLAS's TMA kernel, 12 stages of 16 KB
-        // per CTA, read 3.5.
+        // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step
         int const vectors = count / kVector;
         constexpr int kUnroll = 4;
-        constexpr int kStep = 32 * kUnroll;   // vectors per step
-        int const ahead = params.prefetch_steps * kStep;
-        auto const prefetch = [&](int first) {
-          if (lane == 0 && first < vectors) prefetch_l2(row + first * kVector, uint32_t(min(kStep, vectors - first)) * 16);
-        };
-        for (int first = kStep; first < ahead; first += kStep) prefetch(first);
         int v = lane;
-        for (; v + 32 * (kUnroll - 1) < vectors; v += kStep) {
-          if (ahead > 0) prefetch(v - lane + ahead);
+        for (; v + 32 * (kUnroll - 1) < vectors; v += 32 * kUnroll) {
           Vector a[kUnroll];
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
