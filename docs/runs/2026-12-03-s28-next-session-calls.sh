@@ -7,7 +7,7 @@ set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s)
 mkdir -p $o/l
 trap 'tar czf $o/next_logs.tar.gz -C $o/l .' EXIT
-K='default,*bf16_bf16_f32_f32_f32_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma,*bf16_bf16_f32_bf16_bf16_128x32x64_1x1x1_10_tnn_align8_warpspecialized_cooperative_epi_tma'
+K='default,*bf16_bf16_f32_f32_f32_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma,*bf16_bf16_f32_bf16_bf16_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative_epi_tma,*bf16_bf16_f32_bf16_bf16_128x32x64_1x1x1_10_tnn_align8_warpspecialized_cooperative_epi_tma'
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a -DCUTLASS_LIBRARY_KERNELS="$K" > $o/l/cfg.log 2>&1
 cmake --build $b -j16 --target cutlass_bench > $o/l/build.log 2>&1 || { grep -E "error" $o/l/build.log | head -30; exit 1; }
 B=$b/src/benchmark/cutlass_bench
@@ -18,10 +18,10 @@ ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis
   --section Occupancy --section SourceCounters -k regex:'gemv_kernel|nvjet' -c 2 \
   $B --shapes=/tmp/one.csv --dtypes=bf16 --kernels=none_such --verify=false --warmup-iterations=1 \
   --profiling-iterations=1 > $o/l/ncu_gemv.txt 2>&1
-# 2. the route's slices on 128 CTAs against the same tile on 32 (L2 throughput and hit rate)
+# 2. the route's slices (f32 out) on 128 CTAs against the same tile (bf16 out) on 32: L2 throughput, hit rate
 one 4096,200,11008
 for f in 4:128x208 1; do
-  if [ $f = 1 ]; then a=(--kernels='*f32_f32_f32_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative*'); unset CUTLASS_LIB_SPLIT_K_ROUTE
+  if [ $f = 1 ]; then a=(--kernels='*bf16_bf16_f32_bf16_bf16_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative*')   # the bench runs bf16 outputs; unset CUTLASS_LIB_SPLIT_K_ROUTE
   else a=(--kernels=none_such); export CUTLASS_LIB_SPLIT_K_ROUTE=$f; fi
   ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis -k regex:'gemm_sm90' -c 2 \
     $B --shapes=/tmp/one.csv --dtypes=bf16 "${a[@]}" --verify=false --warmup-iterations=1 --profiling-iterations=1 \
