@@ -21,7 +21,7 @@ ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis
 # 2. the route's slices (f32 out) on 128 CTAs against the same tile (bf16 out) on 32: L2 throughput, hit rate
 one 4096,200,11008
 for f in 4:128x208 1; do
-  if [ $f = 1 ]; then a=(--kernels='*bf16_bf16_f32_bf16_bf16_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative*')   # the bench runs bf16 outputs; unset CUTLASS_LIB_SPLIT_K_ROUTE
+  if [ $f = 1 ]; then a=(--kernels='*bf16_bf16_f32_bf16_bf16_128x208x64_1x1x1_4_tnn_align8_warpspecialized_cooperative*'); unset CUTLASS_LIB_SPLIT_K_ROUTE
   else a=(--kernels=none_such); export CUTLASS_LIB_SPLIT_K_ROUTE=$f; fi
   ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis -k regex:'gemm_sm90' -c 2 \
     $B --shapes=/tmp/one.csv --dtypes=bf16 "${a[@]}" --verify=false --warmup-iterations=1 --profiling-iterations=1 \
