@@ -1,6 +1,7 @@
 /// @file src/benchmark/bench_options.cpp
 #include "bench_options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cmath>
@@ -174,6 +175,22 @@ bool parse_workspace_mib(std::string const &value, BenchOptions &options, std::s
   return true;
 }
 
+FlagParser scale_flag(std::optional<epilogue::OperandScaleMode> profiler::ScalingSpec::*member) {
+  return [=](std::string const &value, BenchOptions &options, std::string *error) {
+    return profiler::parse_scale_mode(value, &(options.fp8_scaling.*member), error);
+  };
+}
+
+bool parse_accumulation(std::string const &value, BenchOptions &options, std::string *error) {
+  if (value != "fast" && value != "precise") {
+    *error = "unknown accumulation '" + value + "' (expected fast or precise)";
+    return false;
+  }
+  options.fp8_scaling.accumulation =
+      value == "fast" ? library::AccumulationMode::kFast : library::AccumulationMode::kPrecise;
+  return true;
+}
+
 /// Every flag, by name (without the leading "--").
 std::map<std::string, FlagParser> const &flag_table() {
   static std::map<std::string, FlagParser> const table = {
@@ -191,6 +208,9 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"details", string_flag(&BenchOptions::details)},
       {"device", parse_device},
       {"competitor", parse_competitor},
+      {"scale-a", scale_flag(&profiler::ScalingSpec::A)},
+      {"scale-b", scale_flag(&profiler::ScalingSpec::B)},
+      {"accumulation", parse_accumulation},
       {"grouped", parse_grouped},
       {"tokens", parse_tokens},
       {"distribution", parse_distribution},
@@ -221,6 +241,9 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
       result.error = "--shapes=<path> (or --grouped=E,N,K) is required";
     } else if (!o.grouped_mode && grouped_flags) {
       result.error = "--tokens, --distribution, --counts and --seed need --grouped=E,N,K";
+    } else if (o.fp8_scaling.any() &&
+               (o.grouped_mode || std::find(o.dtypes.begin(), o.dtypes.end(), NumericTypeID::kFE4M3) == o.dtypes.end())) {
+      result.error = "--scale-a, --scale-b and --accumulation=precise apply to --dtypes=fe4m3 (a --shapes suite)";
     } else if (o.grouped_mode && !o.grouped.counts.empty() && int(o.grouped.counts.size()) != o.grouped.experts) {
       result.error = "--counts lists " + std::to_string(o.grouped.counts.size()) + " experts, --grouped " +
                      std::to_string(o.grouped.experts);
@@ -255,7 +278,11 @@ Input:
                              column-major K x N); C and D column-major M x N
   --dtypes=<list>            bf16,f16 (default both); fe4m3: e4m3 x e4m3 -> bf16, which makes
                              cuBLASLt the competitor of the whole run (cublasGemmEx takes no
-                             fp8; cuBLASLt in its fast-accumulation mode, as our kernels)
+                             fp8; cuBLASLt in the same scaling and accumulation modes)
+  --scale-a=, --scale-b=     the fe4m3 rows' operand scales: none (default), tensor, row,
+                             block128, block128x128 (cutlass_profiler --help: the modes)
+  --accumulation=fast|precise  the fe4m3 rows' sums over K (default fast); block scales and
+                             precise run on the block-scaled kernels (..._blockscale)
   --groups=<list>            groups of the file to run (default all)
   --kernels=<patterns>       limit the best-kernel search (the profiler's --kernels syntax:
   --ignore-kernels=<patterns>  '*'-separated pieces in order, comma lists); the Handle always

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cutlass/library/types.h"
+#include "gemm_spec.h"
 #include "grouped_bench.h"
 
 namespace cutlass {
@@ -38,6 +39,7 @@ struct BenchOptions {
   std::string details;                ///< the profiler's per-kernel tables; empty: none
   int device = 0;
   bool competitor_cublaslt = false;   ///< --competitor=cublaslt: ratios against cublasLtMatmul
+  profiler::ScalingSpec fp8_scaling;  ///< --scale-a, --scale-b, --accumulation: the fe4m3 rows'
   bool grouped_mode = false;          ///< --grouped=E,N,K: one MoE layer (grouped_bench.h), no --shapes
   GroupedBenchOptions grouped;        ///< --grouped, --tokens, --distribution, --counts, --seed
 };
@@ -50,8 +52,8 @@ struct ParseResult {
 };
 
 /// Parses the arguments after the program name. Unknown flags, flags given twice, bad values, a
-/// missing --shapes (unless --help or --grouped), --shapes with --grouped, and the grouped flags
-/// without --grouped are errors.
+/// missing --shapes (unless --help or --grouped), --shapes with --grouped, the grouped flags
+/// without --grouped, and the fp8 scaling flags without fe4m3 in --dtypes are errors.
 ParseResult parse_options(std::vector<std::string> const &arguments);
 
 /// The --help text.

@@ -13,7 +13,7 @@ constexpr int kMinWarmupLaunches = 2;
 
 }  // namespace
 
-profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype) {
+profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype, profiler::ScalingSpec const &fp8_scaling) {
   profiler::GemmSpec spec;
   spec.m = shape.m;
   spec.n = shape.n;
@@ -23,6 +23,7 @@ profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype) {
   // fp8 inputs write bf16 (fp8 outputs need a D scale)
   library::NumericTypeID const out = dtype == library::NumericTypeID::kFE4M3 ? library::NumericTypeID::kBF16 : dtype;
   spec.C = {out, library::LayoutTypeID::kColumnMajor};
+  if (dtype == library::NumericTypeID::kFE4M3) spec.scaling = fp8_scaling;
   return spec;
 }
 

@@ -16,8 +16,8 @@ namespace benchmark {
 constexpr double kEstimatedFlopsPerSecond = 700e12;
 
 /// D = A * B, A = B = C = D of type `dtype` (fe4m3: A and B e4m3, C and D bf16), alpha 1, beta 0,
-/// layouts from the shape.
-profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype);
+/// layouts from the shape; fe4m3 rows take `fp8_scaling` (--scale-a, --scale-b, --accumulation).
+profiler::GemmSpec gemm_spec(Shape const &shape, library::NumericTypeID dtype, profiler::ScalingSpec const &fp8_scaling);
 
 /// The profiler options of one problem: every provider (handle, cutlass, cublas); verification
 /// per --verify; warm-up and timed launches per --warmup/--profiling-iterations, both scaled

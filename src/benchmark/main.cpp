@@ -117,6 +117,12 @@ int main(int argc, char **argv) {
   std::printf("shapes: %zu from %s, dtypes %s; kernels: %zu in this build, %zu pass --kernels/--ignore-kernels\n",
               shapes.size(), options.shapes.c_str(), dtype_list(options.dtypes).c_str(), manifest.size(),
               kernels.size());
+  profiler::ScalingSpec const &fp8 = options.fp8_scaling;
+  if (fp8.any()) {
+    std::printf("fe4m3 rows: scale_a %s, scale_b %s, %s accumulation (ours and cuBLASLt's)\n",
+                fp8.A ? profiler::to_string(*fp8.A) : "none", fp8.B ? profiler::to_string(*fp8.B) : "none",
+                fp8.accumulation == cutlass::library::AccumulationMode::kPrecise ? "precise" : "fast");
+  }
   char const *const competitor = options.competitor_cublaslt ? "cuBLASLt" : "cuBLAS";
   std::printf("per kernel: %d warm-up + %d timed launches, each paired with a %s launch%s; verification: %s\n",
               options.warmup_iterations, options.profiling_iterations, competitor,
@@ -135,7 +141,7 @@ int main(int argc, char **argv) {
   bool stopped = false;
   for (Shape const &shape : shapes) {
     for (cutlass::library::NumericTypeID dtype : options.dtypes) {
-      profiler::GemmSpec const spec = gemm_spec(shape, dtype);
+      profiler::GemmSpec const spec = gemm_spec(shape, dtype, options.fp8_scaling);
       profiler::Options const run_options = profiler_options(options, spec);
       auto const start = std::chrono::steady_clock::now();
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);

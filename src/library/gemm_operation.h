@@ -159,6 +159,7 @@ class GemmUniversalOperation : public Operation {
     desc_.element_epilogue = NumericTypeMap<ElementCompute>::kId;
     desc_.epilogue = epilogue_description<typename Kernel::EpilogueOutputOp>();
     desc_.max_small_extent = KernelSmallExtent<Kernel>::value;
+    desc_.block_scaled = KernelIsBlockScaled<Kernel>::value;
     desc_.split_k_mode = KernelSmallExtent<Kernel>::split_k ? SplitKMode::kSerial : SplitKMode::kNone;
   }
 

@@ -381,9 +381,10 @@ ResultRow GemmProfiler::profile_handle(Problem &problem) {
   auto const [element_compute, element_scalar] = handle_compute_types(spec);
   HostScalar const alpha(element_scalar, spec.alpha), beta(element_scalar, spec.beta);
   auto const run = [&](OperandPointers const &p, AmaxSlot slot) {
-    library::GemmEpilogueArguments const epilogue =
+    library::GemmEpilogueArguments epilogue =
         spec.epilogue.fused() ? epilogue_arguments(spec, problem.epilogue.operands(p.copy, slot), /*transposed=*/false)
                               : library::GemmEpilogueArguments{};
+    set_scaling(spec, p, /*transposed=*/false, epilogue);
     return handle_.gemm_universal(
         spec.batch_count > 1 ? gemm::GemmUniversalMode::kBatched : gemm::GemmUniversalMode::kGemm, int(spec.m),
         int(spec.n), int(spec.k), 1, 1, 1, 1, 1, 1, element_compute, element_scalar, alpha.data(), spec.A.element,

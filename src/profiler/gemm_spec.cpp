@@ -31,6 +31,27 @@ int64_t GemmSpec::alpha_vector_extent() const {
   return epilogue.alpha_vector_broadcast == epilogue::VectorBroadcast::kPerRow ? m : n;
 }
 
+bool ScalingSpec::block_scaled() const {
+  return accumulation == library::AccumulationMode::kPrecise || (A && epilogue::is_block_scale(*A)) ||
+         (B && epilogue::is_block_scale(*B));
+}
+
+char const *to_string(epilogue::OperandScaleMode mode) {
+  switch (mode) {
+    case epilogue::OperandScaleMode::kOuterVector: return "row";
+    case epilogue::OperandScaleMode::kBlock1x128: return "block128";
+    case epilogue::OperandScaleMode::kBlock128x128: return "block128x128";
+    default: return "tensor";
+  }
+}
+
+int64_t GemmSpec::scale_entries_A() const {
+  return scaling.A ? reference::scale_entries(*scaling.A, m, k, batch_count) : 0;
+}
+int64_t GemmSpec::scale_entries_B() const {
+  return scaling.B ? reference::scale_entries(*scaling.B, n, k, batch_count) : 0;
+}
+
 int64_t GemmSpec::lda() const { return A.layout == LayoutTypeID::kColumnMajor ? m : k; }
 int64_t GemmSpec::ldb() const { return B.layout == LayoutTypeID::kColumnMajor ? k : n; }
 int64_t GemmSpec::ldc() const { return C.layout == LayoutTypeID::kColumnMajor ? m : n; }
@@ -61,6 +82,9 @@ std::string describe(GemmSpec const &spec) {
     if (e.variant.activation == epilogue::ActivationKind::kClamp) out << " clamp=" << e.clamp_min << "," << e.clamp_max;
     if (e.variant.scale_amax) out << " scale_d=" << EpilogueSpec::kScaleD;
   }
+  if (spec.scaling.A) out << " scale_a=" << to_string(*spec.scaling.A);
+  if (spec.scaling.B) out << " scale_b=" << to_string(*spec.scaling.B);
+  if (spec.scaling.accumulation == library::AccumulationMode::kPrecise) out << " accumulation=precise";
   return out.str();
 }
 
@@ -90,6 +114,11 @@ reference::GemmProblem reference_problem(GemmSpec const &spec, OperandPointers c
   p.D = pointers.D;
   p.ldd = spec.ldc();
   p.batch_stride_D = spec.elements_C();
+  p.scale_A = pointers.scale_A;
+  p.scale_B = pointers.scale_B;
+  if (spec.scaling.A) p.scale_A_mode = *spec.scaling.A;
+  if (spec.scaling.B) p.scale_B_mode = *spec.scaling.B;
+  p.accumulation = spec.scaling.accumulation;
   return p;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cutlass/epilogue/epilogue_types.h"
@@ -57,6 +58,24 @@ struct EpilogueSpec {
 /// "row" / "column".
 char const *to_string(epilogue::VectorBroadcast broadcast);
 
+/// fp8 operand scales and accumulation (--scale-a, --scale-b, --accumulation): cuBLASLt's
+/// A_SCALE_MODE / B_SCALE_MODE and FAST_ACCUM (cutlass_lib.h, cutlassLibSetMatrixScale). An empty
+/// mode is no scale (1). The scales are f32, uniform in [kLow, kHigh], one set per problem.
+struct ScalingSpec {
+  std::optional<epilogue::OperandScaleMode> A, B;
+  library::AccumulationMode accumulation = library::AccumulationMode::kFast;
+
+  static constexpr double kLow = 0.5, kHigh = 1.5;
+
+  /// Asks for more than plain fp8: a scale or precise accumulation.
+  bool any() const { return A || B || accumulation == library::AccumulationMode::kPrecise; }
+  /// Needs the block-scaled kernels (GemmDescription::block_scaled): block scales or precise sums.
+  bool block_scaled() const;
+};
+
+/// "tensor", "row", "block128", "block128x128" (the --scale-a / --scale-b names).
+char const *to_string(epilogue::OperandScaleMode mode);
+
 /// D = alpha * A * B + beta * C, batch_count times; A is M x K, B is K x N, C and D are M x N
 /// in C's type and layout. Operands are packed: ld is the extent of the contiguous dimension
 /// and batch l starts at l * (rows * columns) elements.
@@ -65,6 +84,7 @@ struct GemmSpec {
   double alpha = 1, beta = 0;
   Operand A, B, C;
   EpilogueSpec epilogue;   ///< plain unless --epilogue names a variant
+  ScalingSpec scaling;     ///< fp8 inputs only; none unless --scale-a / --scale-b / --accumulation
 
   int64_t lda() const;
   int64_t ldb() const;
@@ -79,6 +99,9 @@ struct GemmSpec {
   /// Entries of the bias / alpha vector per batch (M per row, N per column).
   int64_t bias_extent() const;
   int64_t alpha_vector_extent() const;
+  /// Entries of A's / B's scale (0 without one; layouts as cutlassLibMatrixScale_t).
+  int64_t scale_entries_A() const;
+  int64_t scale_entries_B() const;
   /// 2 * M * N * K * batch_count.
   double flops() const;
   /// Integer GEMM (s8 inputs, s32 accumulation): results must match exactly.
@@ -89,7 +112,8 @@ struct GemmSpec {
 size_t bytes_of(NumericTypeID type, int64_t count);
 
 /// "m=4096 n=4096 k=4096 batch_count=1 A=bf16:row B=bf16:column C=bf16:column alpha=1 beta=0",
-/// then for a fused epilogue " epilogue=bias_gelu bias=bf16:row" (and the other pieces' facts).
+/// then for a fused epilogue " epilogue=bias_gelu bias=bf16:row" (and the other pieces' facts) and
+/// for fp8 scaling " scale_a=block128x128 scale_b=block128 accumulation=precise".
 std::string describe(GemmSpec const &spec);
 
 /// Device pointers of one copy of the operands.
@@ -99,6 +123,7 @@ struct OperandPointers {
   void const *C = nullptr;
   void *D = nullptr;
   int copy = 0;   ///< which copy of the operands (OperandBuffers); the epilogue operands follow it
+  float const *scale_A = nullptr, *scale_B = nullptr;   ///< the same for every copy; null: no scale
 };
 
 /// The problem as reference::reference_gemm and reference::cublas_gemm take it.

@@ -25,6 +25,17 @@ library::GemmEpilogueArguments epilogue_arguments(GemmSpec const &spec, referenc
   return e;
 }
 
+void set_scaling(GemmSpec const &spec, OperandPointers const &pointers, bool transposed,
+                 library::GemmEpilogueArguments &arguments) {
+  ScalingSpec const &s = spec.scaling;
+  auto const mode = [](std::optional<epilogue::OperandScaleMode> m) { return m.value_or(epilogue::OperandScaleMode::kScalar); };
+  arguments.scale_a = transposed ? pointers.scale_B : pointers.scale_A;
+  arguments.scale_b = transposed ? pointers.scale_A : pointers.scale_B;
+  arguments.scale_a_mode = mode(transposed ? s.B : s.A);
+  arguments.scale_b_mode = mode(transposed ? s.A : s.B);
+  arguments.accumulation = s.accumulation;
+}
+
 KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, void const *alpha, void const *beta,
                        reference::EpilogueOperands const *epilogue) {
   bool const row_major_C = spec.C.layout == LayoutTypeID::kRowMajor;
@@ -59,6 +70,7 @@ KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, vo
   args.batch_stride_C = spec.elements_C();
   args.batch_stride_D = spec.elements_C();
   if (epilogue && spec.epilogue.fused()) args.epilogue = epilogue_arguments(spec, *epilogue, row_major_C);
+  set_scaling(spec, pointers, row_major_C, args.epilogue);
   return call;
 }
 

@@ -24,6 +24,11 @@ struct KernelCall {
 KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, void const *alpha, void const *beta,
                        reference::EpilogueOperands const *epilogue = nullptr);
 
+/// Puts the spec's fp8 operand scales (pointers from `pointers`) and accumulation mode into
+/// `arguments`; `transposed` as for epilogue_arguments (A's scale becomes the kernel's B scale).
+void set_scaling(GemmSpec const &spec, OperandPointers const &pointers, bool transposed,
+                 library::GemmEpilogueArguments &arguments);
+
 /// The library's GemmEpilogueArguments for the spec's epilogue and these operands. `transposed`:
 /// the call runs D^T = B^T A^T (a kernel called directly on a row-major C problem), so the
 /// vectors' broadcasts flip (aux, in C's layout, is already D^T's column-major aux). The Handle

@@ -58,6 +58,7 @@ bool kernel_fits(library::GemmDescription const &kernel, GemmSpec const &spec) {
     return false;
   }
   if (variant_of(kernel.epilogue) != spec.epilogue.variant) return false;
+  if (kernel.block_scaled != spec.scaling.block_scaled()) return false;
   KernelView const view = problem_view(kernel, spec.C.layout);
   return view.A == spec.A && view.B == spec.B && view.C == spec.C;
 }

@@ -36,7 +36,8 @@ bool spec_fits(TensorSpec const &spec, Operand const &operand);
 
 /// True when the kernel computes exactly the problem's types and layouts (C and D must have
 /// the same type, as every kernel of this library has) with exactly the problem's epilogue
-/// variant (plain problems take plain kernels only).
+/// variant (plain problems take plain kernels only); block-scaled kernels fit exactly the
+/// problems with block scales or precise accumulation (ScalingSpec::block_scaled).
 bool kernel_fits(library::GemmDescription const &kernel, GemmSpec const &spec);
 
 /// True when the kernel's compute-capability range holds `compute_capability` (e.g. 90).

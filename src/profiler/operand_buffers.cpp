@@ -108,6 +108,21 @@ bool OperandBuffers::initialize(GemmSpec const &spec, size_t l2_bytes, cudaStrea
   ok = ok && (spec.beta != 0
                   ? reference::fill_uniform(spec.C.element, const_cast<void *>(first.C), count_C, 3, lo, hi, stream)
                   : reference::fill_poison(spec.C.element, const_cast<void *>(first.C), count_C, stream));
+  // fp8 operand scales: one set for every copy (a few MiB at most, as the caller's would be)
+  int64_t const scales_A = spec.scale_entries_A(), scales_B = spec.scale_entries_B();
+  scale_A_ = scale_B_ = nullptr;
+  if (scales_A + scales_B > 0) {
+    if (!scales_.reset(round_up(size_t(scales_A) * sizeof(float)) + size_t(scales_B) * sizeof(float))) {
+      *error = "cudaMalloc of the operand scales failed";
+      return false;
+    }
+    float *const scales = reinterpret_cast<float *>(scales_.data());
+    if (scales_A > 0) scale_A_ = scales;
+    if (scales_B > 0) scale_B_ = scales + round_up(size_t(scales_A) * sizeof(float)) / sizeof(float);
+    double const lo = ScalingSpec::kLow, hi = ScalingSpec::kHigh;
+    if (scale_A_) ok = ok && reference::fill_uniform(NumericTypeID::kF32, const_cast<float *>(scale_A_), scales_A, 5, lo, hi, stream);
+    if (scale_B_) ok = ok && reference::fill_uniform(NumericTypeID::kF32, const_cast<float *>(scale_B_), scales_B, 6, lo, hi, stream);
+  }
   if (!ok || cudaStreamSynchronize(stream) != cudaSuccess) {
     *error = std::string("filling the operands failed: ") + cudaGetErrorString(cudaGetLastError());
     return false;
@@ -121,7 +136,7 @@ OperandPointers OperandBuffers::copy(int index) const {
   char *B = A + copies * stride_A_;
   char *C = B + copies * stride_B_;
   char *D = C + copies * stride_C_;
-  return {A + i * stride_A_, B + i * stride_B_, C + i * stride_C_, D + i * stride_C_, index};
+  return {A + i * stride_A_, B + i * stride_B_, C + i * stride_C_, D + i * stride_C_, index, scale_A_, scale_B_};
 }
 
 OperandPointers OperandBuffers::next() {

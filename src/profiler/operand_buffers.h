@@ -38,7 +38,8 @@ class OperandBuffers {
   /// integers [-2, 2], each operand from its own seed, each copy different. With beta == 0, C
   /// is poisoned (NaN / 0x5A bytes) instead, so a kernel that reads C when it must not fails
   /// verification. D holds finite values (in-place cuBLAS timing with beta != 0 reads it as C).
-  /// Synchronizes.
+  /// The fp8 operand scales the spec asks for (ScalingSpec), f32 uniform in [0.5, 1.5], one set
+  /// for every copy. Synchronizes.
   bool initialize(GemmSpec const &spec, size_t l2_bytes, cudaStream_t stream, std::string *error);
 
   int copies() const { return copies_; }
@@ -57,6 +58,8 @@ class OperandBuffers {
   /// Memory: [reference D][cuBLAS D][copies of A][copies of B][copies of C][copies of D], every
   /// matrix starting on a 256-byte boundary; copy i of X is at X's region + i * stride_X.
   DeviceAllocation memory_;
+  DeviceAllocation scales_;   ///< [A's scales][B's scales], each on a 256-byte boundary
+  float const *scale_A_ = nullptr, *scale_B_ = nullptr;
   int copies_ = 0;
   int rotation_ = 0;
   size_t stride_A_ = 0, stride_B_ = 0, stride_C_ = 0;   ///< bytes from one copy to the next (D: stride_C_)

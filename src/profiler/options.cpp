@@ -20,7 +20,7 @@ using library::LayoutTypeID;
 using library::NumericTypeID;
 
 /// Element types the profiler can fill, run through the reference and compare.
-/// fe4m3 / fe5m2 are outputs only (the fp8 kernels' C/D, with the _amax epilogues).
+/// fe4m3 / fe5m2: fp8 inputs (A and B) and the fp8 outputs of the _amax epilogues (C / D).
 constexpr NumericTypeID kSupportedTypes[] = {NumericTypeID::kF16, NumericTypeID::kBF16,  NumericTypeID::kTF32,
                                              NumericTypeID::kF32, NumericTypeID::kF64,   NumericTypeID::kS8,
                                              NumericTypeID::kS32, NumericTypeID::kFE4M3, NumericTypeID::kFE5M2};
@@ -186,6 +186,25 @@ FlagParser broadcast_flag(epilogue::VectorBroadcast Options::*member) {
   };
 }
 
+FlagParser scale_mode_flag(std::optional<epilogue::OperandScaleMode> Options::*member) {
+  return [=](std::string const &value, Options &options, std::string *error) {
+    return parse_scale_mode(value, &(options.*member), error);
+  };
+}
+
+bool parse_accumulation(std::string const &value, Options &options, std::string *error) {
+  if (value == "fast" || value == "precise") {
+    options.accumulation = value == "fast" ? library::AccumulationMode::kFast : library::AccumulationMode::kPrecise;
+    return true;
+  }
+  *error = "unknown accumulation '" + value + "' (expected fast or precise)";
+  return false;
+}
+
+bool is_fp8(std::optional<NumericTypeID> type) {
+  return type && (*type == NumericTypeID::kFE4M3 || *type == NumericTypeID::kFE5M2);
+}
+
 bool parse_clamp_flag(std::string const &value, Options &options, std::string *error) {
   return parse_clamp(value, &options.clamp_min, &options.clamp_max, error);
 }
@@ -207,6 +226,9 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"bias-broadcast", broadcast_flag(&Options::bias_broadcast)},
       {"alpha-vector-broadcast", broadcast_flag(&Options::alpha_vector_broadcast)},
       {"clamp", parse_clamp_flag},
+      {"scale-a", scale_mode_flag(&Options::scale_a)},
+      {"scale-b", scale_mode_flag(&Options::scale_b)},
+      {"accumulation", parse_accumulation},
       {"kernels", string_flag(&Options::kernels)},
       {"ignore-kernels", string_flag(&Options::ignore_kernels)},
       {"providers", parse_providers},
@@ -282,6 +304,24 @@ bool parse_integer_list(std::string const &text, int64_t min_value, int64_t max_
   }
   *values = result;
   return true;
+}
+
+bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandScaleMode> *mode, std::string *error) {
+  using epilogue::OperandScaleMode;
+  static std::pair<char const *, std::optional<OperandScaleMode>> const names[] = {
+      {"none", std::nullopt},
+      {"tensor", OperandScaleMode::kScalar},
+      {"row", OperandScaleMode::kOuterVector},
+      {"block128", OperandScaleMode::kBlock1x128},
+      {"block128x128", OperandScaleMode::kBlock128x128}};
+  for (auto const &[name, value] : names) {
+    if (text == name) {
+      *mode = value;
+      return true;
+    }
+  }
+  *error = "unknown scale mode '" + text + "' (expected none, tensor, row, block128 or block128x128)";
+  return false;
 }
 
 bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *error) {
@@ -365,6 +405,13 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   } else if (given("clamp") && e.activation != epilogue::ActivationKind::kClamp) {
     result.error = "--clamp: " + variant + " does not clamp";
   }
+  // Scales and precise sums are for fp8 inputs (wildcard types: the fp8 combinations only).
+  Options const &o = result.options;
+  bool const scaling = o.scale_a || o.scale_b || o.accumulation == library::AccumulationMode::kPrecise;
+  bool const not_fp8 = (o.A.element && !is_fp8(o.A.element)) || (o.B.element && !is_fp8(o.B.element));
+  if (result.ok() && scaling && not_fp8) {
+    result.error = "--scale-a, --scale-b and --accumulation=precise are for fp8 inputs (--A and --B fe4m3 or fe5m2)";
+  }
   return result;
 }
 
@@ -380,18 +427,32 @@ Problem (every combination of the values forms the problem space):
   --m=, --n=, --k=           sizes: 4096 | 128,256,512 | start:end[:step] (inclusive) | mixed lists
                              (default 4096 each)
   --batch_count=             1 (default) | >1: strided batched GEMM; lists and ranges as for m
-  --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32, and for
-                             C the fp8 outputs fe4m3 (or e4m3) fe5m2 (or e5m2), layout
-                             column (n) or row (t). A type alone means layout column; '*' for
-                             either part means "any": "*" alone = any type and layout. Wildcards
-                             expand to the type/layout combinations of the matching kernels.
-                             C's type is the output type (D has C's type and layout).
-                             Row-major C is supported by every provider: the kernels (all
-                             column-major C) run it as D^T = B^T A^T, as the Handle does, so a
-                             kernel with A=a:la, B=b:lb serves A=b:(lb flipped), B=a:(la flipped).
+  --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32 fe4m3
+                             (or e4m3) fe5m2 (or e5m2) (fp8: inputs, and C / D of the _amax
+                             epilogues), layout column (n) or row (t). A type alone means layout
+                             column; '*' for either part means "any": "*" alone = any type and
+                             layout. Wildcards expand to the type/layout combinations of the
+                             matching kernels. C's type is the output type (D has C's type and
+                             layout). Row-major C is supported by every provider: the kernels
+                             (all column-major C) run it as D^T = B^T A^T, as the Handle does, so
+                             a kernel with A=a:la, B=b:lb serves A=b:(lb flipped), B=a:(la flipped).
                              Defaults: --A=bf16:row --B=bf16:column --C=bf16:column
   --alpha=, --beta=          scalars, comma lists allowed (default 1 and 0). With beta 0, C is
                              filled with NaN (integers: 0x5A bytes): a kernel that reads it fails.
+
+fp8 inputs (--A and --B fe4m3 / fe5m2; cutlass_lib.h cutlassLibSetMatrixScale / SetAccumulation):
+    D = alpha * sum_kb sa(i, kb) * sb(j, kb) * sum_{k in k-block kb} A(i, k) B(k, j) + beta * C
+  --scale-a=, --scale-b=     the scale of A / B (f32, uniform [0.5, 1.5], in cuBLASLt's layouts):
+                               none (default) | tensor (one scalar, SCALAR_32F) | row (one per row
+                               of A / column of B, OUTER_VEC_32F) | block128 (one per row / column
+                               per 128 of K, VEC128_32F) | block128x128 (one per 128 x 128 block,
+                               BLK128x128_32F)
+  --accumulation=fast|precise  fast (default): the tensor core's own sums over K; precise: every
+                             128-deep k-block's sum promoted to f32 (cuBLASLt's FAST_ACCUM 0).
+                             Block scales and precise run on the block-scaled kernels (names
+                             ..._blockscale) only, the others on the rest. cuBLASLt (the
+                             competitor: cublasGemmEx has no fp8) runs the same modes; the
+                             reference dequantizes every element with its scales first.
 
 Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/linear_combination.h):
     x = alpha [* alpha_vector] * A B + beta * C [+ bias];  [aux = x];  D = act(x) [* scale_d];  [amax]

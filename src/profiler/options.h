@@ -53,6 +53,11 @@ struct Options {
   epilogue::VectorBroadcast alpha_vector_broadcast = epilogue::VectorBroadcast::kPerRow;
   float clamp_min = -8, clamp_max = 8;
 
+  /// fp8 operand scales (--scale-a / --scale-b; empty: none) and --accumulation (GemmSpec's
+  /// ScalingSpec); usage errors with --A or --B of another type.
+  std::optional<epilogue::OperandScaleMode> scale_a, scale_b;
+  library::AccumulationMode accumulation = library::AccumulationMode::kFast;
+
   std::string kernels;          ///< empty: every kernel
   std::string ignore_kernels;
   ProviderSet providers;
@@ -99,11 +104,14 @@ bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *e
 /// Parses "row" or "column" (a vector's broadcast: row = one entry per row of D, M entries).
 bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *broadcast, std::string *error);
 
+/// Parses an operand scale mode: "none" (empty), "tensor", "row", "block128", "block128x128".
+bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandScaleMode> *mode, std::string *error);
+
 /// Parses "lo,hi" (finite, lo <= hi) for --clamp.
 bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *error);
 
 /// True for the element types the profiler can fill, verify and print:
-/// f16 bf16 tf32 f32 f64 s8 s32, and the fp8 outputs fe4m3 fe5m2.
+/// f16 bf16 tf32 f32 f64 s8 s32 fe4m3 fe5m2.
 bool profiler_supports(library::NumericTypeID type);
 
 /// The --help text.

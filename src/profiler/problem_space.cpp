@@ -54,10 +54,6 @@ EpilogueSpec epilogue_spec(Options const &options, GemmSpec const &spec,
   return e;
 }
 
-namespace {
-
-}  // namespace
-
 std::vector<std::vector<Operand>> operand_combinations(Options const &options,
                                                        std::vector<library::Operation const *> const &kernels) {
   std::vector<std::vector<Operand>> combinations;
@@ -67,6 +63,9 @@ std::vector<std::vector<Operand>> operand_combinations(Options const &options,
     }
   };
   bool const types_known = options.A.element && options.B.element && options.C.element;
+  // fp8 scales or precise sums (options.cpp refuses them with explicit other types)
+  bool const fp8_only =
+      options.scale_a || options.scale_b || options.accumulation == library::AccumulationMode::kPrecise;
   for (LayoutTypeID layout_C : layouts_of(options.C)) {
     if (types_known) {
       for (LayoutTypeID layout_A : layouts_of(options.A)) {
@@ -83,6 +82,7 @@ std::vector<std::vector<Operand>> operand_combinations(Options const &options,
           !profiler_supports(view.C.element)) {
         continue;
       }
+      if (fp8_only && !(is_fp8(view.A.element) && is_fp8(view.B.element))) continue;
       add({view.A, view.B, view.C});
     }
   }
@@ -118,6 +118,9 @@ ProblemSpace enumerate_problems(Options const &options, std::vector<library::Ope
                 spec.B = operands[1];
                 spec.C = operands[2];
                 spec.epilogue = epilogue_spec(options, spec, kernels);
+                spec.scaling.A = options.scale_a;
+                spec.scaling.B = options.scale_b;
+                spec.scaling.accumulation = options.accumulation;
                 if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
                   space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
                   return space;

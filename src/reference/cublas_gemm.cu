@@ -26,6 +26,7 @@ bool cuda_type(NumericTypeID type, cudaDataType_t *out) {
 cublasStatus_t cublas_gemm(cublasHandle_t handle, GemmProblem const &p0) {
   // Row-major C: compute the transpose, D^T = B^T A^T, on column-major storage.
   GemmProblem const p = column_major(p0);
+  if (p.scale_A || p.scale_B) return CUBLAS_STATUS_NOT_SUPPORTED;   // operand scales are cuBLASLt's
   cudaDataType_t ta, tb, tc;
   if (!cuda_type(p.element_A, &ta) || !cuda_type(p.element_B, &tb) || !cuda_type(p.element_C, &tc)) {
     return CUBLAS_STATUS_NOT_SUPPORTED;

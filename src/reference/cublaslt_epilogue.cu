@@ -86,6 +86,8 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
       (e.bias && !lt_type(e.element_bias, &tbias)) || (e.aux && !lt_type(e.element_aux, &taux))) {
     return "CUBLAS_STATUS_NOT_SUPPORTED";
   }
+  bool const fp8 = ta == CUDA_R_8F_E4M3 || ta == CUDA_R_8F_E5M2;
+  if (!fp8 && (p.scale_A || p.scale_B)) return "CUBLAS_STATUS_NOT_SUPPORTED";   // operand scales: fp8 inputs only
   handle_ = handle;
   transposed_ = problem.layout_C == LayoutTypeID::kRowMajor;
   workspace_ = workspace;
@@ -106,9 +108,19 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSA, opa));
   check(set(desc_, CUBLASLT_MATMUL_DESC_TRANSB, opb));
   check(set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue));
-  if (ta == CUDA_R_8F_E4M3 || ta == CUDA_R_8F_E5M2) {
-    // fp8 inputs: the tensor core's own accumulation, as our fp8 kernels ("fast" mode)
-    check(set(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t(1)));
+  if (fp8) {
+    // fp8 inputs: the tensor core's own accumulation ("fast") or promoted partial sums ("precise"),
+    // and the operand scales in their modes (cublasLtMatmulMatrixScale_t has our modes' values)
+    bool const fast = p.accumulation == library::AccumulationMode::kFast;
+    check(set(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t(fast ? 1 : 0)));
+    if (p.scale_A) {
+      check(set(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, int32_t(p.scale_A_mode)));
+      check(set(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void const *>(p.scale_A)));
+    }
+    if (p.scale_B) {
+      check(set(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, int32_t(p.scale_B_mode)));
+      check(set(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void const *>(p.scale_B)));
+    }
   }
   if (e.bias) {
     check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, e.bias));

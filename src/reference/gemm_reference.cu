@@ -81,6 +81,21 @@ __host__ __device__ int64_t offset(LayoutTypeID layout, int64_t row, int64_t col
 
 // ---- reference GEMM -------------------------------------------------------------------------
 
+/// The scale of element (index, kk) of an operand in batch l (`index`: its row of op(A) or column of
+/// op(B); `extent`: M or N); layouts as cutlassLibMatrixScale_t (cutlass_lib.h).
+__device__ double operand_scale(epilogue::OperandScaleMode mode, float const *scale, int64_t index, int64_t extent,
+                                int64_t kk, int64_t k, int64_t l) {
+  if (!scale) return 1;
+  int64_t const kb = kk / 128, k_blocks = (k + 127) / 128;
+  switch (mode) {
+    case epilogue::OperandScaleMode::kOuterVector: return scale[index];
+    case epilogue::OperandScaleMode::kBlock1x128: return scale[(l * k_blocks + kb) * extent + index];
+    case epilogue::OperandScaleMode::kBlock128x128:
+      return scale[(l * ((extent + 127) / 128) + index / 128) * k_blocks + kb];
+    default: return scale[0];
+  }
+}
+
 /// One thread per output element. Integer products are summed exactly in int64 and wrap to
 /// s32 like the kernels' s32 accumulators; floating products in double.
 __global__ void reference_gemm_kernel(GemmProblem p) {
@@ -89,18 +104,28 @@ __global__ void reference_gemm_kernel(GemmProblem p) {
   int64_t const l = blockIdx.z;
   if (i >= p.m || j >= p.n) return;
   bool const integer = p.element_A == NumericTypeID::kS8;
+  // s8 (int8 dequantization) takes scalar and per-row / per-column scales only: applied to the s32 sum
+  bool const scaled = (p.scale_A || p.scale_B) && !integer;
   double acc = 0;
   int64_t iacc = 0;
   for (int64_t kk = 0; kk < p.k; ++kk) {
     double a = load_as_double(p.element_A, p.A, l * p.batch_stride_A + offset(p.layout_A, i, kk, p.lda));
     double b = load_as_double(p.element_B, p.B, l * p.batch_stride_B + offset(p.layout_B, kk, j, p.ldb));
+    if (scaled) {
+      a *= operand_scale(p.scale_A_mode, p.scale_A, i, p.m, kk, p.k, l);
+      b *= operand_scale(p.scale_B_mode, p.scale_B, j, p.n, kk, p.k, l);
+    }
     if (integer) {
       iacc += int64_t(a) * int64_t(b);
     } else {
       acc += a * b;
     }
   }
-  if (integer) acc = double(int32_t(uint32_t(uint64_t(iacc))));   // s32 wrap-around, as the kernels
+  if (integer) {
+    acc = double(int32_t(uint32_t(uint64_t(iacc))));   // s32 wrap-around, as the kernels
+    acc *= operand_scale(p.scale_A_mode, p.scale_A, i, p.m, 0, p.k, l) *
+           operand_scale(p.scale_B_mode, p.scale_B, j, p.n, 0, p.k, l);
+  }
   double d = p.alpha * acc;
   if (p.beta != 0) d += p.beta * load_as_double(p.element_C, p.C, l * p.batch_stride_C + offset(p.layout_C, i, j, p.ldc));
   store_from_double(p.element_C, p.D, l * p.batch_stride_D + offset(p.layout_C, i, j, p.ldd), d);
@@ -191,8 +216,22 @@ GemmProblem column_major(GemmProblem const &p0) {
   p.B = p0.A;
   p.ldb = p0.lda;
   p.batch_stride_B = p0.batch_stride_A;
+  p.scale_A = p0.scale_B;
+  p.scale_B = p0.scale_A;
+  p.scale_A_mode = p0.scale_B_mode;
+  p.scale_B_mode = p0.scale_A_mode;
   p.layout_C = LayoutTypeID::kColumnMajor;
   return p;
+}
+
+int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k, int64_t batch_count) {
+  int64_t const k_blocks = (k + 127) / 128;
+  switch (mode) {
+    case epilogue::OperandScaleMode::kOuterVector: return extent;
+    case epilogue::OperandScaleMode::kBlock1x128: return k_blocks * extent * batch_count;
+    case epilogue::OperandScaleMode::kBlock128x128: return (extent + 127) / 128 * k_blocks * batch_count;
+    default: return 1;
+  }
 }
 
 bool reference_gemm(GemmProblem const &p, cudaStream_t stream) {

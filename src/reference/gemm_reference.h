@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cuda_runtime_api.h>
 
+#include "cutlass/epilogue/epilogue_types.h"
 #include "cutlass/library/types.h"
 
 namespace cutlass {
@@ -19,6 +20,11 @@ using library::NumericTypeID;
 /// (M x N, layout_C). ld and batch strides in elements. A and B are read in their own type
 /// (tf32 operands read as fp32); products are summed in double for floating types and in
 /// int64 for integers, then converted to element_C with round-to-nearest. beta == 0 never reads C.
+/// Operand scales (fp8 operands; cuBLASLt's A_SCALE_POINTER / B_SCALE_POINTER with their modes, laid
+/// out as cutlass_lib.h's cutlassLibMatrixScale_t says; null = 1) dequantize each element before its
+/// product: a(i, k) * sa(i, k / 128) and b(k, j) * sb(j, k / 128), so the reference is the exact
+/// sum that the block-wise promotion of a kernel approximates (s8 inputs: the wrapped s32 sum times
+/// the row's and the column's scale, the int8 dequantization; block modes do not apply to s8).
 struct GemmProblem {
   int64_t m = 0, n = 0, k = 0, batch_count = 1;
   NumericTypeID element_A = NumericTypeID::kInvalid, element_B = NumericTypeID::kInvalid;
@@ -34,7 +40,18 @@ struct GemmProblem {
   int64_t ldc = 0, batch_stride_C = 0;
   void *D = nullptr;
   int64_t ldd = 0, batch_stride_D = 0;
+  float const *scale_A = nullptr, *scale_B = nullptr;
+  epilogue::OperandScaleMode scale_A_mode = epilogue::OperandScaleMode::kScalar;
+  epilogue::OperandScaleMode scale_B_mode = epilogue::OperandScaleMode::kScalar;
+  /// How a tensor-core provider sums fp8 products over K (cuBLASLt's FAST_ACCUM); the reference
+  /// always sums in double.
+  library::AccumulationMode accumulation = library::AccumulationMode::kFast;
 };
+
+/// Entries of an operand scale in `mode` for an operand with `extent` rows of op(A) (M) or columns of
+/// op(B) (N), depth k and batch_count batches: 1, extent, ceil(k / 128) * extent * batch_count or
+/// ceil(extent / 128) * ceil(k / 128) * batch_count.
+int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k, int64_t batch_count);
 
 /// The same problem with column-major C/D: a row-major C/D problem becomes D^T = B^T A^T (A and B
 /// swap and transpose, M and N swap); a column-major one is returned unchanged.

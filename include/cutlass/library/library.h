@@ -91,6 +91,10 @@ struct GemmDescription : OperationDescription {
   /// 0 for kernels that take any problem; otherwise the largest min(M, N) the kernel takes: 1 for
   /// the GEMV family (M == 1 or N == 1), 8 / 16 / 32 for the skinny family (either orientation).
   int max_small_extent = 0;
+  /// True for the block-scaled fp8 kernels (names "..._blockscale"): they promote every 128-deep
+  /// k-block's partial sum into f32 registers and take exactly the calls that ask for block scales
+  /// or precise accumulation (GemmEpilogueArguments); every other kernel refuses those calls.
+  bool block_scaled = false;
 };
 
 /// Run-time problem facts (column-major C/D; see cutlass/gemm/gemm_arguments.h).

@@ -1,0 +1,149 @@
+/// Host tests of the profiler's and cutlass_bench's fp8 scaling flags (--scale-a, --scale-b,
+/// --accumulation): the mode names, the usage errors, which kernels a scaled problem fits, the
+/// scale sizes in cuBLASLt's layouts and the kernel call's orientation for a row-major C.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench_options.h"
+#include "gemm_spec.h"
+#include "kernel_call.h"
+#include "kernel_selection.h"
+#include "options.h"
+
+namespace {
+
+using namespace cutlass::profiler;
+using cutlass::epilogue::OperandScaleMode;
+using cutlass::library::AccumulationMode;
+using cutlass::library::LayoutTypeID;
+using cutlass::library::NumericTypeID;
+
+std::vector<std::string> fp8(std::vector<std::string> flags) {
+  flags.insert(flags.begin(), {"--A=fe4m3:row", "--B=e4m3:column", "--C=bf16"});
+  return flags;
+}
+
+TEST(ProfilerScaling, ModeNamesAreCublasLtsModes) {
+  ParseResult r = parse_options(fp8({"--scale-a=block128x128", "--scale-b=block128", "--accumulation=precise"}));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(OperandScaleMode::kBlock128x128, r.options.scale_a.value());
+  EXPECT_EQ(OperandScaleMode::kBlock1x128, r.options.scale_b.value());
+  EXPECT_EQ(AccumulationMode::kPrecise, r.options.accumulation);
+  // the enumerators' values are cuBLASLt's cublasLtMatmulMatrixScale_t
+  std::pair<char const *, int> const modes[] = {{"tensor", 0}, {"row", 3}, {"block128", 4}, {"block128x128", 5}};
+  for (auto const &[name, value] : modes) {
+    r = parse_options(fp8({std::string("--scale-a=") + name}));
+    ASSERT_TRUE(r.ok()) << name << ": " << r.error;
+    EXPECT_EQ(value, int(r.options.scale_a.value())) << name;
+    EXPECT_STREQ(name, to_string(*r.options.scale_a));
+  }
+  r = parse_options(fp8({"--scale-a=none"}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r.options.scale_a.has_value());
+  EXPECT_EQ(AccumulationMode::kFast, parse_options(fp8({})).options.accumulation) << "fast by default";
+}
+
+TEST(ProfilerScaling, UsageErrors) {
+  for (std::string const &bad : {"--scale-a=vec128", "--scale-b=", "--scale-a=Tensor", "--accumulation=exact"}) {
+    EXPECT_FALSE(parse_options(fp8({bad})).ok()) << bad;
+  }
+  // scales and precise sums need fp8 inputs: the default bf16 problem, or one fp8 operand
+  EXPECT_FALSE(parse_options({"--scale-a=tensor"}).ok());
+  EXPECT_FALSE(parse_options({"--accumulation=precise"}).ok());
+  EXPECT_FALSE(parse_options({"--A=fe4m3:row", "--B=bf16", "--scale-b=row"}).ok());
+  EXPECT_TRUE(parse_options({"--accumulation=fast"}).ok()) << "fast is every kernel's own mode";
+  EXPECT_TRUE(parse_options({"--A=*", "--B=*", "--scale-a=row"}).ok()) << "wildcards expand to fp8 only";
+}
+
+TEST(ProfilerScaling, BlockScaledKernelsFitExactlyTheBlockScaledProblems) {
+  cutlass::library::GemmDescription kernel;
+  kernel.A = {NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor, 16};
+  kernel.B = {NumericTypeID::kFE4M3, LayoutTypeID::kColumnMajor, 16};
+  kernel.C = {NumericTypeID::kBF16, LayoutTypeID::kColumnMajor, 8};
+  kernel.D = kernel.C;
+  GemmSpec spec;
+  spec.m = spec.n = spec.k = 256;
+  spec.A = {NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor};
+  spec.B = {NumericTypeID::kFE4M3, LayoutTypeID::kColumnMajor};
+  spec.C = {NumericTypeID::kBF16, LayoutTypeID::kColumnMajor};
+  EXPECT_TRUE(kernel_fits(kernel, spec));
+  spec.scaling.A = OperandScaleMode::kOuterVector;
+  spec.scaling.B = OperandScaleMode::kScalar;
+  EXPECT_TRUE(kernel_fits(kernel, spec)) << "per-tensor and row-wise scales: every fp8 kernel";
+  spec.scaling.B = OperandScaleMode::kBlock1x128;
+  EXPECT_FALSE(kernel_fits(kernel, spec));
+  kernel.block_scaled = true;
+  EXPECT_TRUE(kernel_fits(kernel, spec));
+  spec.scaling = {};
+  EXPECT_FALSE(kernel_fits(kernel, spec)) << "a block-scaled kernel takes no plain call";
+  spec.scaling.accumulation = AccumulationMode::kPrecise;
+  EXPECT_TRUE(kernel_fits(kernel, spec));
+}
+
+TEST(ProfilerScaling, ScaleEntriesFollowCublasLtsLayouts) {
+  GemmSpec spec;
+  spec.m = 300;
+  spec.n = 40;
+  spec.k = 1000;   // 8 k-blocks, the last one 104 deep
+  spec.batch_count = 2;
+  EXPECT_EQ(0, spec.scale_entries_A());
+  spec.scaling.A = OperandScaleMode::kScalar;
+  EXPECT_EQ(1, spec.scale_entries_A());
+  spec.scaling.A = OperandScaleMode::kOuterVector;
+  EXPECT_EQ(300, spec.scale_entries_A()) << "one vector for every batch entry";
+  spec.scaling.A = OperandScaleMode::kBlock1x128;
+  EXPECT_EQ(8 * 300 * 2, spec.scale_entries_A());
+  spec.scaling.B = OperandScaleMode::kBlock128x128;
+  EXPECT_EQ(1 * 8 * 2, spec.scale_entries_B());
+  spec.scaling.A = OperandScaleMode::kBlock128x128;
+  EXPECT_EQ(3 * 8 * 2, spec.scale_entries_A());
+}
+
+TEST(ProfilerScaling, RowMajorCSwapsTheScalesWithTheOperands) {
+  GemmSpec spec;
+  spec.m = 256;
+  spec.n = 128;
+  spec.k = 512;
+  spec.A = {NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor};
+  spec.B = {NumericTypeID::kFE4M3, LayoutTypeID::kColumnMajor};
+  spec.C = {NumericTypeID::kBF16, LayoutTypeID::kRowMajor};
+  spec.scaling.A = OperandScaleMode::kBlock128x128;
+  spec.scaling.B = OperandScaleMode::kBlock1x128;
+  spec.scaling.accumulation = AccumulationMode::kPrecise;
+  float scales[2];
+  OperandPointers p;
+  p.scale_A = &scales[0];
+  p.scale_B = &scales[1];
+  float const alpha = 1, beta = 0;
+  KernelCall const call = kernel_call(spec, p, &alpha, &beta);
+  // the kernel runs D^T = B^T A^T: its A is the problem's B, with B's scale
+  EXPECT_EQ(&scales[1], call.arguments.epilogue.scale_a);
+  EXPECT_EQ(&scales[0], call.arguments.epilogue.scale_b);
+  EXPECT_EQ(OperandScaleMode::kBlock1x128, call.arguments.epilogue.scale_a_mode);
+  EXPECT_EQ(OperandScaleMode::kBlock128x128, call.arguments.epilogue.scale_b_mode);
+  EXPECT_EQ(AccumulationMode::kPrecise, call.arguments.epilogue.accumulation);
+  cutlass::reference::GemmProblem const ref = reference_problem(spec, p);
+  EXPECT_EQ(&scales[0], ref.scale_A) << "the reference takes the user's orientation";
+  EXPECT_EQ(OperandScaleMode::kBlock128x128, ref.scale_A_mode);
+  cutlass::reference::GemmProblem const flipped = cutlass::reference::column_major(ref);
+  EXPECT_EQ(&scales[1], flipped.scale_A);
+  EXPECT_EQ(OperandScaleMode::kBlock1x128, flipped.scale_A_mode);
+  EXPECT_NE(std::string::npos, describe(spec).find("scale_a=block128x128 scale_b=block128 accumulation=precise"));
+}
+
+TEST(BenchScaling, FlagsApplyToTheFe4m3Rows) {
+  using cutlass::benchmark::parse_options;
+  auto const ok = parse_options({"--shapes=s.csv", "--dtypes=fe4m3", "--scale-a=block128x128", "--scale-b=block128"});
+  ASSERT_TRUE(ok.ok()) << ok.error;
+  EXPECT_EQ(OperandScaleMode::kBlock128x128, ok.options.fp8_scaling.A.value());
+  EXPECT_EQ(OperandScaleMode::kBlock1x128, ok.options.fp8_scaling.B.value());
+  EXPECT_TRUE(ok.options.competitor_cublaslt);
+  EXPECT_FALSE(parse_options({"--shapes=s.csv", "--scale-a=row"}).ok()) << "bf16,f16 by default: no fp8 row";
+  EXPECT_FALSE(parse_options({"--shapes=s.csv", "--dtypes=fe4m3", "--accumulation=slow"}).ok());
+  EXPECT_FALSE(parse_options({"--grouped=2,64,64", "--accumulation=precise"}).ok());
+  EXPECT_TRUE(parse_options({"--shapes=s.csv", "--dtypes=bf16,fe4m3", "--accumulation=precise"}).ok());
+}
+
+}  // namespace
