@@ -555,10 +555,12 @@ typedef enum {
    *  entry l's scales follow at l * KB * M (N). DeepSeek-V3's activation scaling. */
   CUTLASS_LIB_MATRIX_SCALE_VEC128_32F = 4,
   /** 128 x 128 blocks: one f32 per 128 rows of op(A) (columns of op(B)) x 128 elements of K;
-   *  A's block (i / 128, kb) at scale[(i / 128) * KB + kb]: k-blocks run fastest (B: the same
-   *  with j / 128); batch entry l's at l * ceil(M / 128) * KB. DeepSeek-V3's weight scaling.
-   *  Both block layouts are cuBLASLt's: the same scale arrays gave bit-identical results from
-   *  cublasLtMatmul and from this library on the H200 (docs/NOTES.md, s13). */
+   *  A's block (i / 128, kb) at scale[(i / 128) * KBp + kb]: k-blocks run fastest, each block
+   *  row padded to KBp = KB rounded up to a multiple of 4 (16 bytes; K = 640: KB = 5, KBp = 8)
+   *  (B: the same with j / 128); batch entry l's at l * ceil(M / 128) * KBp. DeepSeek-V3's
+   *  weight scaling. Both block layouts are cuBLASLt's (and torch._scaled_mm's): the same scale
+   *  arrays gave bit-identical results from cublasLtMatmul and from this library on the H200
+   *  (docs/NOTES.md, s13); the padding, which cuBLASLt expects, was found in s29. */
   CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F = 5,
   CUTLASS_LIB_MATRIX_SCALE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibMatrixScale_t;
@@ -573,7 +575,8 @@ typedef enum {
  *  W (out x in) row-major e4m3, called as GemmEx(T, N, m = out, n = tokens, k = in, A = W, B = x):
  *  per-channel weight scales are A's OUTER_VEC (out values), per-token activation scales B's
  *  OUTER_VEC (tokens values). DeepSeek-V3's recipe is A = W with BLK128x128 (ceil(out / 128) x
- *  ceil(in / 128) values: out = 4096, in = 7168 gives 32 x 56, block (r, kb) at scale[r * 56 + kb])
+ *  ceil(in / 128) values: out = 4096, in = 7168 gives 32 x 56, block (r, kb) at scale[r * 56 + kb];
+ *  56 is a multiple of 4, so no padding)
  *  and B = x with VEC128 (tokens x ceil(in / 128): token t of k-block kb at scale[kb * tokens + t]).
  *  The block modes run on the block-scaled sm90 kernels only (names "..._blockscale", e4m3 /
  *  e5m2 TN, 16-byte alignment; a build without them answers NO_KERNEL), which promote every

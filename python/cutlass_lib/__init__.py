@@ -454,10 +454,13 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
     - block-wise over K blocks of 128 (KB = ceil(K / 128); DeepSeek-V3's recipe is 1x128 for the
       activations and 128x128 for the weights), each k-block's partial product scaled in f32:
       ``scale_a`` (M, KB) with strides (1, M) ("outer-dim-major": ``s.t().contiguous().t()``) for
-      1x128, or (ceil(M / 128), KB) row-major for 128x128; ``scale_b`` (KB, N) row-major for
-      1x128, or (KB, ceil(N / 128)) column-major for 128x128 (the ``.t()`` of a weight's row-major
-      (ceil(N / 128), KB) scale). Any pairing of the two block modes; the block-scaled kernels are
-      opt-in (a build with ``CUTLASS_LIBRARY_KERNELS='default,*blockscale*'``).
+      1x128, or (ceil(M / 128), KB) with strides (KBp, 1) for 128x128; ``scale_b`` (KB, N)
+      row-major for 1x128, or (KB, ceil(N / 128)) with strides (1, KBp) for 128x128 (the ``.t()``
+      of a weight's (ceil(N / 128), KB) scale). KBp is KB rounded up to a multiple of 4: cuBLASLt
+      (and torch._scaled_mm) pad each 128x128 block's row of K blocks to 16 bytes, so such a scale
+      is a row-major (.., KBp) array sliced to KB columns (or plain row-major when KB % 4 == 0).
+      Any pairing of the two block modes; the block-scaled kernels are opt-in (a build with
+      ``CUTLASS_LIBRARY_KERNELS='default,*blockscale*'``).
 
     PyTorch tensors only; M, N and K multiples of 16 run the TMA kernels directly, others on
     aligned copies. Returns out."""

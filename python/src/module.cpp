@@ -574,9 +574,11 @@ class Handle {
   /// (M,)) or columns (axis 1, b: (1, N) or (N,)); or block scales over K blocks of 128 (KB =
   /// ceil(K / 128)):
   ///   a (M, K): (M, KB) with strides (1, M), one per row and K block ("outer-dim-major", VEC128);
-  ///             (ceil(M / 128), KB) row-major, one per 128 x 128 block (BLK128x128)
+  ///             (ceil(M / 128), KB) with strides (KBp, 1), one per 128 x 128 block (BLK128x128)
   ///   b (K, N): (KB, N) row-major, one per column and K block (VEC128);
-  ///             (KB, ceil(N / 128)) column-major, one per 128 x 128 block (BLK128x128)
+  ///             (KB, ceil(N / 128)) with strides (1, KBp), one per 128 x 128 block (BLK128x128)
+  /// where KBp = KB rounded up to a multiple of 4: cuBLASLt's 128x128 scales pad each block's row
+  /// of k-blocks to 16 bytes (so a (.., KBp) row-major array, sliced to KB columns, or KB % 4 == 0).
   /// Both layouts are independent of out's layout (a's VEC128 scales are MN-fastest whichever BLAS
   /// operand a becomes). Strides of extent-1 dimensions are not checked.
   int scale_mode(Array const &array, char const *name, int64_t extent, int64_t k, int axis,
@@ -593,6 +595,7 @@ class Handle {
     int64_t const stride = array.ndim() == 1 ? array.stride(0) : array.stride(size_t(axis));
     if (row_wise && count == extent && stride == 1) return int(CUTLASS_LIB_MATRIX_SCALE_OUTER_VEC_32F);
     int64_t const k_blocks = (k + 127) / 128, blocks = (extent + 127) / 128;
+    int64_t const ld = (k_blocks + 3) / 4 * 4;   // BLK128x128's leading dimension (cutlass_lib.h: KBp)
     if (array.ndim() == 2) {
       // (rows, columns) of the scale as a and b hold their K: a's K is its second dimension, b's its first
       int64_t const rows = int64_t(array.shape(0)), columns = int64_t(array.shape(1));
@@ -602,25 +605,26 @@ class Handle {
       if (axis == 0 && rows == extent && columns == k_blocks && strided(1, extent)) {
         return int(CUTLASS_LIB_MATRIX_SCALE_VEC128_32F);
       }
-      if (axis == 0 && rows == blocks && columns == k_blocks && strided(k_blocks, 1)) {
+      if (axis == 0 && rows == blocks && columns == k_blocks && strided(ld, 1)) {
         return int(CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F);
       }
       if (axis == 1 && rows == k_blocks && columns == extent && strided(extent, 1)) {
         return int(CUTLASS_LIB_MATRIX_SCALE_VEC128_32F);
       }
-      if (axis == 1 && rows == k_blocks && columns == blocks && strided(1, k_blocks)) {
+      if (axis == 1 && rows == k_blocks && columns == blocks && strided(1, ld)) {
         return int(CUTLASS_LIB_MATRIX_SCALE_BLK128x128_32F);
       }
     }
-    std::string const e = std::to_string(extent), kb = std::to_string(k_blocks), mb = std::to_string(blocks);
+    std::string const e = std::to_string(extent), kb = std::to_string(k_blocks), mb = std::to_string(blocks),
+                      kbp = std::to_string(ld);
     fail_value(std::string("cutlass_lib: '") + name + "' must have 1 element (per tensor), " + e +
                " contiguous ones (" + (axis == 0 ? "(M, 1): one per row of a" : "(1, N): one per column of b") +
                "), or block scales over K blocks of 128: " +
                (axis == 0 ? "(" + e + ", " + kb + ") with strides (1, " + e + ") (1x128, e.g. s.t().contiguous().t()) or (" +
-                                mb + ", " + kb + ") row-major (128x128)"
-                          : "(" + kb + ", " + e + ") row-major (1x128) or (" + kb + ", " + mb +
-                                ") column-major (128x128, e.g. the .t() of a weight's row-major (" + mb + ", " + kb +
-                                ") scale)"));
+                                mb + ", " + kb + ") with strides (" + kbp + ", 1) (128x128: rows padded to " + kbp + ")"
+                          : "(" + kb + ", " + e + ") row-major (1x128) or (" + kb + ", " + mb + ") with strides (1, " +
+                                kbp + ") (128x128, e.g. the .t() of a weight's (" + mb + ", " + kb + ") scale in rows of " +
+                                kbp + ")"));
   }
 
   /// A 1-D CUDA vector (bias).

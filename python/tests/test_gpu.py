@@ -224,16 +224,17 @@ def test_scaled_mm_block_scales(torch_cuda, mode_a, mode_b):
     torch = torch_cuda
     m, n, k = 200, 144, 592
     kb, mb, nb = (k + 127) // 128, (m + 127) // 128, (n + 127) // 128
+    kbp = (kb + 3) // 4 * 4   # 128x128 scales: rows of K blocks padded to 4 (cuBLASLt's layout)
     a = ((torch.rand(m, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
     w = ((torch.rand(n, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
     if mode_a == "1x128":
         scale_a = (torch.rand(kb, m, device="cuda") + 0.25).t()      # (M, KB), strides (1, M)
     else:
-        scale_a = torch.rand(mb, kb, device="cuda") + 0.25            # (MB, KB) row-major
+        scale_a = (torch.rand(mb, kbp, device="cuda") + 0.25)[:, :kb]  # (MB, KB), strides (KBp, 1)
     if mode_b == "1x128":
         scale_b = torch.rand(kb, n, device="cuda") + 0.25             # (KB, N) row-major
     else:
-        scale_b = (torch.rand(nb, kb, device="cuda") + 0.25).t()      # the weight's (NB, KB) scale, transposed
+        scale_b = (torch.rand(nb, kbp, device="cuda") + 0.25)[:, :kb].t()   # the weight's (NB, KB) scale, transposed
     out = call_or_skip(cutlass_lib.scaled_mm, a, w.t(), scale_a, scale_b)
     torch.cuda.synchronize()
     assert out.shape == (m, n) and out.dtype == torch.bfloat16
@@ -248,10 +249,11 @@ def test_scaled_mm_block_scales_into_a_column_major_out(torch_cuda):
     torch = torch_cuda
     m, n, k = 200, 144, 592
     kb, nb = (k + 127) // 128, (n + 127) // 128
+    kbp = (kb + 3) // 4 * 4
     a = ((torch.rand(m, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
     w = ((torch.rand(n, k, device="cuda") * 2 - 1) * 4).to(torch.float8_e4m3fn)
-    scale_a = (torch.rand(kb, m, device="cuda") + 0.25).t()     # 1x128
-    scale_b = (torch.rand(nb, kb, device="cuda") + 0.25).t()    # 128x128
+    scale_a = (torch.rand(kb, m, device="cuda") + 0.25).t()                 # 1x128
+    scale_b = (torch.rand(nb, kbp, device="cuda") + 0.25)[:, :kb].t()       # 128x128, rows padded
     out = torch.empty(n, m, device="cuda", dtype=torch.bfloat16).t()
     call_or_skip(cutlass_lib.scaled_mm, a, w.t(), scale_a, scale_b, out=out)
     torch.cuda.synchronize()
@@ -273,8 +275,11 @@ def test_scaled_mm_names_the_block_scale_layouts(torch_cuda):
     one = torch.ones(1, device="cuda")
     with pytest.raises(ValueError, match=r"\(200, 5\) with strides \(1, 200\)"):
         cutlass_lib.scaled_mm(a, w.t(), torch.ones(200, 5, device="cuda"), one)   # 1x128 must be outer-dim-major
-    with pytest.raises(ValueError, match=r"\(5, 2\) column-major"):
-        cutlass_lib.scaled_mm(a, w.t(), one, torch.ones(5, 2, device="cuda"))     # 128x128 of b: column-major
+    with pytest.raises(ValueError, match=r"\(5, 2\) with strides \(1, 8\)"):
+        cutlass_lib.scaled_mm(a, w.t(), one, torch.ones(5, 2, device="cuda"))     # 128x128 of b: K fastest
+    with pytest.raises(ValueError, match=r"\(2, 5\) with strides \(8, 1\)"):
+        # 128x128 of a: K fastest, but each row padded to 8 K blocks (cuBLASLt's layout)
+        cutlass_lib.scaled_mm(a, w.t(), torch.ones(2, 5, device="cuda"), one)
 
 
 def test_scaled_mm_checks_scale_shapes(torch_cuda):

@@ -6,7 +6,6 @@
 /// description is derived from the kernel's own types, so it cannot disagree with the code.
 #pragma once
 
-#include <cstdlib>
 #include <type_traits>
 #include <vector>
 
@@ -343,12 +342,6 @@ class GemmUniversalOperation : public Operation {
       p.scale_b = reinterpret_cast<typename Op::ElementCompute const *>(e.scale_b);
       p.scale_a_mode = e.scale_a_mode;
       p.scale_b_mode = e.scale_b_mode;
-      // s29 experiment (to be removed with the loser): the block-scaled kernels' serial promotion
-      static bool const serial = [] {
-        char const *v = std::getenv("CUTLASS_LIB_SERIAL_PROMOTION");
-        return v && v[0] == '1';
-      }();
-      p.serial_promotion = serial;
     }
     p.clamp_min = typename Op::ElementCompute(e.clamp_min);
     p.clamp_max = typename Op::ElementCompute(e.clamp_max);

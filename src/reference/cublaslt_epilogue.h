@@ -2,7 +2,8 @@
 /// The GEMM with cuBLASLt's own fused epilogue (cublasLtMatmul with CUBLASLT_MATMUL_DESC_EPILOGUE,
 /// bias and aux pointers, the heuristic's first algorithm): the fused baseline the profiler races
 /// against, and the plain baseline for fp8 inputs (cublasGemmEx takes none; cuBLASLt runs them
-/// TN only, with dimensions multiples of 16, in its fast-accumulation mode as our kernels do).
+/// TN only, with dimensions multiples of 16; with the problem's operand scales and accumulation mode:
+/// fast unless precise or block scales, as our kernels).
 /// Only built when CUTLASS_ENABLE_CUBLAS is on.
 #pragma once
 

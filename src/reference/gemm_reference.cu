@@ -91,7 +91,7 @@ __device__ double operand_scale(epilogue::OperandScaleMode mode, float const *sc
     case epilogue::OperandScaleMode::kOuterVector: return scale[index];
     case epilogue::OperandScaleMode::kBlock1x128: return scale[(l * k_blocks + kb) * extent + index];
     case epilogue::OperandScaleMode::kBlock128x128:
-      return scale[(l * ((extent + 127) / 128) + index / 128) * k_blocks + kb];
+      return scale[(l * ((extent + 127) / 128) + index / 128) * epilogue::block128x128_ld(k_blocks) + kb];
     default: return scale[0];
   }
 }
@@ -229,7 +229,8 @@ int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k
   switch (mode) {
     case epilogue::OperandScaleMode::kOuterVector: return extent;
     case epilogue::OperandScaleMode::kBlock1x128: return k_blocks * extent * batch_count;
-    case epilogue::OperandScaleMode::kBlock128x128: return (extent + 127) / 128 * k_blocks * batch_count;
+    case epilogue::OperandScaleMode::kBlock128x128:
+      return (extent + 127) / 128 * epilogue::block128x128_ld(k_blocks) * batch_count;
     default: return 1;
   }
 }

@@ -50,7 +50,7 @@ struct GemmProblem {
 
 /// Entries of an operand scale in `mode` for an operand with `extent` rows of op(A) (M) or columns of
 /// op(B) (N), depth k and batch_count batches: 1, extent, ceil(k / 128) * extent * batch_count or
-/// ceil(extent / 128) * ceil(k / 128) * batch_count.
+/// ceil(extent / 128) * KBp * batch_count (KBp: ceil(k / 128) rounded up to a multiple of 4).
 int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k, int64_t batch_count);
 
 /// The same problem with column-major C/D: a row-major C/D problem becomes D^T = B^T A^T (A and B

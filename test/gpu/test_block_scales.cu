@@ -94,16 +94,19 @@ double relative_error(std::vector<float> const &x, std::vector<double> const &y,
   return std::sqrt(error / norm);
 }
 
+/// The leading dimension of a 128x128 scale: the k-blocks rounded up to a multiple of 4 (cuBLASLt's).
+int64_t padded(int64_t k_blocks) { return (k_blocks + 3) / 4 * 4; }
+
 /// The scale of index i (row of A / column of B) in k-block kb under `mode` (the header's layout,
 /// cuBLASLt's).
 double scale_at(std::vector<float> const &s, cutlassLibMatrixScale_t mode, int64_t extent, int64_t k_blocks,
                 int64_t kb, int64_t i) {
   if (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F) return s[size_t(kb * extent + i)];   // MN fastest
-  return s[size_t((i / 128) * k_blocks + kb)];                                          // K fastest
+  return s[size_t((i / 128) * padded(k_blocks) + kb)];   // K fastest, rows padded to 4 k-blocks
 }
 
 int64_t scale_count(cutlassLibMatrixScale_t mode, int64_t extent, int64_t k_blocks) {
-  return k_blocks * (mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? extent : (extent + 127) / 128);
+  return mode == CUTLASS_LIB_MATRIX_SCALE_VEC128_32F ? k_blocks * extent : padded(k_blocks) * ((extent + 127) / 128);
 }
 
 struct ModeCase {

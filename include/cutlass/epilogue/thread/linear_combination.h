@@ -81,7 +81,6 @@ struct OperandScalePointers<ElementCompute, true> {
   ElementCompute const *scale_b = nullptr;   ///< laid out as scale_b_mode says; null = 1
   OperandScaleMode scale_a_mode = OperandScaleMode::kScalar;   ///< kOuterVector: M values
   OperandScaleMode scale_b_mode = OperandScaleMode::kScalar;   ///< kOuterVector: N values
-  bool serial_promotion = false;   ///< s29 experiment: GemmSm90::promoted_mainloop's kSerial order
 };
 
 template <typename ElementOutput_, typename ElementAccumulator_, typename ElementCompute_,

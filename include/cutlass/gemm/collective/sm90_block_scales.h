@@ -9,8 +9,9 @@
 ///
 /// Scale layouts (epilogue::OperandScaleMode; cuBLASLt's, checked against it on the H200):
 ///   kBlock1x128:   scale[(l * KB + kb) * MN + i]   (i: row of op(A) or column of op(B); MN fastest)
-///   kBlock128x128: scale[(l * ceil(MN / 128) + i / 128) * KB + kb]   (K fastest)
-/// with KB = ceil(K / 128) and MN = M for A, N for B. Other modes (kScalar, kOuterVector) are the
+///   kBlock128x128: scale[(l * ceil(MN / 128) + i / 128) * KBp + kb]   (K fastest)
+/// with KB = ceil(K / 128), KBp = KB rounded up to a multiple of 4 (epilogue::block128x128_ld) and
+/// MN = M for A, N for B. Other modes (kScalar, kOuterVector) are the
 /// epilogue's; the mainloop treats them as 1.
 ///
 /// Delivery: the scales of a k-block travel with its stage. The producer warp decides once per
@@ -29,7 +30,8 @@
 /// needs 2 row scales (one atom: a part is 64 rows) and 2 column scales per 8 columns. A square
 /// tile split along M runs 1x128 scales on B's columns transposed (swaps): the fragment's rows are
 /// then D's columns (B's scales, 2 per thread) and its columns D's rows (A's one 128x128 value).
-/// The mainloop (GemmSm90::promoted_mainloop) promotes one wgmma-group while the next runs.
+/// The mainloop (GemmSm90::promoted_mainloop) waits for each k-block's group and promotes it
+/// while the other consumer warpgroup's group runs.
 ///
 /// History (8192^3 and three llm shapes, e4m3 -> bf16, ratio to cuBLASLt's same mode): s13's first
 /// version loaded every column scale per thread with bounds branches (0.16x with block scales); the
@@ -53,7 +55,10 @@
 /// 0.74-0.84x, precise 0.83-0.88x (s16, 37bfde4): now the consumers' promotion is the limit, and
 /// the column-scale kind (blk x vec) issues ~40 more instructions per k-block than the row one.
 /// Then (s16, not yet run on a GPU when written): square tiles run the column-scale kind as the
-/// tile's transpose (swaps), which is the row-scale kind; predicted blk x vec ~0.74-0.84x.
+/// tile's transpose (swaps), which is the row-scale kind; predicted blk x vec ~0.74-0.84x. Then
+/// (s29) s13's order came back on this delivery: each k-block's whole n128 group waited for, then
+/// promoted, the other consumer's group filling the tensor core meanwhile (DeepGEMM's order); it
+/// beat the two-set n64 pipeline in 10 of 12 shape-and-mode pairs (GemmSm90::promoted_mainloop).
 #pragma once
 
 #include <cstdint>
@@ -84,11 +89,6 @@ template <int TileM, int TileN, int WgM, int WgN>
 struct Sm90BlockScales {
   static_assert(WgM == 64 && 128 % WgN == 0 && TileM <= 128 && TileN <= 128 && TileM % 32 == 0 && TileN % 32 == 0,
                 "Sm90BlockScales: a tile inside one 128x128 scale block, in parts of 64 rows (one atom)");
-  /// The promotion pipeline's wgmma-groups: a warpgroup part of 128 columns runs as two groups
-  /// of 64 (two sets of 32 accumulators beside the 64 promoted ones fit the 168 registers a
-  /// 384-thread CTA gets; two full 128-column sets spilled); narrower parts run whole.
-  static constexpr int kPieces = WgN > 64 ? 2 : 1;
-
   /// One stage's scales (its k-block's): rows[i] of the tile's row i of op(A) (1x128; a 128x128
   /// block's one value in rows[0]), columns[j] of column j of op(B) likewise. Rows and columns
   /// past the problem hold zeros (their partial sums are zeros too: TMA zero-fills them).
@@ -155,10 +155,10 @@ struct Sm90BlockScales {
         s.first = batch + index0 + lane;
         s.last = extent - 1 - index0 - lane;
       }
-    } else {   // scale[(l * ceil(extent / 128) + i / 128) * KB + kb]
+    } else {   // scale[(l * ceil(extent / 128) + i / 128) * KBp + kb]
       int64_t const blocks = (int64_t(extent) + 127) / 128;
       s.kind = SourceKind::kOne;
-      s.first = scale + (int64_t(l) * blocks + index0 / 128) * k_blocks;
+      s.first = scale + (int64_t(l) * blocks + index0 / 128) * epilogue::block128x128_ld(k_blocks);
       s.step = 1;
     }
     return s;
@@ -255,27 +255,23 @@ struct Sm90BlockScales {
     return v;
   }
 
-  /// One wgmma-group's scale factors in registers: each row half's (kRowScales: the column side's
-  /// one value folded in; kBoth), each column pair's (kColumnScales: A's one value folded in;
-  /// kBoth). What a kind leaves unused the compiler drops.
-  template <int kGroups>
+  /// One k-block's scale factors in registers: each row half's (kRowScales: the column side's one
+  /// value folded in; kBoth), each column pair's (kColumnScales: A's one value folded in; kBoth).
+  /// What a kind leaves unused the compiler drops.
   struct Factors {
     float row[2];
-    float2 column[kGroups];
+    float2 column[WgN / 8];
   };
 
-  /// The factors of part kPiece (its kPartial accumulators: columns [kPiece, kPiece + 1) *
-  /// WgN / kPieces of the warpgroup's) from `stage`, once its full barrier has passed. Loaded
-  /// before the next group is issued, so the loads' latency hides under that issue and the wait
-  /// (s15: loaded after the wait, ptxas having placed the wait right after the previous issue, they
-  /// sat between a group's completion and the next group's issue). kSwapped: the fragment's rows
-  /// read B's (column) scales, its columns A's (only kRowScales runs swapped).
-  template <Promotion kKind, int kPiece, int kPartial, bool kSwapped>
-  CUTLASS_DEVICE Factors<kPartial / 4> factors(StageStorage const &stage) const {
+  /// The factors of this thread's fragment from `stage`, once its full barrier has passed; loaded
+  /// between the k-block's wgmma issue and its wait, so the loads' latency hides under the group
+  /// (s15: loaded after the wait, they sat between a group's completion and the next issue).
+  /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
+  /// swapped).
+  template <Promotion kKind, bool kSwapped>
+  CUTLASS_DEVICE Factors factors(StageStorage const &stage) const {
     static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
-    constexpr int kGroups = kPartial / 4;         // 8-column groups in the part
-    constexpr int kFirst = kPiece * kGroups;      // the part's first group
-    Factors<kGroups> f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
+    Factors f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
     if constexpr (kKind != Promotion::kAdd) {
       uint32_t const rows = arch::shared_address(kSwapped ? &stage.columns[0] : &stage.rows[0]);
       uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);
@@ -290,8 +286,8 @@ struct Sm90BlockScales {
         f.row[1] *= b;
       } else {
         CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < kGroups; ++i) {
-          f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * (kFirst + i)));
+        for (int i = 0; i < WgN / 8; ++i) {
+          f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));
           if constexpr (kKind == Promotion::kColumnScales) {   // A's one value (or 1) folded into the pair
             f.column[i].x *= f.row[0];
             f.column[i].y *= f.row[0];
@@ -316,23 +312,19 @@ struct Sm90BlockScales {
     }
   }
 
-  /// total += partial x the factors over part kPiece of the accumulator fragment (d[4 i + 2 h + c]:
-  /// row half h, column 8 i + 2 (l % 4) + c), after its wgmma-group completed. No block scales
+  /// total += partial x the factors over the accumulator fragment (d[4 i + 2 h + c]: row half h,
+  /// column 8 i + 2 (l % 4) + c), after the k-block's wgmma-group completed. No block scales
   /// (kAdd): an add.
-  template <Promotion kKind, int kPiece, int kTotal, int kPartial>
-  CUTLASS_DEVICE static void apply(float (&total)[1][kTotal], float const (&partial)[1][kPartial],
-                                   Factors<kPartial / 4> const &f) {
-    static_assert(kTotal == WgN / 2 && kTotal % kPartial == 0 && kPartial % 4 == 0,
-                  "Sm90BlockScales: WgN / 2 accumulators per atom and thread, in whole 8-column parts");
-    constexpr int kGroups = kPartial / 4;
-    constexpr int kFirst = kPiece * kGroups;
+  template <Promotion kKind, int kTotal>
+  CUTLASS_DEVICE static void apply(float (&total)[1][kTotal], float const (&partial)[1][kTotal], Factors const &f) {
+    static_assert(kTotal == WgN / 2, "Sm90BlockScales: WgN / 2 accumulators per atom and thread");
     CUTLASS_PRAGMA_UNROLL
-    for (int i = 0; i < kGroups; ++i) {
+    for (int i = 0; i < WgN / 8; ++i) {
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
         CUTLASS_PRAGMA_UNROLL
         for (int c = 0; c < 2; ++c) {
-          float &t = total[0][4 * (kFirst + i) + 2 * h + c];
+          float &t = total[0][4 * i + 2 * h + c];
           float const p = partial[0][4 * i + 2 * h + c];
           if constexpr (kKind == Promotion::kAdd) {
             t += p;

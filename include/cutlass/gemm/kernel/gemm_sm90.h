@@ -1012,13 +1012,8 @@ struct GemmSm90 {
       if constexpr (kBlockScaled) {
         using collective::Promotion;
         auto const run = [&](auto kind, auto swapped) {
-          if (params.epilogue.output_op.serial_promotion) {
-            promoted_mainloop<decltype(kind)::value, decltype(swapped)::value, true>(params, smem, consumer, thread_in_wg,
-                                                                                     work, stage, phase, acc);
-          } else {
-            promoted_mainloop<decltype(kind)::value, decltype(swapped)::value, false>(params, smem, consumer, thread_in_wg,
-                                                                                      work, stage, phase, acc);
-          }
+          promoted_mainloop<decltype(kind)::value, decltype(swapped)::value>(params, smem, consumer, thread_in_wg, work,
+                                                                             stage, phase, acc);
         };
         std::false_type const as_is;
         auto const &op = params.epilogue.output_op;
@@ -1167,26 +1162,25 @@ struct GemmSm90 {
     release_stage(smem, previous, lane);
   }
 
-  /// The block-scaled mainloop of one unit (kBlockScaled): the k-blocks run as a sequence of
-  /// wgmma-groups (a k-block's whole part, or its column pieces: BlockScales::kPieces), each from
-  /// zero into one of two accumulator sets in turn; once a group completes, its partial sum times
-  /// the k-block's scales is added into f32 registers (`total`), which end in `acc` for the
-  /// epilogue. The next group is issued before the wait, so the tensor core works through it while
-  /// the warpgroup promotes (s13 waited for each k-block's group, then promoted: 0.73x cuBLASLt
-  /// with no scales at all). Each k-block's scales arrive with its stage (BlockScales::copy).
+  /// The block-scaled mainloop of one unit (kBlockScaled): each k-block's part runs as one
+  /// wgmma-group from zero into `part`, is waited for, and its partial sum times the k-block's
+  /// scales is added into f32 registers (`total`), which end in `acc` for the epilogue. While one
+  /// consumer warpgroup waits for its group and promotes it, the other's group keeps the tensor
+  /// core busy (DeepGEMM's order). Each k-block's scales arrive with its stage (BlockScales::copy);
+  /// the factors are loaded from it between the group's issue and its wait.
+  /// s14-s28 issued the next group before promoting the previous one, with two accumulator sets;
+  /// for both sets beside the totals to fit the 168 registers, a 128-column part ran as two n64
+  /// groups. The s29 A/B (8192^3, 4096 x 14336 x 4096, 8192 x 8192 x 28672, 28672 x 256 x 4096,
+  /// e4m3 -> bf16, best block-scaled kernel, two rounds each): this order, one n128 group per
+  /// k-block, ran faster in 10 of 12 shape-and-mode pairs (precise at 8192^3 1216 -> 1285 TFLOP/s,
+  /// 128x128 x 1x128 scales at 8192 x 8192 x 28672 1012 -> 1066), the other two within 3%.
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
-  ///
-  /// kSerial (the experiment of s29, DeepGEMM's order): each k-block's whole part as one group
-  /// into one set, waited for, then promoted; the other consumer warpgroup's group keeps the
-  /// tensor core busy meanwhile (wgmma n128 instead of two n64 pieces: a third less shared-memory
-  /// traffic per MAC and half the wgmma instructions).
-  template <collective::Promotion kKind, bool kSwapped, bool kSerial>
+  template <collective::Promotion kKind, bool kSwapped>
   CUTLASS_DEVICE static void promoted_mainloop(Params const &params, SharedStorage &smem, int consumer,
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
                                                Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
-    using Set = Accumulator[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces];
     auto const &op = params.epilogue.output_op;
     int const lane = thread_in_wg % 32;
     BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, Mainloop::consumer_row(consumer),
@@ -1197,80 +1191,18 @@ struct GemmSm90 {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
     }
-    if constexpr (kSerial) {
-      Accumulator part[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
-      for (int kb = work.k_begin; kb < work.k_end; ++kb) {
-        arch::mbarrier_wait(&smem.full[stage], phase);
-        fence_accumulators(part);
-        Mainloop::template mma<1, 0, kSwapped>(smem.mainloop, stage, consumer, part, false);
-        fence_accumulators(part);
-        auto const f = scales.template factors<kKind, 0, Mainloop::kAccumulatorsPerAtom, kSwapped>(smem.block_scales[stage]);
-        arch::wgmma_wait_group<0>();
-        fence_accumulators(part);
-        BlockScales::template apply<kKind, 0>(total, part, f);
-        release_stage(smem, stage, lane);
-        advance_stage(stage, phase);
-      }
-    } else {
-    int promoted_stage = stage;   // the stage of the group promoted next (issue runs one group ahead)
-    // Group g is piece g % kPieces of k-block k_begin + g / kPieces, in set g % 2: with two
-    // pieces a set always holds the same piece, with one the sets alternate by k-block, so a
-    // group's piece is a compile-time function of its set.
-    auto issue = [&](auto set_index, Set &into) {
-      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-      if (kPiece == 0) arch::mbarrier_wait(&smem.full[stage], phase);
-      fence_accumulators(into);
-      Mainloop::template mma<BlockScales::kPieces, kPiece, kSwapped>(smem.mainloop, stage, consumer, into, false);
-      fence_accumulators(into);
-      if (kPiece == BlockScales::kPieces - 1) advance_stage(stage, phase);
-    };
-    constexpr int kPartial = Mainloop::kAccumulatorsPerAtom / BlockScales::kPieces;
-    // the factors of the group promoted next (its stage's full barrier passed when it was issued),
-    // loaded before the following group's issue (BlockScales::factors)
-    auto factors = [&](auto set_index) {
-      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-      return scales.template factors<kKind, kPiece, kPartial, kSwapped>(smem.block_scales[promoted_stage]);
-    };
-    auto promote = [&](auto set_index, Set &done, auto const &f) {
-      constexpr int kPiece = BlockScales::kPieces == 2 ? decltype(set_index)::value : 0;
-      fence_accumulators(done);
-      BlockScales::template apply<kKind, kPiece>(total, done, f);
-      if (kPiece == BlockScales::kPieces - 1) {   // the k-block's last group, its scales read: the stage is free
-        release_stage(smem, promoted_stage, lane);
-        promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
-      }
-    };
-    // Every path into the loop's head and out of its body has exactly set 0's group in flight:
-    // ptxas tracks the groups path by path, and a merge where either set could be in flight
-    // makes it serialize every wgmma (C7514).
-    std::integral_constant<int, 0> const first;
-    std::integral_constant<int, 1> const second;
-    Set set0, set1;
-    int const groups = (work.k_end - work.k_begin) * BlockScales::kPieces;
-    issue(first, set0);
-    auto f0 = factors(first);
-    int g = 0;
-    for (; g + 2 < groups; g += 2) {
-      issue(second, set1);
-      arch::wgmma_wait_group<1>();
-      promote(first, set0, f0);
-      auto const f1 = factors(second);
-      issue(first, set0);
-      arch::wgmma_wait_group<1>();
-      promote(second, set1, f1);
-      f0 = factors(first);
-    }
-    if (g + 1 < groups) {
-      issue(second, set1);
-      arch::wgmma_wait_group<1>();
-      promote(first, set0, f0);
-      auto const f1 = factors(second);
+    Accumulator part[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
+    for (int kb = work.k_begin; kb < work.k_end; ++kb) {
+      arch::mbarrier_wait(&smem.full[stage], phase);
+      fence_accumulators(part);
+      Mainloop::template mma<1, 0, kSwapped>(smem.mainloop, stage, consumer, part, false);
+      fence_accumulators(part);
+      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage]);
       arch::wgmma_wait_group<0>();
-      promote(second, set1, f1);
-    } else {
-      arch::wgmma_wait_group<0>();
-      promote(first, set0, f0);
-    }
+      fence_accumulators(part);
+      BlockScales::template apply<kKind>(total, part, f);
+      release_stage(smem, stage, lane);   // its scales read
+      advance_stage(stage, phase);
     }
     if constexpr (kKind != collective::Promotion::kAdd) {
       int const rows_left = op.rows - work.m_block * TileShape::kM, columns_left = op.columns - work.n_block * TileShape::kN;
