@@ -182,13 +182,7 @@ FlagParser scale_flag(std::optional<epilogue::OperandScaleMode> profiler::Scalin
 }
 
 bool parse_accumulation(std::string const &value, BenchOptions &options, std::string *error) {
-  if (value != "fast" && value != "precise") {
-    *error = "unknown accumulation '" + value + "' (expected fast or precise)";
-    return false;
-  }
-  options.fp8_scaling.accumulation =
-      value == "fast" ? library::AccumulationMode::kFast : library::AccumulationMode::kPrecise;
-  return true;
+  return profiler::parse_accumulation(value, &options.fp8_scaling.accumulation, error);
 }
 
 /// Every flag, by name (without the leading "--").

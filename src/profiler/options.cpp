@@ -186,19 +186,14 @@ FlagParser broadcast_flag(epilogue::VectorBroadcast Options::*member) {
   };
 }
 
-FlagParser scale_mode_flag(std::optional<epilogue::OperandScaleMode> Options::*member) {
+FlagParser scale_mode_flag(std::optional<epilogue::OperandScaleMode> ScalingSpec::*member) {
   return [=](std::string const &value, Options &options, std::string *error) {
-    return parse_scale_mode(value, &(options.*member), error);
+    return parse_scale_mode(value, &(options.scaling.*member), error);
   };
 }
 
-bool parse_accumulation(std::string const &value, Options &options, std::string *error) {
-  if (value == "fast" || value == "precise") {
-    options.accumulation = value == "fast" ? library::AccumulationMode::kFast : library::AccumulationMode::kPrecise;
-    return true;
-  }
-  *error = "unknown accumulation '" + value + "' (expected fast or precise)";
-  return false;
+bool accumulation_flag(std::string const &value, Options &options, std::string *error) {
+  return parse_accumulation(value, &options.scaling.accumulation, error);
 }
 
 bool is_fp8(std::optional<NumericTypeID> type) {
@@ -226,9 +221,9 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"bias-broadcast", broadcast_flag(&Options::bias_broadcast)},
       {"alpha-vector-broadcast", broadcast_flag(&Options::alpha_vector_broadcast)},
       {"clamp", parse_clamp_flag},
-      {"scale-a", scale_mode_flag(&Options::scale_a)},
-      {"scale-b", scale_mode_flag(&Options::scale_b)},
-      {"accumulation", parse_accumulation},
+      {"scale-a", scale_mode_flag(&ScalingSpec::A)},
+      {"scale-b", scale_mode_flag(&ScalingSpec::B)},
+      {"accumulation", accumulation_flag},
       {"kernels", string_flag(&Options::kernels)},
       {"ignore-kernels", string_flag(&Options::ignore_kernels)},
       {"providers", parse_providers},
@@ -324,6 +319,15 @@ bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandSc
   return false;
 }
 
+bool parse_accumulation(std::string const &text, library::AccumulationMode *mode, std::string *error) {
+  if (text == "fast" || text == "precise") {
+    *mode = text == "fast" ? library::AccumulationMode::kFast : library::AccumulationMode::kPrecise;
+    return true;
+  }
+  *error = "unknown accumulation '" + text + "' (expected fast or precise)";
+  return false;
+}
+
 bool parse_tensor_spec(std::string const &text, TensorSpec *spec, std::string *error) {
   std::vector<std::string> parts = split(text, ':');
   if (parts.size() > 2) {
@@ -407,9 +411,8 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   }
   // Scales and precise sums are for fp8 inputs (wildcard types: the fp8 combinations only).
   Options const &o = result.options;
-  bool const scaling = o.scale_a || o.scale_b || o.accumulation == library::AccumulationMode::kPrecise;
   bool const not_fp8 = (o.A.element && !is_fp8(o.A.element)) || (o.B.element && !is_fp8(o.B.element));
-  if (result.ok() && scaling && not_fp8) {
+  if (result.ok() && o.scaling.any() && not_fp8) {
     result.error = "--scale-a, --scale-b and --accumulation=precise are for fp8 inputs (--A and --B fe4m3 or fe5m2)";
   }
   return result;

@@ -11,6 +11,7 @@
 #include "cutlass/epilogue/epilogue_types.h"
 #include "cutlass/library/types.h"
 #include "epilogue_variant.h"
+#include "gemm_spec.h"
 
 namespace cutlass {
 namespace profiler {
@@ -53,10 +54,9 @@ struct Options {
   epilogue::VectorBroadcast alpha_vector_broadcast = epilogue::VectorBroadcast::kPerRow;
   float clamp_min = -8, clamp_max = 8;
 
-  /// fp8 operand scales (--scale-a / --scale-b; empty: none) and --accumulation (GemmSpec's
-  /// ScalingSpec); usage errors with --A or --B of another type.
-  std::optional<epilogue::OperandScaleMode> scale_a, scale_b;
-  library::AccumulationMode accumulation = library::AccumulationMode::kFast;
+  /// fp8 operand scales (--scale-a / --scale-b; none by default) and --accumulation; usage errors
+  /// with --A or --B of another type.
+  ScalingSpec scaling;
 
   std::string kernels;          ///< empty: every kernel
   std::string ignore_kernels;
@@ -106,6 +106,9 @@ bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *
 
 /// Parses an operand scale mode: "none" (empty), "tensor", "row", "block128", "block128x128".
 bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandScaleMode> *mode, std::string *error);
+
+/// Parses "fast" or "precise" (--accumulation).
+bool parse_accumulation(std::string const &text, library::AccumulationMode *mode, std::string *error);
 
 /// Parses "lo,hi" (finite, lo <= hi) for --clamp.
 bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *error);

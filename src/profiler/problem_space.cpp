@@ -64,8 +64,7 @@ std::vector<std::vector<Operand>> operand_combinations(Options const &options,
   };
   bool const types_known = options.A.element && options.B.element && options.C.element;
   // fp8 scales or precise sums (options.cpp refuses them with explicit other types)
-  bool const fp8_only =
-      options.scale_a || options.scale_b || options.accumulation == library::AccumulationMode::kPrecise;
+  bool const fp8_only = options.scaling.any();
   for (LayoutTypeID layout_C : layouts_of(options.C)) {
     if (types_known) {
       for (LayoutTypeID layout_A : layouts_of(options.A)) {
@@ -118,9 +117,7 @@ ProblemSpace enumerate_problems(Options const &options, std::vector<library::Ope
                 spec.B = operands[1];
                 spec.C = operands[2];
                 spec.epilogue = epilogue_spec(options, spec, kernels);
-                spec.scaling.A = options.scale_a;
-                spec.scaling.B = options.scale_b;
-                spec.scaling.accumulation = options.accumulation;
+                spec.scaling = options.scaling;
                 if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
                   space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
                   return space;

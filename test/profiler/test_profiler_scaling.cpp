@@ -28,21 +28,21 @@ std::vector<std::string> fp8(std::vector<std::string> flags) {
 TEST(ProfilerScaling, ModeNamesAreCublasLtsModes) {
   ParseResult r = parse_options(fp8({"--scale-a=block128x128", "--scale-b=block128", "--accumulation=precise"}));
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_EQ(OperandScaleMode::kBlock128x128, r.options.scale_a.value());
-  EXPECT_EQ(OperandScaleMode::kBlock1x128, r.options.scale_b.value());
-  EXPECT_EQ(AccumulationMode::kPrecise, r.options.accumulation);
+  EXPECT_EQ(OperandScaleMode::kBlock128x128, r.options.scaling.A.value());
+  EXPECT_EQ(OperandScaleMode::kBlock1x128, r.options.scaling.B.value());
+  EXPECT_EQ(AccumulationMode::kPrecise, r.options.scaling.accumulation);
   // the enumerators' values are cuBLASLt's cublasLtMatmulMatrixScale_t
   std::pair<char const *, int> const modes[] = {{"tensor", 0}, {"row", 3}, {"block128", 4}, {"block128x128", 5}};
   for (auto const &[name, value] : modes) {
     r = parse_options(fp8({std::string("--scale-a=") + name}));
     ASSERT_TRUE(r.ok()) << name << ": " << r.error;
-    EXPECT_EQ(value, int(r.options.scale_a.value())) << name;
-    EXPECT_STREQ(name, to_string(*r.options.scale_a));
+    EXPECT_EQ(value, int(r.options.scaling.A.value())) << name;
+    EXPECT_STREQ(name, to_string(*r.options.scaling.A));
   }
   r = parse_options(fp8({"--scale-a=none"}));
   ASSERT_TRUE(r.ok());
-  EXPECT_FALSE(r.options.scale_a.has_value());
-  EXPECT_EQ(AccumulationMode::kFast, parse_options(fp8({})).options.accumulation) << "fast by default";
+  EXPECT_FALSE(r.options.scaling.A.has_value());
+  EXPECT_EQ(AccumulationMode::kFast, parse_options(fp8({})).options.scaling.accumulation) << "fast by default";
 }
 
 TEST(ProfilerScaling, UsageErrors) {
