@@ -557,7 +557,8 @@ typedef enum {
   /** 128 x 128 blocks: one f32 per 128 rows of op(A) (columns of op(B)) x 128 elements of K;
    *  A's block (i / 128, kb) at scale[(i / 128) * KBp + kb]: k-blocks run fastest, each block
    *  row padded to KBp = KB rounded up to a multiple of 4 (16 bytes; K = 640: KB = 5, KBp = 8)
-   *  (B: the same with j / 128); batch entry l's at l * ceil(M / 128) * KBp. DeepSeek-V3's
+   *  (B: the same with j / 128); ceil(M / 128) * KBp floats per batch entry, entry l's at
+   *  l * ceil(M / 128) * KBp. DeepSeek-V3's
    *  weight scaling. Both block layouts are cuBLASLt's (and torch._scaled_mm's): the same scale
    *  arrays gave bit-identical results from cublasLtMatmul and from this library on the H200
    *  (docs/NOTES.md, s13); the padding, which cuBLASLt expects, was found in s29. */
