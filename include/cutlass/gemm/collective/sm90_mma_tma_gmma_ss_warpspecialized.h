@@ -265,9 +265,7 @@ struct Sm90MmaTmaGmmaSS {
   CUTLASS_HOST_DEVICE static int consumer_column(int consumer) { return kSplitN ? consumer * kWgN : 0; }
 
   /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/kInstructionK k-steps of
-  /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero. With
-  /// kParts > 1, only columns [kPart, kPart + 1) * kWgN / kParts of the consumer's part, into that
-  /// part's accumulators (the block-scaled kernels' promotion pipeline runs narrower groups).
+  /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
   /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, one
   /// type, a square tile), so the accumulators hold the transposed part: rows are columns of D
   /// [consumer_row, + kWgM), columns rows of D (the block-scaled kernels' swapped promotion).
@@ -275,17 +273,16 @@ struct Sm90MmaTmaGmmaSS {
   /// accumulators of each atom (wgmma's fragment holds the columns in order, 8 at a time; PTX ISA,
   /// "Register Fragments and Shared Memory Matrix Layouts" of wgmma); the others keep their
   /// values (a grouped tile's columns past its group's N, which the store clips).
-  template <int kParts = 1, int kPart = 0, bool kSwapAB = false, int kColumns = kWgN / kParts>
+  template <bool kSwapAB = false, int kColumns = kWgN>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
-                                 Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom / kParts], bool accumulate) {
-    static_assert(kWgN % (8 * kParts) == 0 && kPart < kParts, "sm90 mainloop: a part's columns are whole 8-column groups");
+                                 Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
     static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && std::is_same<ElementA, ElementB>::value),
                   "sm90 mainloop: swapped operands are K-major, of one type, in a square tile");
-    static_assert(kColumns <= kWgN / kParts, "sm90 mainloop: at most the part's columns");
+    static_assert(kColumns <= kWgN, "sm90 mainloop: at most the part's columns");
     using PartWgmma = arch::WgmmaSS<kColumns, ElementA, !kKMajorA, !kKMajorB, ElementB>;
     using PartAccumulators = Accumulator[PartWgmma::kAccumulators];
     int const row0 = consumer_row(consumer);
-    int const col0 = consumer_column(consumer) + kPart * (kWgN / kParts);
+    int const col0 = consumer_column(consumer);
     // one descriptor per operand and stage; every k-step and atom adds a compile-time offset
     void const *const tile_a = smem.A[stage], *const tile_b = smem.B[stage];
     uint64_t const desc_a0 =

@@ -1150,7 +1150,7 @@ struct GemmSm90 {
     for (int k_block = work.k_begin; k_block < work.k_end; ++k_block) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(acc);
-      Mainloop::template mma<1, 0, false, kColumns>(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
+      Mainloop::template mma<false, kColumns>(smem.mainloop, stage, consumer, acc, k_block > work.k_begin);
       fence_accumulators(acc);
       arch::wgmma_wait_group<1>();
       if (previous >= 0) release_stage(smem, previous, lane);
@@ -1195,7 +1195,7 @@ struct GemmSm90 {
     for (int kb = work.k_begin; kb < work.k_end; ++kb) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(part);
-      Mainloop::template mma<1, 0, kSwapped>(smem.mainloop, stage, consumer, part, false);
+      Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, part, false);
       fence_accumulators(part);
       auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage]);
       arch::wgmma_wait_group<0>();
