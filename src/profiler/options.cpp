@@ -445,7 +445,8 @@ Problem (every combination of the values forms the problem space):
 
 fp8 inputs (--A and --B fe4m3 / fe5m2; cutlass_lib.h cutlassLibSetMatrixScale / SetAccumulation):
     D = alpha * sum_kb sa(i, kb) * sb(j, kb) * sum_{k in k-block kb} A(i, k) B(k, j) + beta * C
-  --scale-a=, --scale-b=     the scale of A / B (f32, uniform [0.5, 1.5], in cuBLASLt's layouts):
+  --scale-a=, --scale-b=     the scale of A / B (f32, uniform [0.5, 1.5], in cuBLASLt's layouts,
+                             cutlass_lib.h cutlassLibMatrixScale_t; 128x128 rows padded to 4 K blocks):
                                none (default) | tensor (one scalar, SCALAR_32F) | row (one per row
                                of A / column of B, OUTER_VEC_32F) | block128 (one per row / column
                                per 128 of K, VEC128_32F) | block128x128 (one per 128 x 128 block,

@@ -144,7 +144,7 @@ bool CsvReport::open(std::string const &path, std::string *error) {
   file_ << "Problem,Provider,Operation,Disposition,Status,m,n,k,A,B,C,alpha,beta,batch_count,"
            "cta_m,cta_n,cta_k,stages,warps_m,warps_n,warps_k,inst_m,inst_n,inst_k,min_cc,max_cc,"
            "Runtime,GFLOPs,ratio_to_cublas,relative_error,epilogue,bias_broadcast,cublas_ms,cublaslt_ms,"
-           "ratio_to_cublaslt\n";
+           "ratio_to_cublaslt,scale_a,scale_b,accumulation\n";
   file_.flush();
   return true;
 }
@@ -170,7 +170,9 @@ void CsvReport::row(ResultRow const &row, GemmSpec const &spec) {
        << (spec.epilogue.fused() ? spec.epilogue.variant.name() : std::string("none")) << ','
        << (spec.epilogue.variant.bias ? to_string(spec.epilogue.bias_broadcast) : "") << ','
        << number(row.cublas_ms, 6, "") << ',' << number(row.cublaslt_ms, 6, "") << ','
-       << number(row.ratio_to_cublaslt(), 4, "") << '\n';
+       << number(row.ratio_to_cublaslt(), 4, "") << ',' << (spec.scaling.A ? to_string(*spec.scaling.A) : "") << ','
+       << (spec.scaling.B ? to_string(*spec.scaling.B) : "") << ','
+       << (spec.scaling.accumulation == library::AccumulationMode::kPrecise ? "precise" : "fast") << '\n';
   file_ << line.str();
   file_.flush();
 }

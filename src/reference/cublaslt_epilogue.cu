@@ -3,6 +3,19 @@
 
 #include <cstdint>
 
+/// cuBLASLt names the outer-vector and block scale modes from cuBLAS 12.9 (cublasLtMatmulMatrixScale_t);
+/// older ones take per-tensor scales only.
+#if CUBLAS_VERSION >= 120900
+#define CUTLASS_LIB_CUBLASLT_SCALE_MODES 1
+static_assert(int(cutlass::epilogue::OperandScaleMode::kScalar) == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F &&
+                  int(cutlass::epilogue::OperandScaleMode::kOuterVector) == CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F &&
+                  int(cutlass::epilogue::OperandScaleMode::kBlock1x128) == CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F &&
+                  int(cutlass::epilogue::OperandScaleMode::kBlock128x128) == CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
+              "OperandScaleMode's values are cuBLASLt's cublasLtMatmulMatrixScale_t");
+#else
+#define CUTLASS_LIB_CUBLASLT_SCALE_MODES 0
+#endif
+
 namespace cutlass {
 namespace reference {
 
@@ -88,6 +101,10 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   }
   bool const fp8 = ta == CUDA_R_8F_E4M3 || ta == CUDA_R_8F_E5M2;
   if (!fp8 && (p.scale_A || p.scale_B)) return "CUBLAS_STATUS_NOT_SUPPORTED";   // operand scales: fp8 inputs only
+  bool const vector_scales = (p.scale_A && p.scale_A_mode != epilogue::OperandScaleMode::kScalar) ||
+                             (p.scale_B && p.scale_B_mode != epilogue::OperandScaleMode::kScalar);
+  // cuBLASLt's batch strides of vector / block scales are not set here: batched scaled problems are ours alone
+  if (vector_scales && (!CUTLASS_LIB_CUBLASLT_SCALE_MODES || p.batch_count > 1)) return "CUBLAS_STATUS_NOT_SUPPORTED";
   handle_ = handle;
   transposed_ = problem.layout_C == LayoutTypeID::kRowMajor;
   workspace_ = workspace;
@@ -118,11 +135,15 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
     bool const fast = p.accumulation == library::AccumulationMode::kFast && !block_scales;
     check(set(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t(fast ? 1 : 0)));
     if (p.scale_A) {
+#if CUTLASS_LIB_CUBLASLT_SCALE_MODES
       check(set(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, int32_t(p.scale_A_mode)));
+#endif
       check(set(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void const *>(p.scale_A)));
     }
     if (p.scale_B) {
+#if CUTLASS_LIB_CUBLASLT_SCALE_MODES
       check(set(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, int32_t(p.scale_B_mode)));
+#endif
       check(set(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void const *>(p.scale_B)));
     }
   }

@@ -57,7 +57,8 @@ int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k
 /// swap and transpose, M and N swap); a column-major one is returned unchanged.
 GemmProblem column_major(GemmProblem const &problem);
 
-/// Runs the reference on `stream`; false for an element type it does not know or a failed launch.
+/// Runs the reference on `stream`; false for an element type it does not know, s8 operands with
+/// block scales, or a failed launch.
 bool reference_gemm(GemmProblem const &problem, cudaStream_t stream = nullptr);
 
 /// Whether the reference kernels (built, like the GEMM kernels, as SASS for CUTLASS_NVCC_ARCHS
