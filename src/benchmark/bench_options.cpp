@@ -334,8 +334,8 @@ Output:
                              ratio.
   --output=<path>            CSV: shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,
                              best_kernel,best_tflops,best_ratio,verified,gbps,copy_gbps,
-                             copy_fraction,cublas_gbps (full kernel names; "cublas" columns are
-                             the competitor's)
+                             copy_fraction,cublas_gbps,fp8_scaling (full kernel names; "cublas"
+                             columns are the competitor's; fp8_scaling: the fe4m3 rows' scales)
   --details=<path>           the profiler's per-kernel tables for every shape (statuses, errors)
   --device=<index>           CUDA device (default 0)
   --help                     this text

@@ -84,6 +84,7 @@ BenchResult distill(Shape const &shape, profiler::GemmSpec const &spec, std::vec
   result.flops = spec.flops();
   result.bytes = double(spec.bytes_A() + spec.bytes_B() + spec.bytes_C() * (spec.beta != 0 ? 2 : 1));
   result.copy_gbps = copy_gbps;
+  result.scaling = profiler::describe(spec.scaling);
   result.cublas_ms = NAN;
   bool any_passed = false, any_failed = false;
   for (ResultRow const &row : rows) {
@@ -200,7 +201,7 @@ bool CsvOutput::open(std::string const &path, std::string *error) {
     return false;
   }
   file_ << "shape,group,dtype,layout,kernel,tflops,cublas_tflops,ratio,best_kernel,best_tflops,best_ratio,verified,"
-           "gbps,copy_gbps,copy_fraction,cublas_gbps\n";
+           "gbps,copy_gbps,copy_fraction,cublas_gbps,fp8_scaling\n";
   file_.flush();
   return true;
 }
@@ -212,7 +213,7 @@ void CsvOutput::row(BenchResult const &r) {
         << csv_field(r.best.kernel) << ',' << csv_number(r.tflops(r.best.ms), 2) << ','
         << csv_number(r.best.ratio, 4) << ',' << r.verified << ',' << csv_number(r.gbps(r.handle.ms), 1) << ','
         << csv_number(r.copy_gbps, 1) << ',' << csv_number(r.copy_fraction(r.handle.ms), 4) << ','
-        << csv_number(r.gbps(r.cublas_ms), 1) << '\n';
+        << csv_number(r.gbps(r.cublas_ms), 1) << ',' << csv_field(r.scaling) << '\n';
   file_.flush();
 }
 

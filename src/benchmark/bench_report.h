@@ -38,6 +38,7 @@ struct BenchResult {
   std::string verified;       ///< "passed", "failed" or "not_verified" over every row of the problem
   std::vector<std::string> failures;   ///< "<provider> <kernel>: <status>" per failed row, with its detail
   double seconds = 0;         ///< wall time of the problem
+  std::string scaling;        ///< the fp8 scaling (profiler::describe(ScalingSpec)); empty: none
 
   double tflops(double ms) const { return flops / (ms * 1e9); }
   /// Achieved bandwidth (GB/s, the fewest bytes over the time) and its fraction of the copy's.

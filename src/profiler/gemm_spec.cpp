@@ -45,6 +45,15 @@ char const *to_string(epilogue::OperandScaleMode mode) {
   }
 }
 
+std::string describe(ScalingSpec const &scaling) {
+  std::string text;
+  auto add = [&](std::string const &part) { text += (text.empty() ? "" : " ") + part; };
+  if (scaling.A) add(std::string("scale_a=") + to_string(*scaling.A));
+  if (scaling.B) add(std::string("scale_b=") + to_string(*scaling.B));
+  if (scaling.accumulation == library::AccumulationMode::kPrecise) add("accumulation=precise");
+  return text;
+}
+
 int64_t GemmSpec::scale_entries_A() const {
   return scaling.A ? reference::scale_entries(*scaling.A, m, k, batch_count) : 0;
 }
@@ -82,9 +91,7 @@ std::string describe(GemmSpec const &spec) {
     if (e.variant.activation == epilogue::ActivationKind::kClamp) out << " clamp=" << e.clamp_min << "," << e.clamp_max;
     if (e.variant.scale_amax) out << " scale_d=" << EpilogueSpec::kScaleD;
   }
-  if (spec.scaling.A) out << " scale_a=" << to_string(*spec.scaling.A);
-  if (spec.scaling.B) out << " scale_b=" << to_string(*spec.scaling.B);
-  if (spec.scaling.accumulation == library::AccumulationMode::kPrecise) out << " accumulation=precise";
+  if (spec.scaling.any()) out << ' ' << describe(spec.scaling);
   return out.str();
 }
 

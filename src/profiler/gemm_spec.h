@@ -76,6 +76,10 @@ struct ScalingSpec {
 /// "tensor", "row", "block128", "block128x128" (the --scale-a / --scale-b names).
 char const *to_string(epilogue::OperandScaleMode mode);
 
+/// "scale_a=block128x128 scale_b=block128 accumulation=precise" (only the parts that are set;
+/// empty without scaling).
+std::string describe(ScalingSpec const &scaling);
+
 /// D = alpha * A * B + beta * C, batch_count times; A is M x K, B is K x N, C and D are M x N
 /// in C's type and layout. Operands are packed: ld is the extent of the contiguous dimension
 /// and batch l starts at l * (rows * columns) elements.

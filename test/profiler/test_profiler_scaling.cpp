@@ -132,6 +132,7 @@ TEST(ProfilerScaling, RowMajorCSwapsTheScalesWithTheOperands) {
   EXPECT_EQ(&scales[1], flipped.scale_A);
   EXPECT_EQ(OperandScaleMode::kBlock1x128, flipped.scale_A_mode);
   EXPECT_NE(std::string::npos, describe(spec).find("scale_a=block128x128 scale_b=block128 accumulation=precise"));
+  EXPECT_EQ("", describe(ScalingSpec{})) << "no scaling, no text (the bench CSV's fp8_scaling column)";
 }
 
 TEST(BenchScaling, FlagsApplyToTheFe4m3Rows) {
