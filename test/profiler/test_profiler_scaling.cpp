@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_options.h"
@@ -11,6 +12,7 @@
 #include "kernel_call.h"
 #include "kernel_selection.h"
 #include "options.h"
+#include "problem_space.h"
 
 namespace {
 
@@ -133,6 +135,56 @@ TEST(ProfilerScaling, RowMajorCSwapsTheScalesWithTheOperands) {
   EXPECT_EQ(OperandScaleMode::kBlock1x128, flipped.scale_A_mode);
   EXPECT_NE(std::string::npos, describe(spec).find("scale_a=block128x128 scale_b=block128 accumulation=precise"));
   EXPECT_EQ("", describe(ScalingSpec{})) << "no scaling, no text (the bench CSV's fp8_scaling column)";
+}
+
+/// A kernel that only describes itself (the problem space reads descriptions, nothing runs).
+class DescribedKernel : public cutlass::library::Operation {
+ public:
+  explicit DescribedKernel(cutlass::library::GemmDescription d) : desc_(std::move(d)) {}
+  cutlass::library::OperationDescription const &description() const override { return desc_; }
+  cutlass::Status can_implement(cutlass::library::GemmUniversalConfiguration const &,
+                                cutlass::library::GemmUniversalArguments const &) const override {
+    return cutlass::Status::kErrorNotSupported;
+  }
+  uint64_t get_host_workspace_size(cutlass::library::GemmUniversalConfiguration const &) const override { return 0; }
+  uint64_t get_device_workspace_size(cutlass::library::GemmUniversalConfiguration const &,
+                                     cutlass::library::GemmUniversalArguments const &) const override {
+    return 0;
+  }
+  cutlass::Status initialize(cutlass::library::GemmUniversalConfiguration const &, void *, void *,
+                             cudaStream_t) const override {
+    return cutlass::Status::kErrorNotSupported;
+  }
+  cutlass::Status run(cutlass::library::GemmUniversalArguments const &, void *, void *, cudaStream_t) const override {
+    return cutlass::Status::kErrorNotSupported;
+  }
+
+ private:
+  cutlass::library::GemmDescription desc_;
+};
+
+TEST(ProfilerScaling, WildcardTypesKeepTheFp8CombinationsOnly) {
+  auto kernel = [](NumericTypeID input, NumericTypeID output) {
+    cutlass::library::GemmDescription d;
+    d.kind = cutlass::library::OperationKind::kGemm;
+    d.A = {input, LayoutTypeID::kRowMajor, 16};
+    d.B = {input, LayoutTypeID::kColumnMajor, 16};
+    d.C = {output, LayoutTypeID::kColumnMajor, 8};
+    d.D = d.C;
+    return DescribedKernel(d);
+  };
+  DescribedKernel const bf16 = kernel(NumericTypeID::kBF16, NumericTypeID::kBF16);
+  DescribedKernel const fp8 = kernel(NumericTypeID::kFE4M3, NumericTypeID::kBF16);
+  std::vector<cutlass::library::Operation const *> const kernels{&bf16, &fp8};
+  ParseResult r = parse_options({"--A=*:row", "--B=*:column", "--C=*:column"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(2u, operand_combinations(r.options, kernels).size()) << "unscaled: both kernels' types";
+  r = parse_options({"--A=*:row", "--B=*:column", "--C=*:column", "--scale-a=row"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  auto const combinations = operand_combinations(r.options, kernels);
+  ASSERT_EQ(1u, combinations.size());
+  EXPECT_EQ(NumericTypeID::kFE4M3, combinations[0][0].element);
+  EXPECT_EQ(NumericTypeID::kFE4M3, combinations[0][1].element);
 }
 
 TEST(BenchScaling, FlagsApplyToTheFe4m3Rows) {
