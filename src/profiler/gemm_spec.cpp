@@ -65,6 +65,8 @@ int64_t GemmSpec::lda() const { return A.layout == LayoutTypeID::kColumnMajor ? 
 int64_t GemmSpec::ldb() const { return B.layout == LayoutTypeID::kColumnMajor ? k : n; }
 int64_t GemmSpec::ldc() const { return C.layout == LayoutTypeID::kColumnMajor ? m : n; }
 
+bool is_fp8(NumericTypeID type) { return type == NumericTypeID::kFE4M3 || type == NumericTypeID::kFE5M2; }
+
 size_t bytes_of(NumericTypeID type, int64_t count) {
   return size_t(count) * size_t(library::sizeof_bits(type)) / 8;
 }

@@ -112,6 +112,9 @@ struct GemmSpec {
   bool is_integer() const;
 };
 
+/// fe4m3 or fe5m2.
+bool is_fp8(NumericTypeID type);
+
 /// Bytes of `count` elements of `type`.
 size_t bytes_of(NumericTypeID type, int64_t count);
 

@@ -196,10 +196,6 @@ bool accumulation_flag(std::string const &value, Options &options, std::string *
   return parse_accumulation(value, &options.scaling.accumulation, error);
 }
 
-bool is_fp8(std::optional<NumericTypeID> type) {
-  return type && (*type == NumericTypeID::kFE4M3 || *type == NumericTypeID::kFE5M2);
-}
-
 bool parse_clamp_flag(std::string const &value, Options &options, std::string *error) {
   return parse_clamp(value, &options.clamp_min, &options.clamp_max, error);
 }
@@ -411,7 +407,7 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   }
   // Scales and precise sums are for fp8 inputs (wildcard types: the fp8 combinations only).
   Options const &o = result.options;
-  bool const not_fp8 = (o.A.element && !is_fp8(o.A.element)) || (o.B.element && !is_fp8(o.B.element));
+  bool const not_fp8 = (o.A.element && !is_fp8(*o.A.element)) || (o.B.element && !is_fp8(*o.B.element));
   if (result.ok() && o.scaling.any() && not_fp8) {
     result.error = "--scale-a, --scale-b and --accumulation=precise are for fp8 inputs (--A and --B fe4m3 or fe5m2)";
   }

@@ -24,8 +24,6 @@ std::vector<LayoutTypeID> layouts_of(TensorSpec const &spec) {
 
 bool is_whole(double value) { return std::floor(value) == value; }
 
-bool is_fp8(NumericTypeID type) { return type == NumericTypeID::kFE4M3 || type == NumericTypeID::kFE5M2; }
-
 }  // namespace
 
 EpilogueSpec epilogue_spec(Options const &options, GemmSpec const &spec,
