@@ -14,16 +14,23 @@
 /// MN = M for A, N for B. Other modes (kScalar, kOuterVector) are the
 /// epilogue's; the mainloop treats them as 1.
 ///
-/// Delivery: the scales of a k-block travel with its stage. The producer warp decides once per
-/// tile how each operand's scales are copied (Source): a 1x128 operand whose extent is a multiple
-/// of 4 and whose array is 16-byte aligned by one bulk copy from lane 0 (its bytes counted in the
-/// stage's expected transaction bytes), other 1x128 operands by every lane's 4-byte cp.async of its
-/// share, a 128x128 block's one value by lane 0's cp.async; every lane then ends with
-/// cp.async.mbarrier.arrive.noinc on the stage's full barrier (PTX ISA, "cp.async.mbarrier.arrive"),
-/// which therefore completes only when the TMA bytes and every scale have landed; the consumers
-/// already wait on it before the stage's wgmma, and release the stage after the promotion that
-/// read its scales. No barrier and no copy remain on the consumers' path. A bulk copy leaves the
-/// slots past M or N as they were; the consumers zero the totals there once per tile (mask_padding).
+/// Delivery: a k-block's 1x128 scales travel with its stage. The producer warp decides once per
+/// tile how each 1x128 operand's scales are copied (Source): one bulk copy from lane 0 when the
+/// extent is a multiple of 4 and the array 16-byte aligned (its bytes counted in the stage's
+/// expected transaction bytes), else every lane's 4-byte cp.async of its share; every lane then
+/// ends with cp.async.mbarrier.arrive.noinc on the stage's full barrier (PTX ISA,
+/// "cp.async.mbarrier.arrive"), which therefore completes only when the TMA bytes and every scale
+/// have landed; the consumers already wait on it before the stage's wgmma, load their factors
+/// before the group's wait and release the stage right after it. A bulk copy leaves the slots past
+/// M or N as they were; the consumers zero the totals there once per tile (mask_padding).
+/// A 128x128 operand's one value per k-block does not travel with the stage: each consumer thread
+/// loads it from global memory itself (the same address across the warpgroup: one request per
+/// warp, a tile's values contiguous, so mostly L1 hits), one k-block ahead of its use (BlockRow).
+/// s29 under ncu: the same kernel ran two 128x128 scales copied into the stages in 1.82 M cycles
+/// against 1.34 M with none (precise); every stage whose copy completed late held up both
+/// consumer warpgroups, which then issued together and left the tensor core idle during their
+/// promotions. (DeepGEMM copies a tile's whole row of 128x128 values into shared memory at the
+/// tile's start instead, which costs a global round trip per tile.)
 ///
 /// Per thread: the accumulator fragment of wgmma (arch/wgmma_sm90.h) holds rows
 /// 64 a + 16 w + l / 4 + 8 h and columns 8 i + 2 (l % 4) + c of the warpgroup's part, so a thread
@@ -89,9 +96,9 @@ template <int TileM, int TileN, int WgM, int WgN>
 struct Sm90BlockScales {
   static_assert(WgM == 64 && 128 % WgN == 0 && TileM <= 128 && TileN <= 128 && TileM % 32 == 0 && TileN % 32 == 0,
                 "Sm90BlockScales: a tile inside one 128x128 scale block, in parts of 64 rows (one atom)");
-  /// One stage's scales (its k-block's): rows[i] of the tile's row i of op(A) (1x128; a 128x128
-  /// block's one value in rows[0]), columns[j] of column j of op(B) likewise. Rows and columns
-  /// past the problem hold zeros (their partial sums are zeros too: TMA zero-fills them).
+  /// One stage's 1x128 scales (its k-block's): rows[i] of the tile's row i of op(A), columns[j]
+  /// of column j of op(B). Rows and columns past the problem hold zeros or stale values (their
+  /// partial sums are zeros: TMA zero-fills them; mask_padding).
   struct StageStorage {
     alignas(16) float rows[TileM];
     alignas(16) float columns[TileN];
@@ -122,14 +129,13 @@ struct Sm90BlockScales {
   /// at every k-block: 157 producer instructions per stage, issued at one per ~7 cycles, so the
   /// single producer warp (busy 95% of its samples, under ncu) paced the CTA at half the tensor rate.
   enum class SourceKind {
-    kNone,    ///< no block scale on this operand: nothing copied
+    kNone,    ///< no 1x128 scale on this operand: nothing copied (128x128 values: BlockRow)
     kBulk,    ///< 1x128, extent % 4 == 0 and a 16-byte aligned array: lane 0's one bulk copy
               ///< (cp.async.bulk, PTX ISA "Data Movement: cp.async.bulk") of the tile's values
     kLanes,   ///< 1x128 otherwise: each lane's 4-byte cp.async of its share (zeros past the extent)
-    kOne,     ///< 128x128: lane 0's 4-byte cp.async of the tile's one value
   };
   struct Source {
-    float const *first = nullptr;   ///< k-block 0's source: the tile's first value (kBulk, kOne) or this lane's (kLanes)
+    float const *first = nullptr;   ///< k-block 0's source: the tile's first value (kBulk) or this lane's (kLanes)
     int64_t step = 0;               ///< floats from one k-block's source to the next
     uint32_t bytes = 0;             ///< kBulk: bytes per k-block (the tile's values inside the extent)
     int last = 0;                   ///< kLanes: offset from `first` of the extent's last value (< 0: none of this lane's)
@@ -142,24 +148,17 @@ struct Sm90BlockScales {
   CUTLASS_DEVICE static Source source(float const *scale, epilogue::OperandScaleMode mode, int extent, int index0,
                                       int l, int k_blocks, int lane) {
     Source s;
-    if (!has_block_scale(scale, mode)) return s;
-    if (mode == epilogue::OperandScaleMode::kBlock1x128) {   // scale[(l * KB + kb) * extent + i]
-      float const *batch = scale + int64_t(l) * k_blocks * extent;
-      s.step = extent;
-      if (extent % 4 == 0 && reinterpret_cast<uintptr_t>(scale) % 16 == 0) {
-        s.kind = SourceKind::kBulk;
-        s.first = batch + index0;
-        s.bytes = uint32_t(min(kSlots, extent - index0)) * 4u;
-      } else {
-        s.kind = SourceKind::kLanes;
-        s.first = batch + index0 + lane;
-        s.last = extent - 1 - index0 - lane;
-      }
-    } else {   // scale[(l * ceil(extent / 128) + i / 128) * KBp + kb]
-      int64_t const blocks = (int64_t(extent) + 127) / 128;
-      s.kind = SourceKind::kOne;
-      s.first = scale + (int64_t(l) * blocks + index0 / 128) * epilogue::block128x128_ld(k_blocks);
-      s.step = 1;
+    if (!has_block_scale(scale, mode) || mode != epilogue::OperandScaleMode::kBlock1x128) return s;
+    float const *batch = scale + int64_t(l) * k_blocks * extent;   // scale[(l * KB + kb) * extent + i]
+    s.step = extent;
+    if (extent % 4 == 0 && reinterpret_cast<uintptr_t>(scale) % 16 == 0) {
+      s.kind = SourceKind::kBulk;
+      s.first = batch + index0;
+      s.bytes = uint32_t(min(kSlots, extent - index0)) * 4u;
+    } else {
+      s.kind = SourceKind::kLanes;
+      s.first = batch + index0 + lane;
+      s.last = extent - 1 - index0 - lane;
     }
     return s;
   }
@@ -189,8 +188,6 @@ struct Sm90BlockScales {
     float const *const src = s.first + kb * s.step;
     if (s.kind == SourceKind::kBulk) {
       if (lane == 0) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, &slots[0], src, s.bytes, full);
-    } else if (s.kind == SourceKind::kOne) {
-      if (lane == 0) arch::cp_async_zfill<4>(arch::shared_address(&slots[0]), src, true);
     } else if (s.kind == SourceKind::kLanes) {
       CUTLASS_PRAGMA_UNROLL
       for (int j = 0; j < kSlots / 32; ++j) {
@@ -199,8 +196,8 @@ struct Sm90BlockScales {
     }
   }
 
-  /// The producer warp's share of k-block kb's scales into `stage`: lane 0's bulk or one-value
-  /// copies, or every lane's part; then each lane arrives (without incrementing the pending
+  /// The producer warp's share of k-block kb's 1x128 scales into `stage`: lane 0's bulk copies,
+  /// or every lane's part; then each lane arrives (without incrementing the pending
   /// count) on the stage's `full` barrier once its cp.async copies have landed: so the barrier
   /// counts 32 arrivals beyond the producer's own, whatever the modes (a bulk copy completes its
   /// bytes on the barrier itself: lane 0 adds them to the stage's expected bytes, bulk_bytes()).
@@ -215,8 +212,7 @@ struct Sm90BlockScales {
   // What the fragment's rows and columns carry: the rows are A's rows, or B's columns when the
   // kernel runs its tile transposed (kSwapped: the accumulators hold D^T, Mainloop::mma kSwapAB).
   bool rows_vector = false;      ///< the row side's scales are 1x128 (one per fragment row)
-  bool rows_scalar = false;      ///< the row side's scale is one 128x128 value
-  bool columns_scalar = false;   ///< the column side's is one 128x128 value (1x128 columns are the kind's)
+  bool swapped = false;          ///< the rows are B's columns
   int row = 0;                   ///< this thread's first fragment row in the tile (+ 8: its second)
   int column = 0;                ///< this thread's first fragment column in the tile (+ 8 i + c)
 
@@ -236,8 +232,7 @@ struct Sm90BlockScales {
     bool const a_vector = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
     bool const b_vector = b_scaled && mode_b == epilogue::OperandScaleMode::kBlock1x128;
     rows_vector = swapped ? b_vector : a_vector;
-    rows_scalar = swapped ? b_scaled && !b_vector : a_scaled && !a_vector;
-    columns_scalar = swapped ? a_scaled && !a_vector : b_scaled && !b_vector;
+    this->swapped = swapped;
     row = row0 + 16 * (thread / 32) + (thread % 32) / 4;
     column = col0 + 2 * (thread % 4);
   }
@@ -255,6 +250,41 @@ struct Sm90BlockScales {
     return v;
   }
 
+  /// A tile's 128x128 values on the fragment's row side and column side (A's and B's, or B's and
+  /// A's when swapped): k-block kb's at [kb] (nullptr: the side has none, its factor is 1).
+  struct BlockRow {
+    float const *rows = nullptr;
+    float const *columns = nullptr;
+  };
+  /// One k-block's 128x128 values (1 where a side has none).
+  struct BlockValues {
+    float rows = 1.f;
+    float columns = 1.f;
+  };
+
+  /// The 128x128 rows of tile (m0, n0) of batch entry l (op: the output operator's parameters:
+  /// scale pointers and modes, rows = M, columns = N), in the layout of the file comment.
+  template <typename OutputParams>
+  CUTLASS_DEVICE BlockRow block_row(OutputParams const &op, int m0, int n0, int l, int k_blocks) const {
+    auto const row_of = [&](float const *scale, epilogue::OperandScaleMode mode, int extent,
+                            int index0) -> float const * {
+      if (!has_block_scale(scale, mode) || mode != epilogue::OperandScaleMode::kBlock128x128) return nullptr;
+      int64_t const blocks = (int64_t(extent) + 127) / 128;
+      return scale + (int64_t(l) * blocks + index0 / 128) * epilogue::block128x128_ld(k_blocks);
+    };
+    float const *a = row_of(op.scale_a, op.scale_a_mode, op.rows, m0);
+    float const *b = row_of(op.scale_b, op.scale_b_mode, op.columns, n0);
+    return swapped ? BlockRow{b, a} : BlockRow{a, b};
+  }
+
+  /// K-block kb's 128x128 values of `r` (the mainloop loads them one k-block ahead of use).
+  CUTLASS_DEVICE static BlockValues block_values(BlockRow const &r, int kb) {
+    BlockValues v;
+    if (r.rows) v.rows = __ldg(r.rows + kb);
+    if (r.columns) v.columns = __ldg(r.columns + kb);
+    return v;
+  }
+
   /// One k-block's scale factors in registers: each row half's (kRowScales: the column side's one
   /// value folded in; kBoth), each column pair's (kColumnScales: A's one value folded in; kBoth).
   /// What a kind leaves unused the compiler drops.
@@ -263,27 +293,26 @@ struct Sm90BlockScales {
     float2 column[WgN / 8];
   };
 
-  /// The factors of this thread's fragment from `stage`, once its full barrier has passed; loaded
+  /// The factors of this thread's fragment from `stage` and the k-block's 128x128 `values`, once
+  /// the stage's full barrier has passed; loaded
   /// between the k-block's wgmma issue and its wait, so the loads' latency hides under the group
   /// (s15: loaded after the wait, they sat between a group's completion and the next issue).
   /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
   /// swapped).
   template <Promotion kKind, bool kSwapped>
-  CUTLASS_DEVICE Factors factors(StageStorage const &stage) const {
+  CUTLASS_DEVICE Factors factors(StageStorage const &stage, BlockValues const &values) const {
     static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
     Factors f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
     if constexpr (kKind != Promotion::kAdd) {
       uint32_t const rows = arch::shared_address(kSwapped ? &stage.columns[0] : &stage.rows[0]);
       uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);
-      // a row's factor: its 1x128 value, the 128x128 value, or 1 (selects, not branches: ptxas
-      // if-converts uniform branches in the k-loop anyway)
-      float const row_one = rows_scalar ? lds(rows) : 1.f;
+      // a row's factor: its 1x128 value, else the 128x128 value or 1 (selects, not branches:
+      // ptxas if-converts uniform branches in the k-loop anyway)
       CUTLASS_PRAGMA_UNROLL
-      for (int h = 0; h < 2; ++h) f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : row_one;
+      for (int h = 0; h < 2; ++h) f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : values.rows;
       if constexpr (kKind == Promotion::kRowScales) {
-        float const b = columns_scalar ? lds(columns) : 1.f;
-        f.row[0] *= b;
-        f.row[1] *= b;
+        f.row[0] *= values.columns;
+        f.row[1] *= values.columns;
       } else {
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < WgN / 8; ++i) {

@@ -187,9 +187,11 @@ struct GemmSm90 {
 
   static constexpr int kThreads = 384;
   /// setmaxnreg per warpgroup (128 x (producer + 2 consumers) <= 64K registers). Block-scaled
-  /// kernels give the producer 56, for its warp's scale-copy addresses (at 40 the 2x1-cluster
-  /// kernel spilled 20 bytes there); their consumers use the 168 that ptxas allots anyway.
-  static constexpr int kProducerRegisters = kBlockScaled ? 56 : 40;
+  /// kernels give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel
+  /// spilled 20 bytes there at 40, s16, and 12 at 56, s30); their consumers use the 168 that
+  /// ptxas allots anyway (it compiles a setmaxnreg.dec region to the lower count, but never
+  /// gives code more than the launch's 65536 / 384 per thread).
+  static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
   static constexpr int kConsumerRegisters = kBlockScaled ? 224 : 232;
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
@@ -1166,8 +1168,10 @@ struct GemmSm90 {
   /// wgmma-group from zero into `part`, is waited for, and its partial sum times the k-block's
   /// scales is added into f32 registers (`total`), which end in `acc` for the epilogue. While one
   /// consumer warpgroup waits for its group and promotes it, the other's group keeps the tensor
-  /// core busy (DeepGEMM's order). Each k-block's scales arrive with its stage (BlockScales::copy);
-  /// the factors are loaded from it between the group's issue and its wait.
+  /// core busy (DeepGEMM's order). Each k-block's 1x128 scales arrive with its stage
+  /// (BlockScales::copy), the factors are loaded from it between the group's issue and its wait,
+  /// and the stage is released as soon as the group is done (before the promotion, as DeepGEMM);
+  /// 128x128 values are loaded from global memory one k-block ahead (BlockScales::block_values).
   /// s14-s28 issued the next group before promoting the previous one, with two accumulator sets;
   /// for both sets beside the totals to fit the 168 registers, a 128-column part ran as two n64
   /// groups. The s29 A/B (8192^3, 4096 x 14336 x 4096, 8192 x 8192 x 28672, 28672 x 256 x 4096,
@@ -1191,17 +1195,21 @@ struct GemmSm90 {
       CUTLASS_PRAGMA_UNROLL
       for (int v = 0; v < Mainloop::kAccumulatorsPerAtom; ++v) total[a][v] = 0.f;
     }
+    auto const block_row = scales.block_row(op, work.m_block * TileShape::kM, work.n_block * TileShape::kN, work.l,
+                                            params.scheduler.k_tiles);
+    auto values = BlockScales::block_values(block_row, work.k_begin);
     Accumulator part[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     for (int kb = work.k_begin; kb < work.k_end; ++kb) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(part);
       Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, part, false);
       fence_accumulators(part);
-      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage]);
+      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage], values);
+      values = BlockScales::block_values(block_row, min(kb + 1, work.k_end - 1));   // the next k-block's
       arch::wgmma_wait_group<0>();
+      release_stage(smem, stage, lane);   // its wgmma done, its scales in registers
       fence_accumulators(part);
       BlockScales::template apply<kKind>(total, part, f);
-      release_stage(smem, stage, lane);   // its scales read
       advance_stage(stage, phase);
     }
     if constexpr (kKind != collective::Promotion::kAdd) {
