@@ -192,7 +192,11 @@ struct GemmSm90 {
   /// ptxas allots anyway (it compiles a setmaxnreg.dec region to the lower count, but never
   /// gives code more than the launch's 65536 / 384 per thread).
   static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
-  static constexpr int kConsumerRegisters = kBlockScaled ? 224 : 232;
+  static constexpr int kConsumerRegisters = kBlockScaled ? 216 : 232;
+  // setmaxnreg.inc waits until the CTA's pool (168 per thread at launch) has the registers: a
+  // budget past it hangs every consumer (s30: 64 + 2 x 224 did, on the GPU)
+  static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= 384 * 168,
+                "GemmSm90: setmaxnreg budgets within the launch's 168 registers per thread");
 
   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 
