@@ -25,7 +25,9 @@
 /// M or N as they were; the consumers zero the totals there once per tile (mask_padding).
 /// A 128x128 operand's one value per k-block does not travel with the stage: each consumer thread
 /// loads it from global memory itself (the same address across the warpgroup: one request per
-/// warp, a tile's values contiguous, so mostly L1 hits), one k-block ahead of its use (BlockRow).
+/// warp, a tile's values contiguous, so mostly L1 hits) while the k-block's group runs (BlockRow;
+/// loaded one k-block ahead instead, the loop-carried value cost register moves that ptxas put
+/// before the group's wgmma, waiting on the load).
 /// s29 under ncu: the same kernel ran two 128x128 scales copied into the stages in 1.82 M cycles
 /// against 1.34 M with none (precise); every stage whose copy completed late held up both
 /// consumer warpgroups, which then issued together and left the tensor core idle during their
@@ -277,7 +279,7 @@ struct Sm90BlockScales {
     return swapped ? BlockRow{b, a} : BlockRow{a, b};
   }
 
-  /// K-block kb's 128x128 values of `r` (the mainloop loads them one k-block ahead of use).
+  /// K-block kb's 128x128 values of `r`.
   CUTLASS_DEVICE static BlockValues block_values(BlockRow const &r, int kb) {
     BlockValues v;
     if (r.rows) v.rows = __ldg(r.rows + kb);
@@ -291,12 +293,16 @@ struct Sm90BlockScales {
   struct Factors {
     float row[2];
     float2 column[WgN / 8];
+    float fold = 1.f;   ///< kRowScales: the column side's 128x128 value, multiplied in by apply
   };
 
   /// The factors of this thread's fragment from `stage` and the k-block's 128x128 `values`, once
   /// the stage's full barrier has passed; loaded
   /// between the k-block's wgmma issue and its wait, so the loads' latency hides under the group
   /// (s15: loaded after the wait, they sat between a group's completion and the next issue).
+  /// Only loads: the folds that use them wait for apply, after the group's wait (s30: ptxas put
+  /// the folding FMULs between the group's first and second wgmma, where they stalled the issue
+  /// on their loads; an A 128x128 scale alone then ran 15% below precise).
   /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
   /// swapped).
   template <Promotion kKind, bool kSwapped>
@@ -311,17 +317,10 @@ struct Sm90BlockScales {
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : values.rows;
       if constexpr (kKind == Promotion::kRowScales) {
-        f.row[0] *= values.columns;
-        f.row[1] *= values.columns;
+        f.fold = values.columns;
       } else {
         CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < WgN / 8; ++i) {
-          f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));
-          if constexpr (kKind == Promotion::kColumnScales) {   // A's one value (or 1) folded into the pair
-            f.column[i].x *= f.row[0];
-            f.column[i].y *= f.row[0];
-          }
-        }
+        for (int i = 0; i < WgN / 8; ++i) f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));
       }
     }
     return f;
@@ -347,8 +346,12 @@ struct Sm90BlockScales {
   template <Promotion kKind, int kTotal>
   CUTLASS_DEVICE static void apply(float (&total)[1][kTotal], float const (&partial)[1][kTotal], Factors const &f) {
     static_assert(kTotal == WgN / 2, "Sm90BlockScales: WgN / 2 accumulators per atom and thread");
+    float const row[2] = {f.row[0] * f.fold, f.row[1] * f.fold};   // (kRowScales)
     CUTLASS_PRAGMA_UNROLL
     for (int i = 0; i < WgN / 8; ++i) {
+      // kColumnScales: A's one value (or 1, in row[0]) folded into the pair
+      float2 const pair = kKind == Promotion::kColumnScales ? make_float2(f.column[i].x * f.row[0], f.column[i].y * f.row[0])
+                                                            : f.column[i];
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
         CUTLASS_PRAGMA_UNROLL
@@ -358,9 +361,9 @@ struct Sm90BlockScales {
           if constexpr (kKind == Promotion::kAdd) {
             t += p;
           } else if constexpr (kKind == Promotion::kRowScales) {
-            t = fmaf(p, f.row[h], t);
+            t = fmaf(p, row[h], t);
           } else {
-            float const column = c == 0 ? f.column[i].x : f.column[i].y;
+            float const column = c == 0 ? pair.x : pair.y;
             t = fmaf(kKind == Promotion::kBoth ? p * f.row[h] : p, column, t);
           }
         }

@@ -1175,7 +1175,7 @@ struct GemmSm90 {
   /// core busy (DeepGEMM's order). Each k-block's 1x128 scales arrive with its stage
   /// (BlockScales::copy), the factors are loaded from it between the group's issue and its wait,
   /// and the stage is released as soon as the group is done (before the promotion, as DeepGEMM);
-  /// 128x128 values are loaded from global memory one k-block ahead (BlockScales::block_values).
+  /// 128x128 values are loaded from global memory under the group (BlockScales::block_values).
   /// s14-s28 issued the next group before promoting the previous one, with two accumulator sets;
   /// for both sets beside the totals to fit the 168 registers, a 128-column part ran as two n64
   /// groups. The s29 A/B (8192^3, 4096 x 14336 x 4096, 8192 x 8192 x 28672, 28672 x 256 x 4096,
@@ -1201,15 +1201,14 @@ struct GemmSm90 {
     }
     auto const block_row = scales.block_row(op, work.m_block * TileShape::kM, work.n_block * TileShape::kN, work.l,
                                             params.scheduler.k_tiles);
-    auto values = BlockScales::block_values(block_row, work.k_begin);
     Accumulator part[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     for (int kb = work.k_begin; kb < work.k_end; ++kb) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(part);
       Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, part, false);
       fence_accumulators(part);
-      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage], values);
-      values = BlockScales::block_values(block_row, min(kb + 1, work.k_end - 1));   // the next k-block's
+      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage],
+                                                              BlockScales::block_values(block_row, kb));
       arch::wgmma_wait_group<0>();
       release_stage(smem, stage, lane);   // its wgmma done, its scales in registers
       fence_accumulators(part);
