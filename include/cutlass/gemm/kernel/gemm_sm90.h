@@ -186,11 +186,11 @@ struct GemmSm90 {
   static constexpr int kMaxComputeCapability = 90;   // sm_90a code runs on sm_90 only
 
   static constexpr int kThreads = 384;
-  /// setmaxnreg per warpgroup (128 x (producer + 2 consumers) <= 64K registers). Block-scaled
-  /// kernels give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel
-  /// spilled 20 bytes there at 40, s16, and 12 at 56, s30); their consumers use the 168 that
-  /// ptxas allots anyway (it compiles a setmaxnreg.dec region to the lower count, but never
-  /// gives code more than the launch's 65536 / 384 per thread).
+  /// setmaxnreg per warpgroup (128 x (producer + 2 consumers) <= the launch's 168 x 384; ptxas
+  /// compiles each side's code to its count, and reports the launch's 168). Block-scaled kernels
+  /// give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel spilled 20
+  /// bytes there at 40, s16, and 12 at 56, s30), and their consumers the 216 left, which hold two
+  /// accumulator sets beside the promoted totals (promoted_mainloop).
   static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
   static constexpr int kConsumerRegisters = kBlockScaled ? 216 : 232;
   // setmaxnreg.inc waits until the CTA's pool (168 per thread at launch) has the registers: a
@@ -1169,19 +1169,21 @@ struct GemmSm90 {
   }
 
   /// The block-scaled mainloop of one unit (kBlockScaled): each k-block's part runs as one
-  /// wgmma-group from zero into `part`, is waited for, and its partial sum times the k-block's
-  /// scales is added into f32 registers (`total`), which end in `acc` for the epilogue. While one
-  /// consumer warpgroup waits for its group and promotes it, the other's group keeps the tensor
-  /// core busy (DeepGEMM's order). Each k-block's 1x128 scales arrive with its stage
-  /// (BlockScales::copy), the factors are loaded from it between the group's issue and its wait,
-  /// and the stage is released as soon as the group is done (before the promotion, as DeepGEMM);
-  /// 128x128 values are loaded from global memory under the group (BlockScales::block_values).
-  /// s14-s28 issued the next group before promoting the previous one, with two accumulator sets;
-  /// for both sets beside the totals to fit the 168 registers, a 128-column part ran as two n64
-  /// groups. The s29 A/B (8192^3, 4096 x 14336 x 4096, 8192 x 8192 x 28672, 28672 x 256 x 4096,
-  /// e4m3 -> bf16, best block-scaled kernel, two rounds each): this order, one n128 group per
-  /// k-block, ran faster in 10 of 12 shape-and-mode pairs (precise at 8192^3 1216 -> 1285 TFLOP/s,
-  /// 128x128 x 1x128 scales at 8192 x 8192 x 28672 1012 -> 1066), the other two within 3%.
+  /// wgmma-group from zero into an accumulator set, is waited for, and its partial sum times the
+  /// k-block's scales is added into f32 registers (`total`), which end in `acc` for the epilogue.
+  /// Each k-block's 1x128 scales arrive with its stage (BlockScales::copy), the factors are loaded
+  /// from it before the group's wait, and the stage is released as soon as the group is done
+  /// (before the promotion, as DeepGEMM); 128x128 values are loaded from global memory under the
+  /// group (BlockScales::block_values).
+  /// Precise sums and the row-scale kind (kAdd, kRowScales: a few factors per thread) keep two
+  /// accumulator sets: the next k-block's group is issued before the previous one is waited for and
+  /// promoted, so the warpgroup's own group covers its promotion. ptxas compiles the consumers to
+  /// their setmaxnreg budget (216 here), which fits the two n128 sets and the totals; the column
+  /// kinds (sixteen column factors per set) would spill there, and run serially: one group, waited
+  /// for, then promoted, the other consumer's group covering it (DeepGEMM's order).
+  /// History: s14-s28 ran two sets of n64 pieces (then thought to need the 168 registers of the
+  /// launch); s29's serial order beat that in 10 of 12 shape-and-mode pairs (+2-7%); s30 measured
+  /// the serial order's precise sums at 0.82-0.91x cuBLASLt's, the tensor core ~62% busy at 8192^3.
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
   template <collective::Promotion kKind, bool kSwapped>
@@ -1189,6 +1191,7 @@ struct GemmSm90 {
                                                int thread_in_wg, Sm90WorkUnit const &work, int &stage,
                                                uint32_t &phase,
                                                Accumulator (&acc)[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom]) {
+    using Set = Accumulator[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     auto const &op = params.epilogue.output_op;
     int const lane = thread_in_wg % 32;
     BlockScales const scales(op.scale_a, op.scale_a_mode, op.scale_b, op.scale_b_mode, Mainloop::consumer_row(consumer),
@@ -1201,19 +1204,66 @@ struct GemmSm90 {
     }
     auto const block_row = scales.block_row(op, work.m_block * TileShape::kM, work.n_block * TileShape::kN, work.l,
                                             params.scheduler.k_tiles);
-    Accumulator part[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
-    for (int kb = work.k_begin; kb < work.k_end; ++kb) {
+    // the group of the ring's next k-block into `into`
+    auto issue = [&](Set &into) {
       arch::mbarrier_wait(&smem.full[stage], phase);
-      fence_accumulators(part);
-      Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, part, false);
-      fence_accumulators(part);
-      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage],
-                                                              BlockScales::block_values(block_row, kb));
-      arch::wgmma_wait_group<0>();
-      release_stage(smem, stage, lane);   // its wgmma done, its scales in registers
-      fence_accumulators(part);
-      BlockScales::template apply<kKind>(total, part, f);
+      fence_accumulators(into);
+      Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, into, false);
+      fence_accumulators(into);
       advance_stage(stage, phase);
+    };
+    // the oldest group not yet promoted: its stage and k-block, its factors (its full barrier passed)
+    int promoted_stage = stage, promoted_kb = work.k_begin;
+    auto factors = [&]() {
+      return scales.template factors<kKind, kSwapped>(smem.block_scales[promoted_stage],
+                                                      BlockScales::block_values(block_row, promoted_kb));
+    };
+    // once its group is done: the stage back to the producer, the partial sum into the totals
+    auto promote = [&](Set &done, auto const &f) {
+      release_stage(smem, promoted_stage, lane);
+      fence_accumulators(done);
+      BlockScales::template apply<kKind>(total, done, f);
+      promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
+      ++promoted_kb;
+    };
+    int const blocks = work.k_end - work.k_begin;
+    if constexpr (kKind == collective::Promotion::kAdd || kKind == collective::Promotion::kRowScales) {
+      // Every path into the loop's head and out of its body has exactly set 0's group in flight:
+      // ptxas tracks the groups path by path, and a merge where either set could be in flight
+      // makes it serialize every wgmma (C7514).
+      Set set0, set1;
+      issue(set0);
+      auto f0 = factors();
+      int g = 0;
+      for (; g + 2 < blocks; g += 2) {
+        issue(set1);
+        arch::wgmma_wait_group<1>();
+        promote(set0, f0);
+        auto const f1 = factors();
+        issue(set0);
+        arch::wgmma_wait_group<1>();
+        promote(set1, f1);
+        f0 = factors();
+      }
+      if (g + 1 < blocks) {
+        issue(set1);
+        arch::wgmma_wait_group<1>();
+        promote(set0, f0);
+        auto const f1 = factors();
+        arch::wgmma_wait_group<0>();
+        promote(set1, f1);
+      } else {
+        arch::wgmma_wait_group<0>();
+        promote(set0, f0);
+      }
+    } else {
+      Set part;
+      for (int g = 0; g < blocks; ++g) {
+        issue(part);
+        auto const f = factors();
+        arch::wgmma_wait_group<0>();
+        promote(part, f);
+      }
     }
     if constexpr (kKind != collective::Promotion::kAdd) {
       int const rows_left = op.rows - work.m_block * TileShape::kM, columns_left = op.columns - work.n_block * TileShape::kN;
