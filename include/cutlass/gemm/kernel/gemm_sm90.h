@@ -190,7 +190,7 @@ struct GemmSm90 {
   /// compiles each side's code to its count, and reports the launch's 168). Block-scaled kernels
   /// give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel spilled 20
   /// bytes there at 40, s16, and 12 at 56, s30), and their consumers the 216 left, which hold two
-  /// accumulator sets beside the promoted totals (promoted_mainloop).
+  /// accumulator sets beside the promoted totals for precise sums (promoted_mainloop).
   static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
   static constexpr int kConsumerRegisters = kBlockScaled ? 216 : 232;
   // setmaxnreg.inc waits until the CTA's pool (168 per thread at launch) has the registers: a
@@ -1175,15 +1175,17 @@ struct GemmSm90 {
   /// from it before the group's wait, and the stage is released as soon as the group is done
   /// (before the promotion, as DeepGEMM); 128x128 values are loaded from global memory under the
   /// group (BlockScales::block_values).
-  /// Precise sums and the row-scale kind (kAdd, kRowScales: a few factors per thread) keep two
-  /// accumulator sets: the next k-block's group is issued before the previous one is waited for and
-  /// promoted, so the warpgroup's own group covers its promotion. ptxas compiles the consumers to
-  /// their setmaxnreg budget (216 here), which fits the two n128 sets and the totals; the column
-  /// kinds (sixteen column factors per set) would spill there, and run serially: one group, waited
-  /// for, then promoted, the other consumer's group covering it (DeepGEMM's order).
+  /// Precise sums (kAdd) keep two accumulator sets: the next k-block's group is issued before the
+  /// previous one is waited for and promoted, so the warpgroup's own group covers its promotion
+  /// (ptxas compiles the consumers to their setmaxnreg budget, 216 here, which fits two n128 sets
+  /// and the totals). The scaled kinds run serially: one group, waited for, then promoted, the
+  /// other consumer's group covering it (DeepGEMM's order).
   /// History: s14-s28 ran two sets of n64 pieces (then thought to need the 168 registers of the
-  /// launch); s29's serial order beat that in 10 of 12 shape-and-mode pairs (+2-7%); s30 measured
-  /// the serial order's precise sums at 0.82-0.91x cuBLASLt's, the tensor core ~62% busy at 8192^3.
+  /// launch); s29's serial order beat that in 10 of 12 shape-and-mode pairs (+2-7%). s30, 8192^3
+  /// and 4096 x 14336 x 4096 (e4m3 -> bf16, ratio to cuBLASLt's same mode): two n128 sets took
+  /// precise from 0.82-0.87x to 0.86-0.92x, but the row-scale kind with 1x128 rows from 0.73-0.79x
+  /// to 0.70-0.74x (blk x vec) and A's 128x128 value alone from 1017-1036 to 990 TFLOP/s; the
+  /// column kinds (sixteen column factors per set) spill at 216 registers with two sets.
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
   template <collective::Promotion kKind, bool kSwapped>
@@ -1227,7 +1229,7 @@ struct GemmSm90 {
       ++promoted_kb;
     };
     int const blocks = work.k_end - work.k_begin;
-    if constexpr (kKind == collective::Promotion::kAdd || kKind == collective::Promotion::kRowScales) {
+    if constexpr (kKind == collective::Promotion::kAdd) {
       // Every path into the loop's head and out of its body has exactly set 0's group in flight:
       // ptxas tracks the groups path by path, and a merge where either set could be in flight
       // makes it serialize every wgmma (C7514).
