@@ -613,9 +613,10 @@ typedef enum {
  *      K = 16384: FAST 7.47e-4, PRECISE 1.04e-4
  *  Speed (H200, e4m3 -> bf16, ratio to cuBLASLt's same mode in the same run, cutlass_bench
  *  --dtypes=fe4m3 --scale-a/--scale-b/--accumulation on 8192^3, 4096 x 14336 x 4096, 8192 x 8192 x
- *  28672 and 28672 x 256 x 4096; docs/NOTES.md, s29): PRECISE 0.77-0.90x, block scales
- *  BLK128x128 A x VEC128 B 0.66-0.74x (1026 TFLOP/s at 8192^3 against cuBLASLt's 1245-1338),
- *  VEC128 A x BLK128x128 B 0.71-0.76x; FAST 0.92-1.06x, OUTER_VEC A and B 0.95-1.00x.
+ *  28672 and 28672 x 256 x 4096; docs/NOTES.md, s30): PRECISE 0.82-0.94x (1193 TFLOP/s at
+ *  8192^3, against FAST's 1446), block scales BLK128x128 A x VEC128 B 0.72-0.84x (942 TFLOP/s at
+ *  8192^3 against cuBLASLt's 1233), VEC128 A x BLK128x128 B 0.79-0.85x, VEC128 x VEC128
+ *  0.77-0.85x; FAST 0.92-1.02x; OUTER_VEC A and B 0.95-1.00x (s29).
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a mode outside the enumerators. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetAccumulation(cutlassLibHandle_t handle, cutlassLibAccumulation_t mode);
 
