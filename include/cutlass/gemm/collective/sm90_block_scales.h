@@ -258,12 +258,6 @@ struct Sm90BlockScales {
     float const *rows = nullptr;
     float const *columns = nullptr;
   };
-  /// One k-block's 128x128 values (1 where a side has none).
-  struct BlockValues {
-    float rows = 1.f;
-    float columns = 1.f;
-  };
-
   /// The 128x128 rows of tile (m0, n0) of batch entry l (op: the output operator's parameters:
   /// scale pointers and modes, rows = M, columns = N), in the layout of the file comment.
   template <typename OutputParams>
@@ -279,13 +273,17 @@ struct Sm90BlockScales {
     return swapped ? BlockRow{b, a} : BlockRow{a, b};
   }
 
-  /// K-block kb's 128x128 values of `r`.
-  CUTLASS_DEVICE static BlockValues block_values(BlockRow const &r, int kb) {
-    BlockValues v;
-    if (r.rows) v.rows = __ldg(r.rows + kb);
-    if (r.columns) v.columns = __ldg(r.columns + kb);
+  /// A 128x128 value (read-only for the kernel's life: the non-coherent path; volatile, so each
+  /// use is its own load straight into its register: a load shared by two factors, or selected
+  /// against a shared-memory load, became a register move that ptxas placed inside the next
+  /// group's wgmma issue, waiting on the load, s30).
+  CUTLASS_DEVICE static float ldg(float const *address) {
+    float v;
+    asm volatile("ld.global.nc.f32 %0, [%1];\n" : "=f"(v) : "l"(address));
     return v;
   }
+  /// K-block kb's value of a 128x128 side (1 where it has none).
+  CUTLASS_DEVICE static float block_value(float const *side, int kb) { return side ? ldg(side + kb) : 1.f; }
 
   /// One k-block's scale factors in registers: each row half's (kRowScales: the column side's one
   /// value folded in; kBoth), each column pair's (kColumnScales: A's one value folded in; kBoth).
@@ -296,8 +294,8 @@ struct Sm90BlockScales {
     float fold = 1.f;   ///< kRowScales: the column side's 128x128 value, multiplied in by apply
   };
 
-  /// The factors of this thread's fragment from `stage` and the k-block's 128x128 `values`, once
-  /// the stage's full barrier has passed; loaded
+  /// The factors of this thread's fragment for k-block kb from `stage` and the tile's 128x128
+  /// rows `block`, once the stage's full barrier has passed; loaded
   /// between the k-block's wgmma issue and its wait, so the loads' latency hides under the group
   /// (s15: loaded after the wait, they sat between a group's completion and the next issue).
   /// Only loads: the folds that use them wait for apply, after the group's wait (s30: ptxas put
@@ -306,7 +304,7 @@ struct Sm90BlockScales {
   /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
   /// swapped).
   template <Promotion kKind, bool kSwapped>
-  CUTLASS_DEVICE Factors factors(StageStorage const &stage, BlockValues const &values) const {
+  CUTLASS_DEVICE Factors factors(StageStorage const &stage, BlockRow const &block, int kb) const {
     static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
     Factors f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
     if constexpr (kKind != Promotion::kAdd) {
@@ -315,9 +313,11 @@ struct Sm90BlockScales {
       // a row's factor: its 1x128 value, else the 128x128 value or 1 (selects, not branches:
       // ptxas if-converts uniform branches in the k-loop anyway)
       CUTLASS_PRAGMA_UNROLL
-      for (int h = 0; h < 2; ++h) f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : values.rows;
+      for (int h = 0; h < 2; ++h) {
+        f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : block_value(block.rows, kb);
+      }
       if constexpr (kKind == Promotion::kRowScales) {
-        f.fold = values.columns;
+        f.fold = block_value(block.columns, kb);
       } else {
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < WgN / 8; ++i) f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));

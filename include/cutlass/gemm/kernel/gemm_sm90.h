@@ -1174,7 +1174,7 @@ struct GemmSm90 {
   /// Each k-block's 1x128 scales arrive with its stage (BlockScales::copy), the factors are loaded
   /// from it before the group's wait, and the stage is released as soon as the group is done
   /// (before the promotion, as DeepGEMM); 128x128 values are loaded from global memory under the
-  /// group (BlockScales::block_values).
+  /// group (BlockScales::block_value).
   /// Precise sums (kAdd) keep two accumulator sets: the next k-block's group is issued before the
   /// previous one is waited for and promoted, so the warpgroup's own group covers its promotion
   /// (ptxas compiles the consumers to their setmaxnreg budget, 216 here, which fits two n128 sets
@@ -1206,52 +1206,48 @@ struct GemmSm90 {
     }
     auto const block_row = scales.block_row(op, work.m_block * TileShape::kM, work.n_block * TileShape::kN, work.l,
                                             params.scheduler.k_tiles);
-    // the group of the ring's next k-block into `into`
+    // the group of the ring's next k-block into `into`; then its factors (loads only, from the
+    // stage whose full barrier the issue waited for), which its promotion will use
+    int issued_kb = work.k_begin;
     auto issue = [&](Set &into) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(into);
       Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, into, false);
       fence_accumulators(into);
+      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage], block_row, issued_kb);
       advance_stage(stage, phase);
+      ++issued_kb;
+      return f;
     };
-    // the oldest group not yet promoted: its stage and k-block, its factors (its full barrier passed)
-    int promoted_stage = stage, promoted_kb = work.k_begin;
-    auto factors = [&]() {
-      return scales.template factors<kKind, kSwapped>(smem.block_scales[promoted_stage],
-                                                      BlockScales::block_values(block_row, promoted_kb));
-    };
-    // once its group is done: the stage back to the producer, the partial sum into the totals
+    // once the oldest unpromoted group is done: its stage back to the producer, its partial sum
+    // into the totals
+    int promoted_stage = stage;
     auto promote = [&](Set &done, auto const &f) {
       release_stage(smem, promoted_stage, lane);
       fence_accumulators(done);
       BlockScales::template apply<kKind>(total, done, f);
       promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
-      ++promoted_kb;
     };
     int const blocks = work.k_end - work.k_begin;
-    if constexpr (kKind == collective::Promotion::kAdd) {
+    if constexpr (kKind == collective::Promotion::kAdd || kKind == collective::Promotion::kRowScales) {
       // Every path into the loop's head and out of its body has exactly set 0's group in flight:
       // ptxas tracks the groups path by path, and a merge where either set could be in flight
       // makes it serialize every wgmma (C7514).
       Set set0, set1;
-      issue(set0);
-      auto f0 = factors();
+      auto f0 = issue(set0);
       int g = 0;
       for (; g + 2 < blocks; g += 2) {
-        issue(set1);
+        auto const f1 = issue(set1);
         arch::wgmma_wait_group<1>();
         promote(set0, f0);
-        auto const f1 = factors();
-        issue(set0);
+        f0 = issue(set0);
         arch::wgmma_wait_group<1>();
         promote(set1, f1);
-        f0 = factors();
       }
       if (g + 1 < blocks) {
-        issue(set1);
+        auto const f1 = issue(set1);
         arch::wgmma_wait_group<1>();
         promote(set0, f0);
-        auto const f1 = factors();
         arch::wgmma_wait_group<0>();
         promote(set1, f1);
       } else {
@@ -1261,8 +1257,7 @@ struct GemmSm90 {
     } else {
       Set part;
       for (int g = 0; g < blocks; ++g) {
-        issue(part);
-        auto const f = factors();
+        auto const f = issue(part);
         arch::wgmma_wait_group<0>();
         promote(part, f);
       }
