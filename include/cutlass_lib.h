@@ -613,10 +613,10 @@ typedef enum {
  *      K = 16384: FAST 7.47e-4, PRECISE 1.04e-4
  *  Speed (H200, e4m3 -> bf16, ratio to cuBLASLt's same mode in the same run, cutlass_bench
  *  --dtypes=fe4m3 --scale-a/--scale-b/--accumulation on 8192^3, 4096 x 14336 x 4096, 8192 x 8192 x
- *  28672 and 28672 x 256 x 4096; docs/NOTES.md, s30): PRECISE 0.82-0.94x (1193 TFLOP/s at
- *  8192^3, against FAST's 1446), block scales BLK128x128 A x VEC128 B 0.72-0.84x (942 TFLOP/s at
- *  8192^3 against cuBLASLt's 1233), VEC128 A x BLK128x128 B 0.79-0.85x, VEC128 x VEC128
- *  0.77-0.85x; FAST 0.92-1.02x; OUTER_VEC A and B 0.95-1.00x (s29).
+ *  28672 and 28672 x 256 x 4096; docs/NOTES.md, s30): PRECISE 0.81-0.93x (1175 TFLOP/s at
+ *  8192^3, against FAST's 1318 in the same run), block scales BLK128x128 A x VEC128 B 0.73-0.82x
+ *  (907 TFLOP/s at 8192^3 against cuBLASLt's 1221), VEC128 A x BLK128x128 B 0.80-0.87x, VEC128 x
+ *  VEC128 0.76-0.80x; FAST 0.93-1.04x; OUTER_VEC A and B 0.95-1.00x (s29).
  *  NOT_INITIALIZED if handle is null; INVALID_VALUE for a mode outside the enumerators. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetAccumulation(cutlassLibHandle_t handle, cutlassLibAccumulation_t mode);
 

@@ -1171,21 +1171,21 @@ struct GemmSm90 {
   /// The block-scaled mainloop of one unit (kBlockScaled): each k-block's part runs as one
   /// wgmma-group from zero into an accumulator set, is waited for, and its partial sum times the
   /// k-block's scales is added into f32 registers (`total`), which end in `acc` for the epilogue.
-  /// Each k-block's 1x128 scales arrive with its stage (BlockScales::copy), the factors are loaded
-  /// from it before the group's wait, and the stage is released as soon as the group is done
-  /// (before the promotion, as DeepGEMM); 128x128 values are loaded from global memory under the
-  /// group (BlockScales::block_value).
-  /// Precise sums (kAdd) keep two accumulator sets: the next k-block's group is issued before the
-  /// previous one is waited for and promoted, so the warpgroup's own group covers its promotion
-  /// (ptxas compiles the consumers to their setmaxnreg budget, 216 here, which fits two n128 sets
-  /// and the totals). The scaled kinds run serially: one group, waited for, then promoted, the
-  /// other consumer's group covering it (DeepGEMM's order).
+  /// Each k-block's 1x128 scales arrive with its stage (BlockScales::copy); a group's factors are
+  /// loaded right after its issue (from that stage, and 128x128 values from global memory), and
+  /// its stage is released as soon as the group is done (before the promotion, as DeepGEMM).
+  /// Precise sums and the row-scale kind (kAdd, kRowScales: a few factors per thread) keep two
+  /// accumulator sets: the next k-block's group is issued before the previous one is waited for
+  /// and promoted, so the warpgroup's own group covers its promotion (ptxas compiles the consumers
+  /// to their setmaxnreg budget, 216 here, which fits two n128 sets and the totals). The column
+  /// kinds (sixteen column factors per set: they spill with two sets) run serially: one group,
+  /// waited for, then promoted, the other consumer's group covering it (DeepGEMM's order).
   /// History: s14-s28 ran two sets of n64 pieces (then thought to need the 168 registers of the
   /// launch); s29's serial order beat that in 10 of 12 shape-and-mode pairs (+2-7%). s30, 8192^3
   /// and 4096 x 14336 x 4096 (e4m3 -> bf16, ratio to cuBLASLt's same mode): two n128 sets took
-  /// precise from 0.82-0.87x to 0.86-0.92x, but the row-scale kind with 1x128 rows from 0.73-0.79x
-  /// to 0.70-0.74x (blk x vec) and A's 128x128 value alone from 1017-1036 to 990 TFLOP/s; the
-  /// column kinds (sixteen column factors per set) spill at 216 registers with two sets.
+  /// precise from 0.82-0.87x to 0.86-0.92x; the row kind tied its serial order (blk x vec 913-917
+  /// against 911-926 TFLOP/s at 8192^3) once no register move waited on a load inside a group's
+  /// issue (before that, -3 to -5%).
   /// Compiled once per promotion kind (collective::Promotion), chosen per unit by consumer(); only
   /// kBlockScaled kernels instantiate it (the call is in a discarded `if constexpr` branch elsewhere).
   template <collective::Promotion kKind, bool kSwapped>
