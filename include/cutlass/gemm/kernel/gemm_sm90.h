@@ -190,7 +190,7 @@ struct GemmSm90 {
   /// compiles each side's code to its count, and reports the launch's 168). Block-scaled kernels
   /// give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel spilled 20
   /// bytes there at 40, s16, and 12 at 56, s30), and their consumers the 216 left, which hold two
-  /// accumulator sets beside the promoted totals for precise sums (promoted_mainloop).
+  /// accumulator sets beside the promoted totals (promoted_mainloop).
   static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
   static constexpr int kConsumerRegisters = kBlockScaled ? 216 : 232;
   // setmaxnreg.inc waits until the CTA's pool (168 per thread at launch) has the registers: a
