@@ -3,7 +3,8 @@
 # consumer's cycles go, the row kind (blk x vec, swapped) against precise on the same kernel at
 # 8192^3. ncu source counters per SASS instruction (.device/top_stalls.py), warp-state stats, and
 # the tensor pipe's utilization, for: precise (kAdd, two sets), A 128x128 alone (kRowScales, no
-# stage copy), blk x vec. Copy to .device/ and run with carry [".device"]; ~3 minutes.
+# stage copy), blk x vec; the SM clock of each (the 700 W cap: a busier promotion may simply
+# clock lower). Copy to .device/ and run with carry [".device"]; ~3 minutes.
 set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s)
 mkdir -p $o/l
@@ -21,7 +22,7 @@ for mode in "precise --accumulation=precise" "ablk --scale-a=block128x128" "blkv
     -o $o/l/rep_$n $b/src/benchmark/cutlass_bench --shapes=/tmp/one.csv --dtypes=fe4m3 --verify=false \
     --warmup-iterations=0 --profiling-iterations=1 --kernels='*blockscale*' "$@" > $o/l/ncu_run_$n.log 2>&1
   ncu -i $o/l/rep_$n.ncu-rep --print-details all > $o/l/ncu_$n.txt 2>&1
-  echo "== $n"; grep -E "Duration|Compute \(SM\) Throughput|Warp Cycles Per Issued|Issued Warp|hmma_cycles|inst_executed|Stall [A-Z]" $o/l/ncu_$n.txt | head -24
+  echo "== $n"; grep -E "Duration|SM Frequency|Elapsed Cycles|Compute \(SM\) Throughput|Warp Cycles Per Issued|Issued Warp|hmma_cycles|inst_executed|Stall [A-Z]" $o/l/ncu_$n.txt | head -24
   ncu -i $o/l/rep_$n.ncu-rep --page source --csv --print-source sass > $o/l/src_$n.csv 2>/dev/null
   python3 .device/top_stalls.py $o/l/src_$n.csv 25
 done
