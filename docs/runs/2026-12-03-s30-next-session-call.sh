@@ -18,11 +18,12 @@ for mode in "precise --accumulation=precise" "ablk --scale-a=block128x128" "blkv
   set -- $mode; n=$1; shift
   timeout 120 ncu --clock-control none -k regex:gemm_sm90 -c 1 \
     --section SpeedOfLight --section WarpStateStats --section SourceCounters --section InstructionStats \
-    --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum \
+    --section MemoryWorkloadAnalysis_Tables --section MemoryWorkloadAnalysis \
+    --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum \
     -o $o/l/rep_$n $b/src/benchmark/cutlass_bench --shapes=/tmp/one.csv --dtypes=fe4m3 --verify=false \
     --warmup-iterations=0 --profiling-iterations=1 --kernels='*blockscale*' "$@" > $o/l/ncu_run_$n.log 2>&1
   ncu -i $o/l/rep_$n.ncu-rep --print-details all > $o/l/ncu_$n.txt 2>&1
-  echo "== $n"; grep -E "Duration|SM Frequency|Elapsed Cycles|Compute \(SM\) Throughput|Warp Cycles Per Issued|Issued Warp|hmma_cycles|inst_executed|Stall [A-Z]" $o/l/ncu_$n.txt | head -24
+  echo "== $n"; grep -E "lts__t_sectors|L2 Cache Throughput|Duration|SM Frequency|Elapsed Cycles|Compute \(SM\) Throughput|Warp Cycles Per Issued|Issued Warp|hmma_cycles|inst_executed|Stall [A-Z]" $o/l/ncu_$n.txt | head -24
   ncu -i $o/l/rep_$n.ncu-rep --page source --csv --print-source sass > $o/l/src_$n.csv 2>/dev/null
   python3 .device/top_stalls.py $o/l/src_$n.csv 25
 done
