@@ -21,8 +21,9 @@
 /// ends with cp.async.mbarrier.arrive.noinc on the stage's full barrier (PTX ISA,
 /// "cp.async.mbarrier.arrive"), which therefore completes only when the TMA bytes and every scale
 /// have landed; the consumers already wait on it before the stage's wgmma, load their factors
-/// before the group's wait and release the stage right after it. A bulk copy leaves the slots past
-/// M or N as they were; the consumers zero the totals there once per tile (mask_padding).
+/// before the group's wait and release the stage right after it (GemmSm90::release_stage orders
+/// the loads). A bulk copy leaves the slots past M or N as they were; the consumers zero the totals
+/// there once per tile (mask_padding).
 /// A 128x128 operand's one value per k-block does not travel with the stage: each consumer thread
 /// loads it from global memory itself (the same address across the warpgroup: one request per
 /// warp, a tile's values contiguous, so mostly L1 hits) while the k-block's group runs (BlockRow;
@@ -244,8 +245,9 @@ struct Sm90BlockScales {
     column = col0 + 2 * (thread % 4);
   }
 
-  /// Shared loads at .shared addresses (volatile: kept after the full-barrier wait that published
-  /// the values, and before the stage's release).
+  /// Shared loads at .shared addresses (volatile: issued after the full-barrier wait that published
+  /// the values, and before the stage's release in program order; the release's own ordering is
+  /// GemmSm90::promoted_mainloop's).
   CUTLASS_DEVICE static float lds(uint32_t address) {
     float v;
     asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(address));

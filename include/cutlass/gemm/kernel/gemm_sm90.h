@@ -1,10 +1,10 @@
 /// @file cutlass/gemm/kernel/gemm_sm90.h
 /// GemmSm90: the Hopper (sm_90a) warp-specialized, persistent GEMM. 384 threads per CTA, one CTA
 /// per SM, walking output tiles in the Sm90TileScheduler order:
-///   warpgroup 0 (producer, 40 registers; see kProducerRegisters): one thread issues the TMA loads of A and B into a ring
+///   warpgroup 0 (producer, 40 registers, block-scaled 64; kProducerRegisters): one thread issues the TMA loads of A and B into a ring
 ///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier (block-scaled
 ///     kernels: its warp also copies each k-block's scales into the stage);
-///   warpgroups 1, 2 (consumers, 232 registers): wgmma from the stages into f32 accumulators,
+///   warpgroups 1, 2 (consumers, 232 registers, block-scaled 216): wgmma from the stages into f32 accumulators,
 ///     then the TMA epilogue (sm90_epilogue_tma.h). Cooperative: the two split every tile.
 ///     Ping-pong: they take alternate tiles, and an order barrier lets a consumer start a tile's
 ///     mainloop only when the other has finished the previous tile's, so one consumer's mainloop
@@ -940,10 +940,19 @@ struct GemmSm90 {
 
   /// A consumer warp gives stage `stage` back: one arrive on the empty barrier of every CTA of the
   /// cluster (lane r arrives on rank r's), as every CTA's producer writes into this CTA's stage.
+  /// Block-scaled kernels' warps have also read the stage's scale slots with ld.shared, which the
+  /// producer's copies overwrite next: the local arrive (release, CTA scope) orders those loads;
+  /// a cluster's arrive is relaxed, so every lane's loads are fenced and the warp synchronized
+  /// before it (a fence then a relaxed arrive: a release pattern, PTX ISA "Memory Consistency
+  /// Model"; ptxas moved the bare arrive above the promotion that consumes the loads, s30 review).
   CUTLASS_DEVICE static void release_stage(SharedStorage &smem, int stage, int lane) {
     if (kClusterSize == 1) {
       if (lane == 0) arch::mbarrier_arrive(&smem.empty[stage]);
     } else {
+      if constexpr (kBlockScaled) {
+        cuda::ptx::fence(cuda::ptx::sem_acq_rel, cuda::ptx::scope_cta);
+        __syncwarp();
+      }
       if (lane < kClusterSize) arch::mbarrier_arrive_cluster(&smem.empty[stage], uint32_t(lane));
     }
   }
@@ -1219,8 +1228,8 @@ struct GemmSm90 {
       ++issued_kb;
       return f;
     };
-    // once the oldest unpromoted group is done: its stage back to the producer, its partial sum
-    // into the totals
+    // once the oldest unpromoted group is done: its stage back to the producer (release_stage
+    // orders the ld.shared of its scale factors), its partial sum into the totals
     int promoted_stage = stage;
     auto promote = [&](Set &done, auto const &f) {
       release_stage(smem, promoted_stage, lane);
