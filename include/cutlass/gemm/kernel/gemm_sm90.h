@@ -1000,10 +1000,10 @@ struct GemmSm90 {
 
   /// One consumer warpgroup: for each of its units, the mainloop over the stages (one
   /// wgmma-group in flight; a stage is released once the group after it is issued and it has
-  /// completed; block-scaled kernels: promoted_mainloop), then the epilogue (stream-K: or the partial-sum hand-off). Cooperative consumers
-  /// take every unit of the CTA; ping-pong consumer c takes the CTA's units j = c, c + 2, ...,
-  /// whose k-blocks start at the ring position of the k-blocks of units 0 .. j - 1, after the
-  /// other consumer's mainloop of unit j - 1 is done.
+  /// completed; block-scaled kernels: promoted_mainloop), then the epilogue (stream-K: or the
+  /// partial-sum hand-off). Cooperative consumers take every unit of the CTA; ping-pong consumer
+  /// c takes the CTA's units j = c, c + 2, ..., whose k-blocks start at the ring position of the
+  /// k-blocks of units 0 .. j - 1, after the other consumer's mainloop of unit j - 1 is done.
   CUTLASS_DEVICE static void consumer(Params const &params, SharedStorage &smem, int consumer, int thread_in_wg) {
     Accumulator acc[Mainloop::kAtomsM][Mainloop::kAccumulatorsPerAtom];
     typename Epilogue::State epilogue_state;
