@@ -261,9 +261,13 @@ ROWS = tuple(
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(S8, TILES_FP8), in_default_set=False),
 ) + tuple(
     # e4m3 x e4m3 -> bf16 / f16 / f32 (wgmma .f32.e4m3.e4m3, K-major operands only, the tensor
-    # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite
+    # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite. Fused
+    # epilogues (every standard variant, bias of the output type; the operand scales apply before
+    # them): opt-in ("*e4m3_e4m3_f32_*_epi_tma_*"), written s30 after the device budget, compiled
+    # on the host, NOT yet run on a GPU
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None,
-            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3))
+            layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3),
+            epilogues=EpilogueRow(variants=STANDARD))
     for c in (BF16, F16, F32)
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite

@@ -312,11 +312,14 @@ def test_manifest_epilogue_objects(tmp_path):
         assert k["epilogue"]["aux"] == ""
     assert entry("cutlass_tensorop_e4m3_s16816gemm_bf16_128x256_32x3_tn_align8_epi_bias_gelu_amax") == {
         "activation": "gelu", "bias": "bf16", "alpha_vector": False, "aux": "", "scale_amax": True}
-    # fp8 inputs (sm90, plain): A and B fe4m3, 16-bit or f32 out, no epilogue operands
+    # fp8 inputs (sm90): A and B fe4m3, 16-bit or f32 out
     fp8_in = [k for k in by_name.values() if k["A"]["element"] == k["B"]["element"] == "fe4m3"]
-    # sm90: 3 outputs x (13 tiles + 14 token-count + 3 block-scaled tiles) and 2 outputs x 2 grouped tiles;
-    # GEMV 3 x 4 layouts
-    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4
+    # plain, sm90: 3 outputs x (13 tiles + 14 token-count + 3 block-scaled tiles) and 2 outputs x 2
+    # grouped tiles; GEMV 3 x 4 layouts; fused (opt-in): 3 outputs x the 17 standard variants on the
+    # first tile, the bias and aux in the output type
+    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4 + 3 * len(STANDARD)
+    for k in fp8_in:
+        assert k["epilogue"]["bias"] in ("", k["C"]["element"]) and k["epilogue"]["aux"] in ("", k["C"]["element"])
     assert {k["C"]["element"] for k in fp8_in} == {"bf16", "f16", "f32"}
     assert all(not k["epilogue"]["scale_amax"] for k in fp8_in)
     # the mixed pairings: e4m3 x e5m2 and e5m2 x e4m3, 3 outputs x 3 tiles each

@@ -65,10 +65,11 @@ def test_counts_per_family(kernels):
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
-    # f16) x (tn, nn) x 17
+    # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in)
     assert len([k for k in sm90 if k.epilogue.fused]) == \
-        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204
+        4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
+        + 3 * N_STANDARD
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -78,8 +79,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 556 + 44 + 8 = 1070; fused 68 + 288 + 541 + 340 + 72 = 1309
-    assert len(kernels) == (1070 + 4 * (N_SGEMM_TILES - 4)) + 1309
+    # plain 27 (+4 per extra sgemm tile) + 435 + 556 + 44 + 8 = 1070; fused 68 + 288 + 592 + 340 + 72 = 1360
+    assert len(kernels) == (1070 + 4 * (N_SGEMM_TILES - 4)) + 1360
 
 
 def test_default_set_counts(kernels):
@@ -177,7 +178,8 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
             fusions = row.epilogues
             # the row's own kernels (two rows may share types: the few-token tile's rows)
             row_kernels = [k for k in by_family(kernels, family)
-                           if (k.a.element, k.c.element, k.accumulator) == (row.a, row.c, row.accumulator)
+                           if (k.a.element, k.b.element, k.c.element, k.accumulator) ==
+                           (row.a, row.b, row.c, row.accumulator)
                            and k.tile in row.tiles and (k.a.layout, k.b.layout) in row.layouts]
             for k in row_kernels:
                 if not k.epilogue.fused:
@@ -195,7 +197,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
