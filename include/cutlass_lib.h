@@ -234,6 +234,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    tells; host, pinned and managed memory are accepted).
  *  - When the build has a grouped kernel for the call's types and layouts (names
  *    "..._grouped_...": bf16 / f16 in and out, every layout, and e4m3 in, bf16 / f16 out, TN;
+ *    opt-in, not yet run on a GPU: bf16 / f16 in, f32 out, TN;
  *    sm_90; the default set has a 128x128 tile of each, a 256x128 tile for bf16 / f16 TN and a
  *    64x32 token tile for B K-major, the cost model picking among them (src/library/
  *    gemm_selection.h, estimated_grouped_time); cutlassLibGemmGroupedBatchedExSelect tells) and every
