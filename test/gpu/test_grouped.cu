@@ -43,12 +43,13 @@ LayoutTypeID layout_of(cutlassLibOperation_t op) {
 /// pointer arrays are not sorted. Every leading dimension is its extent plus 16 bytes (16-byte
 /// multiples for extents of 16-byte multiples). C starts as NaN (the poison) with random values
 /// in the M x N regions of the problems that read C (beta != 0, or scalars on the device).
-/// `input` is A's and B's type (kBF16 or kFE4M3).
+/// `input` is A's and B's type (kBF16 or kFE4M3), `output` C's (kBF16 or kF32).
 class GroupedProblems {
  public:
   GroupedProblems(std::vector<Group> const &groups, bool device_scalars, uint64_t seed,
-                  NumericTypeID input = NumericTypeID::kBF16)
-      : groups_(groups), input_(input), input_bytes_(input == NumericTypeID::kBF16 ? 2 : 1) {
+                  NumericTypeID input = NumericTypeID::kBF16, NumericTypeID output = NumericTypeID::kBF16)
+      : groups_(groups), input_(input), output_(output), input_bytes_(input == NumericTypeID::kBF16 ? 2 : 1),
+        output_bytes_(output == NumericTypeID::kF32 ? 4 : 2) {
     int64_t c_elements = 0;
     for (Group const &g : groups_) {
       for (int64_t j = 0; j < g.size; ++j) {
@@ -69,14 +70,14 @@ class GroupedProblems {
       problems_[e].c_offset = c_elements;
       c_elements += problems_[e].ldc * problems_[e].group->n + 64;
     }
-    c_bytes_ = size_t(c_elements * kBf16Bytes);
+    c_bytes_ = size_t(c_elements * output_bytes_);
     C_ = DeviceBuffer(c_bytes_);
     C_before_ = DeviceBuffer(c_bytes_);
-    EXPECT_TRUE(ref::fill_poison(NumericTypeID::kBF16, C_.get(), c_elements));
+    EXPECT_TRUE(ref::fill_poison(output_, C_.get(), c_elements));
     for (Problem const &p : problems_) {
       if (p.group->beta == 0 && !device_scalars) continue;   // beta == 0 must not read the NaN
       for (int64_t column = 0; column < p.group->n; ++column) {
-        EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, c(p) + column * p.ldc * kBf16Bytes, p.group->m, seed++));
+        EXPECT_TRUE(ref::fill_uniform(output_, c(p) + column * p.ldc * output_bytes_, p.group->m, seed++));
       }
     }
     EXPECT_EQ(cudaSuccess, cudaMemcpy(C_before_.get(), C_.get(), c_bytes_, cudaMemcpyDeviceToDevice));
@@ -114,6 +115,8 @@ class GroupedProblems {
 
   /// A's and B's CUDA type.
   cudaDataType input_type() const { return input_ == NumericTypeID::kBF16 ? CUDA_R_16BF : CUDA_R_8F_E4M3; }
+  /// C's CUDA type.
+  cudaDataType output_type() const { return output_ == NumericTypeID::kF32 ? CUDA_R_32F : CUDA_R_16BF; }
 
   /// The handle's fused epilogue of a call: `activation`, and a PER_ROW bf16 bias whose batch
   /// entry e (problem e's) starts `bias_stride` elements after entry e - 1's.
@@ -147,12 +150,12 @@ class GroupedProblems {
       ref::GemmProblem r;
       r.m = g.m, r.n = g.n, r.k = g.k;
       r.element_A = r.element_B = input_;
-      r.element_C = NumericTypeID::kBF16;
+      r.element_C = output_;
       r.layout_A = layout_of(g.transa), r.layout_B = layout_of(g.transb);
       r.alpha = g.alpha * operand_scales, r.beta = g.beta;
       r.A = p.A.get(), r.lda = p.lda, r.B = p.B.get(), r.ldb = p.ldb;
-      r.C = C_before_.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldc = p.ldc;
-      r.D = R.bytes_ptr() + p.c_offset * kBf16Bytes, r.ldd = p.ldc;
+      r.C = C_before_.bytes_ptr() + p.c_offset * output_bytes_, r.ldc = p.ldc;
+      r.D = R.bytes_ptr() + p.c_offset * output_bytes_, r.ldd = p.ldc;
       if (fused) {
         cutlass_lib_test::FusedRegion region;
         region.product = r;
@@ -163,13 +166,14 @@ class GroupedProblems {
         EXPECT_TRUE(cutlass_lib_test::fused_region_matches(region)) << where;
       } else {
         ASSERT_TRUE(ref::reference_gemm(r)) << where;
-        ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
+        ref::Comparison const cmp = ref::compare(output_, g.m, g.n, 1, c(p), p.ldc, 0, r.D, p.ldc, 0);
         ASSERT_TRUE(cmp.ok) << where;
         EXPECT_EQ(0, cmp.nonfinite) << where << ": elements left unwritten, or NaN read from C";
-        EXPECT_LE(cmp.relative_error, ref::error_bound(input_, NumericTypeID::kBF16, g.k)) << where;
+        EXPECT_LE(cmp.relative_error, ref::error_bound(input_, output_, g.k)) << where;
       }
-      ASSERT_EQ(cudaSuccess, cudaMemcpy2D(expected.bytes_ptr() + p.c_offset * kBf16Bytes, p.ldc * kBf16Bytes, c(p),
-                                          p.ldc * kBf16Bytes, g.m * kBf16Bytes, g.n, cudaMemcpyDeviceToDevice));
+      ASSERT_EQ(cudaSuccess, cudaMemcpy2D(expected.bytes_ptr() + p.c_offset * output_bytes_, p.ldc * output_bytes_,
+                                          c(p), p.ldc * output_bytes_, g.m * output_bytes_, g.n,
+                                          cudaMemcpyDeviceToDevice));
     }
     EXPECT_TRUE(ref::bytes_equal(expected.get(), C_.get(), c_bytes_)) << "a call wrote outside the problems' C";
   }
@@ -184,7 +188,7 @@ class GroupedProblems {
     DeviceBuffer A, B;
   };
 
-  char *c(Problem const &p) const { return C_.bytes_ptr() + p.c_offset * kBf16Bytes; }
+  char *c(Problem const &p) const { return C_.bytes_ptr() + p.c_offset * output_bytes_; }
 
   /// A problem of g's shape with its leading dimensions (extent + 16 bytes), no operands yet.
   Problem shaped(Group const &g) const {
@@ -219,8 +223,8 @@ class GroupedProblems {
   }
 
   std::vector<Group> groups_;
-  NumericTypeID input_;
-  int64_t input_bytes_;
+  NumericTypeID input_, output_;
+  int64_t input_bytes_, output_bytes_;
   std::vector<Problem> problems_;
   DeviceBuffer C_, C_before_;
   size_t c_bytes_ = 0;
@@ -240,15 +244,15 @@ cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const 
     size_t bytes = 0;
     return cutlassLibGemmGroupedBatchedExSelect(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(),
                                                 alpha, A.data(), problems.input_type(), lda.data(), B.data(),
-                                                problems.input_type(), ldb.data(), beta, C.data(), CUDA_R_16BF,
-                                                ldc.data(), int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F,
+                                                problems.input_type(), ldb.data(), beta, C.data(),
+                                                problems.output_type(), ldc.data(), int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F,
                                                 kernel, &bytes);
   }
   return cutlassLibGemmGroupedBatchedEx(handle, transa.data(), transb.data(), m.data(), n.data(), k.data(), alpha,
                                         A.data(), problems.input_type(), lda.data(), B.data(), problems.input_type(),
                                         ldb.data(), beta,
-                                        C.data(), CUDA_R_16BF, ldc.data(), int64_t(size.size()), size.data(),
-                                        CUTLASS_LIB_COMPUTE_32F);
+                                        C.data(), problems.output_type(), ldc.data(), int64_t(size.size()),
+                                        size.data(), CUTLASS_LIB_COMPUTE_32F);
 }
 
 class CApiGroupedGpu : public ::testing::Test {
@@ -261,13 +265,14 @@ class CApiGroupedGpu : public ::testing::Test {
     if (handle_) cutlassLibDestroy(handle_);
   }
   /// Skips (kernel subsets) or fails (default set) unless the build has a plain kernel of
-  /// `input` in, bf16 out on this device for every group's transposes: even empty and k == 0
+  /// `input` in, `output` out on this device for every group's transposes: even empty and k == 0
   /// problems need one (a single call's quick returns do too).
-  bool has_kernels_for(std::vector<Group> const &groups, NumericTypeID input = NumericTypeID::kBF16) {
+  bool has_kernels_for(std::vector<Group> const &groups, NumericTypeID input = NumericTypeID::kBF16,
+                       NumericTypeID output = NumericTypeID::kBF16) {
     for (Group const &g : groups) {
-      if (!cutlass_lib_test::build_has_kernel(input, layout_of(g.transa), layout_of(g.transb),
-                                              NumericTypeID::kBF16)) {
+      if (!cutlass_lib_test::build_has_kernel(input, layout_of(g.transa), layout_of(g.transb), output)) {
         missing_ = std::string(input == NumericTypeID::kBF16 ? "bf16" : "e4m3") +
+                   (output == NumericTypeID::kF32 ? " -> f32" : "") +
                    " transa=" + (g.transa == CUTLASS_LIB_OP_T ? "T" : "N") +
                    " transb=" + (g.transb == CUTLASS_LIB_OP_T ? "T" : "N");
         return false;
@@ -275,22 +280,23 @@ class CApiGroupedGpu : public ::testing::Test {
     }
     return true;
   }
-  /// One round of TN `groups` (operands of `input` from `seed`, bf16 C, host scalars): where the
-  /// build has a grouped kernel for them on this device (with the pieces of `fused`, the handle's
-  /// epilogue, when given), Select names one of those types (one launch, not problem by problem);
-  /// then the call against the reference (alpha times `operand_scales`, the handle's per-tensor
-  /// scales; the fused reference with `fused`).
+  /// One round of TN `groups` (operands of `input` from `seed`, C of `output`, host scalars):
+  /// where the build has a grouped kernel for them on this device (with the pieces of `fused`, the
+  /// handle's epilogue, when given; bf16 C only), Select names one of those types (one launch, not
+  /// problem by problem); then the call against the reference (alpha times `operand_scales`, the
+  /// handle's per-tensor scales; the fused reference with `fused`).
   void run_round(std::vector<Group> const &groups, uint64_t seed, NumericTypeID input = NumericTypeID::kBF16,
-                 double operand_scales = 1.0, GroupedProblems::Fused const *fused = nullptr) {
-    GroupedProblems problems(groups, /*device_scalars=*/false, seed, input);
+                 double operand_scales = 1.0, GroupedProblems::Fused const *fused = nullptr,
+                 NumericTypeID output = NumericTypeID::kBF16) {
+    GroupedProblems problems(groups, /*device_scalars=*/false, seed, input, output);
     std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
     if (cutlass_lib_test::build_has_grouped_kernel(input, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                                   NumericTypeID::kBF16,
-                                                   fused ? fused->description() : EpilogueDescription())) {
+                                                   output, fused ? fused->description() : EpilogueDescription())) {
       char const *kernel = nullptr;
       ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &kernel));
       ASSERT_NE(nullptr, kernel) << "the problems would run one by one";
-      std::string const types = input == NumericTypeID::kBF16 ? "bf16_bf16_f32_bf16_bf16" : "e4m3_e4m3_f32_bf16_bf16";
+      std::string const types = std::string(input == NumericTypeID::kBF16 ? "bf16_bf16_f32_" : "e4m3_e4m3_f32_") +
+                                (output == NumericTypeID::kF32 ? "f32_f32" : "bf16_bf16");
       EXPECT_NE(nullptr, std::strstr(kernel, types.c_str())) << kernel;
       EXPECT_NE(nullptr, std::strstr(kernel, "_grouped")) << kernel;
       EXPECT_EQ(fused != nullptr, std::strstr(kernel, "_epi_tma_bias") != nullptr) << kernel;
@@ -436,6 +442,23 @@ TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
   };
   if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
   for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 500 + round));
+}
+
+/// MoE experts with f32 outputs (Ctype CUDA_R_32F): TN groups of different K and token counts, a
+/// K == 0 group among them; one launch of a grouped f32-output kernel when the build has one
+/// (opt-in, "*_f32_f32_*_grouped_*"), else problem by problem; twice.
+TEST_F(CApiGroupedGpu, F32OutputGroupsMatchTheReference) {
+  std::vector<Group> const groups = {
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 1000, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 8, 0.5f, -1.0f, 2},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 3, 264, 1.0f, 0.0f, 1},
+      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 72, 1.0f, 1.0f, 3},
+  };
+  if (!has_kernels_for(groups, NumericTypeID::kBF16, NumericTypeID::kF32)) NO_KERNEL_FOR(missing_);
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_NO_FATAL_FAILURE(run_round(groups, 800 + round, NumericTypeID::kBF16, 1.0, nullptr, NumericTypeID::kF32));
+  }
 }
 
 /// The handle's fused epilogue on every problem of a one-launch call: problem e (its entry in the
