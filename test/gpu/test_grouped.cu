@@ -392,17 +392,19 @@ TEST_F(CApiGroupedGpu, SameKGroupsOfDifferentShapesMatchTheReference) {
 }
 
 /// TN groups whose K differ (one launch of the grouped kernel when the build has one: each
-/// group's tiles run its own k-blocks), a K == 0 group among them (beta * C apart), twice.
+/// group's tiles run its own k-blocks), a K == 0 group among them (beta * C apart).
+std::vector<Group> const kDifferentKGroups = {
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 1000, 1.0f, 0.0f, 1},
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 8, 0.5f, -1.0f, 2},
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 72, 1.0f, 1.0f, 3},
+    {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 40, 2056, 1.0f, 0.0f, 1},
+};
+
+/// kDifferentKGroups, twice.
 TEST_F(CApiGroupedGpu, GroupsOfDifferentKMatchTheReference) {
-  std::vector<Group> const groups = {
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 1000, 1.0f, 0.0f, 1},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 8, 0.5f, -1.0f, 2},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 72, 1.0f, 1.0f, 3},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 40, 2056, 1.0f, 0.0f, 1},
-  };
-  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
-  for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 600 + round));
+  if (!has_kernels_for(kDifferentKGroups)) NO_KERNEL_FOR(missing_);
+  for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(kDifferentKGroups, 600 + round));
 }
 
 /// An fp8 MoE layer: e4m3 TN experts (one launch of a grouped e4m3 kernel when the build has one,
@@ -444,20 +446,14 @@ TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
   for (int round = 0; round < 2; ++round) ASSERT_NO_FATAL_FAILURE(run_round(groups, 500 + round));
 }
 
-/// MoE experts with f32 outputs (Ctype CUDA_R_32F): TN groups of different K and token counts, a
-/// K == 0 group among them; one launch of a grouped f32-output kernel when the build has one
-/// (opt-in, "*_f32_f32_*_grouped_*"), else problem by problem; twice.
+/// kDifferentKGroups with f32 C (Ctype CUDA_R_32F, MoE experts accumulated in f32): one launch of
+/// a grouped f32-output kernel when the build has one (opt-in, "*_f32_f32_*_grouped_*"), else
+/// problem by problem; twice.
 TEST_F(CApiGroupedGpu, F32OutputGroupsMatchTheReference) {
-  std::vector<Group> const groups = {
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 17, 1000, 1.0f, 0.0f, 1},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 128, 200, 8, 0.5f, -1.0f, 2},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 8, 0, 1.0f, 0.5f, 1},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 3, 264, 1.0f, 0.0f, 1},
-      {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 384, 129, 72, 1.0f, 1.0f, 3},
-  };
-  if (!has_kernels_for(groups, NumericTypeID::kBF16, NumericTypeID::kF32)) NO_KERNEL_FOR(missing_);
+  if (!has_kernels_for(kDifferentKGroups, NumericTypeID::kBF16, NumericTypeID::kF32)) NO_KERNEL_FOR(missing_);
   for (int round = 0; round < 2; ++round) {
-    ASSERT_NO_FATAL_FAILURE(run_round(groups, 800 + round, NumericTypeID::kBF16, 1.0, nullptr, NumericTypeID::kF32));
+    ASSERT_NO_FATAL_FAILURE(
+        run_round(kDifferentKGroups, 800 + round, NumericTypeID::kBF16, 1.0, nullptr, NumericTypeID::kF32));
   }
 }
 
