@@ -130,9 +130,7 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
     // and the operand scales in their modes (cublasLtMatmulMatrixScale_t has our modes' values).
     // Block scales promote every k-block's sum (precise by construction): cuBLASLt refuses them
     // with FAST_ACCUM (NOT_SUPPORTED, s29; torch._scaled_mm refuses the pairing too).
-    bool const block_scales = (p.scale_A && epilogue::is_block_scale(p.scale_A_mode)) ||
-                              (p.scale_B && epilogue::is_block_scale(p.scale_B_mode));
-    bool const fast = p.accumulation == library::AccumulationMode::kFast && !block_scales;
+    bool const fast = p.accumulation == library::AccumulationMode::kFast && !p.block_scaled();
     check(set(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t(fast ? 1 : 0)));
     if (p.scale_A) {
 #if CUTLASS_LIB_CUBLASLT_SCALE_MODES

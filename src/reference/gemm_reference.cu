@@ -236,10 +236,8 @@ int64_t scale_entries(epilogue::OperandScaleMode mode, int64_t extent, int64_t k
 }
 
 bool reference_gemm(GemmProblem const &p, cudaStream_t stream) {
-  bool const s8_block_scales = p.element_A == NumericTypeID::kS8 &&
-                              ((p.scale_A && epilogue::is_block_scale(p.scale_A_mode)) ||
-                               (p.scale_B && epilogue::is_block_scale(p.scale_B_mode)));
-  if (s8_block_scales) return false;   // int8 dequantization takes scalar and per-row / per-column scales only
+  // int8 dequantization takes scalar and per-row / per-column scales only
+  if (p.element_A == NumericTypeID::kS8 && p.block_scaled()) return false;
   if (!is_known(p.element_A) || !is_known(p.element_B) || !is_known(p.element_C)) return false;
   if (p.m <= 0 || p.n <= 0 || p.batch_count <= 0) return true;
   dim3 block(32, 8);

@@ -46,6 +46,11 @@ struct GemmProblem {
   /// How a tensor-core provider sums fp8 products over K (cuBLASLt's FAST_ACCUM); the reference
   /// always sums in double.
   library::AccumulationMode accumulation = library::AccumulationMode::kFast;
+
+  /// Whether either operand has a block scale (1x128 or 128x128: applied per k-block).
+  bool block_scaled() const {
+    return (scale_A && epilogue::is_block_scale(scale_A_mode)) || (scale_B && epilogue::is_block_scale(scale_B_mode));
+  }
 };
 
 /// Entries of an operand scale in `mode` for an operand with `extent` rows of op(A) (M) or columns of

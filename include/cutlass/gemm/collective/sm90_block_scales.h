@@ -116,14 +116,19 @@ struct Sm90BlockScales {
   CUTLASS_HOST_DEVICE static bool has_block_scale(float const *scale, epilogue::OperandScaleMode mode) {
     return scale && epilogue::is_block_scale(mode);
   }
+  /// Whether an operand's scale is given in block mode `block` (kBlock1x128 or kBlock128x128).
+  CUTLASS_HOST_DEVICE static bool has_scale(float const *scale, epilogue::OperandScaleMode mode,
+                                            epilogue::OperandScaleMode block) {
+    return scale && mode == block;
+  }
 
   /// The kind of promotion the scale modes need (kernel parameters only: uniform).
   CUTLASS_HOST_DEVICE static Promotion promotion(float const *scale_a, epilogue::OperandScaleMode mode_a,
                                                   float const *scale_b, epilogue::OperandScaleMode mode_b) {
     bool const a_scaled = has_block_scale(scale_a, mode_a);
     bool const b_scaled = has_block_scale(scale_b, mode_b);
-    bool const a_rows = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
-    bool const b_columns = b_scaled && mode_b == epilogue::OperandScaleMode::kBlock1x128;
+    bool const a_rows = has_scale(scale_a, mode_a, epilogue::OperandScaleMode::kBlock1x128);
+    bool const b_columns = has_scale(scale_b, mode_b, epilogue::OperandScaleMode::kBlock1x128);
     if (!a_scaled && !b_scaled) return Promotion::kAdd;
     if (!b_columns) return Promotion::kRowScales;
     return a_rows ? Promotion::kBoth : Promotion::kColumnScales;
@@ -156,7 +161,7 @@ struct Sm90BlockScales {
   CUTLASS_DEVICE static Source source(float const *scale, epilogue::OperandScaleMode mode, int extent, int index0,
                                       int l, int k_blocks, int lane) {
     Source s;
-    if (!has_block_scale(scale, mode) || mode != epilogue::OperandScaleMode::kBlock1x128) return s;
+    if (!has_scale(scale, mode, epilogue::OperandScaleMode::kBlock1x128)) return s;
     float const *batch = scale + int64_t(l) * k_blocks * extent;   // scale[(l * KB + kb) * extent + i]
     s.step = extent;
     if (extent % 4 == 0 && reinterpret_cast<uintptr_t>(scale) % 16 == 0) {
@@ -236,10 +241,8 @@ struct Sm90BlockScales {
   /// is transposed (its rows are B's columns).
   CUTLASS_DEVICE Sm90BlockScales(float const *scale_a, epilogue::OperandScaleMode mode_a, float const *scale_b,
                                  epilogue::OperandScaleMode mode_b, int row0, int col0, int thread, bool swapped) {
-    bool const a_scaled = has_block_scale(scale_a, mode_a), b_scaled = has_block_scale(scale_b, mode_b);
-    bool const a_vector = a_scaled && mode_a == epilogue::OperandScaleMode::kBlock1x128;
-    bool const b_vector = b_scaled && mode_b == epilogue::OperandScaleMode::kBlock1x128;
-    rows_vector = swapped ? b_vector : a_vector;
+    rows_vector = swapped ? has_scale(scale_b, mode_b, epilogue::OperandScaleMode::kBlock1x128)
+                          : has_scale(scale_a, mode_a, epilogue::OperandScaleMode::kBlock1x128);
     this->swapped = swapped;
     row = row0 + 16 * (thread / 32) + (thread % 32) / 4;
     column = col0 + 2 * (thread % 4);
@@ -271,7 +274,7 @@ struct Sm90BlockScales {
   CUTLASS_DEVICE BlockRow block_row(OutputParams const &op, int m0, int n0, int l, int k_blocks) const {
     auto const row_of = [&](float const *scale, epilogue::OperandScaleMode mode, int extent,
                             int index0) -> float const * {
-      if (!has_block_scale(scale, mode) || mode != epilogue::OperandScaleMode::kBlock128x128) return nullptr;
+      if (!has_scale(scale, mode, epilogue::OperandScaleMode::kBlock128x128)) return nullptr;
       int64_t const blocks = (int64_t(extent) + 127) / 128;
       return scale + (int64_t(l) * blocks + index0 / 128) * epilogue::block128x128_ld(k_blocks);
     };
