@@ -325,6 +325,7 @@ class Problem {
     s.clamp_lo = double(float(c_.clamp_lo)), s.clamp_hi = double(float(c_.clamp_hi));
     s.k = k;
     s.fast_math = bytes_of(c_.element_C) <= 2;
+    s.fp8_inputs = is_fp8(c_.element_A);
     bool const fp8 = is_fp8(c_.element_C);
 
     // The source values as the kernel saw them: C, or D before the run when C is D.

@@ -18,7 +18,12 @@
 ///  - x: the f32 accumulation over K products of [-1, 1] data, 2^-19 * K * |alpha * alpha_vector|
 ///    (the kernels sum in f32; this is above the sqrt(K) growth of round-to-nearest sums and
 ///    leaves room for the tensor cores' accumulation order), plus 2^-22 of each epilogue term
-///    (the f32 multiplies and adds of the epilogue).
+///    (the f32 multiplies and adds of the epilogue). fp8 inputs (fast accumulation) add
+///    2^-13 * ceil(K / 32) * (|acc| + sqrt(K)) * |alpha * alpha_vector|: wgmma's fp8 adder keeps
+///    about 14 bits of the running sum and truncates (DeepSeek-V3 report, section 3.3.2), once per
+///    32-deep instruction, so the losses add up with the same sign; the partial sums of [-1, 1]
+///    data stay below |acc| + sqrt(K) (3 sigma of a walk of K products of sigma 1/3). The largest
+///    error measured on the fused e4m3 kernels (K <= 400, H200, s31) was a quarter of this.
 ///  - y = act(x): every activation above is 1.2-Lipschitz, so 1.2 * err(x), plus its f32
 ///    evaluation (2^-21 (|x| + |y|)), plus, for outputs of at most 16 bits, the kernels' fast
 ///    math: tanh.approx.f32 (max relative error 2^-10.987, PTX ISA "tanh"), which GELU turns into
@@ -265,6 +270,7 @@ struct Spec {
   double alpha = 1, beta = 0, scale_d = 1, clamp_lo = 0, clamp_hi = 0;
   int64_t k = 1;
   bool fast_math = false;   ///< the kernels use tanh.approx / __expf (outputs of at most 16 bits)
+  bool fp8_inputs = false;  ///< A and B are fp8: the tensor core's fp8 adder (fast accumulation)
 };
 
 /// One element's reference values and absolute error bounds (before the output conversion).
@@ -283,6 +289,10 @@ inline Element reference_element(Spec const &s, double acc, double c, double bia
   e.x = product + source + bias;
   e.ex = std::ldexp(1.0, -19) * double(std::max<int64_t>(s.k, 1)) * std::fabs(scaled_alpha) +
          std::ldexp(1.0, -22) * (std::fabs(product) + std::fabs(source) + std::fabs(bias) + std::fabs(e.x));
+  if (s.fp8_inputs) {
+    double const k = double(std::max<int64_t>(s.k, 1));
+    e.ex += std::ldexp(1.0, -13) * std::ceil(k / 32) * (std::fabs(acc) + std::sqrt(k)) * std::fabs(scaled_alpha);
+  }
   e.y = activation(s.activation, e.x, s.clamp_lo, s.clamp_hi);
   double const ax = std::fabs(e.x), ay = std::fabs(e.y);
   double act_err = std::ldexp(1.0, -21) * (ax + ay);
