@@ -33,6 +33,9 @@
  *                                 -> 0; sm90 kernels "..._s8_s8_s32_s8_s8_...", opt-in by name,
  *                                 not yet run on a GPU; C, when read, is s8)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
+ *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue;
+ *                                 sm90 kernels "..._e4m3_e4m3_f32_e4m3_e4m3_..._amax" etc. on the
+ *                                 128x128 tile, TN, opt-in by name; bias in CUDA_R_16BF)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; the kernels take transa T, transb N (both operands
  *                                 K-major) at 16-byte alignment; other transposes and alignments
@@ -68,7 +71,7 @@
  *                     above 2^31-1; batchCount above 65535; operand scales
  *                     (cutlassLibSetOperandScales) set for operands that are not fp8; a
  *                     fused epilogue or outer-vector operand scale with the pointer-array
- *                     and grouped calls
+ *                     and grouped calls; an fp8 Ctype without the D scale / amax epilogue
  *    NO_DEVICE        no usable CUDA device
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
@@ -450,8 +453,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
  * Only kernels built with exactly the requested pieces run (see the kernel names' _epi_ suffix);
  * a build without one returns NO_KERNEL. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
  * alpha == 0 still runs the kernel (A and B must then be valid).
- * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2 with 16-bit A/B) exist only with scaleD/amax
- * set (cutlassLibSetEpilogueScaleAmax). */
+ * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2, with 16-bit or e4m3 A/B) exist only with
+ * scaleD or amax set (cutlassLibSetEpilogueScaleAmax): without, NOT_SUPPORTED. */
 
 /** The epilogue. Enumerators that cuBLASLt's cublasLtEpilogue_t also has carry its values (bit 4 =
  *  bias, bit 128 = aux); the others are cutlass_lib's. Unlike cuBLASLt's RELU_AUX (a bit mask), every

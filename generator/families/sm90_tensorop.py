@@ -270,6 +270,15 @@ ROWS = tuple(
             epilogues=EpilogueRow(variants=STANDARD))
     for c in (BF16, F16, F32)
 ) + tuple(
+    # e4m3 x e4m3 -> e4m3 / e5m2: the fp8 epilogue (D scale and amax; bias in bf16, as cuBLASLt's
+    # fp8-output bias) on the one 128-row warpgroup tile a 1-byte output's TMA box needs
+    # (TILES_FP8, K doubled). Opt-in ("*e4m3_e4m3_f32_e4m3_e4m3_*", "*e4m3_e4m3_f32_e5m2_e5m2_*")
+    # until run on a GPU.
+    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FP8), in_default_set=False,
+            epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=BF16))
+    for c in (E4M3, E5M2)
+) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
             alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208 + (TILE_SMALL_N16,))

@@ -69,8 +69,8 @@ def test_counts_per_family(kernels):
     # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in)
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
-        + 3 * N_STANDARD
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51
+        + 3 * N_STANDARD + 2 * N_FP8
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 8
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -80,8 +80,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 592 + 340 + 72 = 1360
-    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1360
+    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 600 + 340 + 72 = 1368
+    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1368
 
 
 def test_default_set_counts(kernels):
@@ -198,7 +198,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204 + 3 * 17
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
@@ -219,8 +219,9 @@ def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
 
 def test_fp8_rows_have_no_plain_kernel_and_always_scale_amax(kernels):
     fp8 = [k for k in kernels if k.c.element in (E4M3, E5M2)]
-    # (bf16, f16) x (e4m3, e5m2) x tn x 4 variants, in each of sm80 and sm90
-    assert len(fp8) == 2 * 4 * N_FP8
+    # (bf16, f16) x (e4m3, e5m2) x tn x 4 variants, in each of sm80 and sm90; e4m3 x e4m3 -> (e4m3,
+    # e5m2) on sm90
+    assert len(fp8) == 2 * 4 * N_FP8 + 2 * N_FP8
     assert all(k.epilogue.fused and k.epilogue.scale_amax for k in fp8)
     assert [k.epilogue for k in fp8 if k.family is sm90_tensorop.FAMILY][:N_FP8] == list(FP8)
     assert {k.a.layout.letter + k.b.layout.letter for k in fp8} == {"tn"}
@@ -233,7 +234,7 @@ def test_bias_and_aux_element_types(kernels):
     assert any(k.element_aux for k in fused) and any(k.element_bias for k in fused)
     for k in fused:
         if k.c.element in (E4M3, E5M2):
-            expected = k.a.element     # fp8 outputs: the input type
+            expected = BF16 if k.a.element == E4M3 else k.a.element   # fp8 outputs: 16-bit inputs' type, bf16 for e4m3
         elif k.c.element == F32:
             expected = F32             # f32 outputs (sgemm and 16-bit inputs with f32 output): f32
         else:

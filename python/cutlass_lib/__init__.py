@@ -171,8 +171,8 @@ def _out_shape(a, b):
 
 
 def _default_out_dtype(a):
-    """int8 -> int32 and float8 -> bfloat16 (the library has no float8 output for float8
-    inputs); other dtypes their own."""
+    """int8 -> int32 and float8 -> bfloat16 (a float8 output needs the D scale / amax epilogue,
+    which matmul does not set); other dtypes their own."""
     import torch
     if a.dtype == torch.int8:
         return torch.int32

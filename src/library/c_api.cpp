@@ -90,6 +90,12 @@ constexpr TypeRow kTypeRows[] = {
      NumericTypeID::kFE4M3, NumericTypeID::kF16, NumericTypeID::kF32, NumericTypeID::kF32},
     {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_32F, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
      NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kF32},
+    // fp8 outputs of fp8 operands: with the fp8 epilogue only (opt-in sm90 kernels
+    // "..._e4m3_e4m3_f32_e4m3_e4m3_..._amax", "..._e5m2_e5m2_..._amax")
+    {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+     NumericTypeID::kFE4M3, NumericTypeID::kFE4M3, NumericTypeID::kF32, NumericTypeID::kF32},
+    {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_8F_E5M2, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
+     NumericTypeID::kFE4M3, NumericTypeID::kFE5M2, NumericTypeID::kF32, NumericTypeID::kF32},
     // the mixed fp8 pairings (sm90 kernels, default set)
     {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2, CUDA_R_16BF, CUTLASS_LIB_COMPUTE_32F, NumericTypeID::kFE4M3,
      NumericTypeID::kFE5M2, NumericTypeID::kBF16, NumericTypeID::kF32, NumericTypeID::kF32},

@@ -158,6 +158,11 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   if (block_scales && !fp8_operands) {
     return gemm_failure(GemmFailure::kNotSupported, "block scales (1x128, 128x128) are for fp8 operands");
   }
+  bool const fp8_output = c.element_D == NumericTypeID::kFE4M3 || c.element_D == NumericTypeID::kFE5M2;
+  if (fp8_output && !c.epilogue.kind.scale_amax) {
+    return gemm_failure(GemmFailure::kNotSupported,
+                        "fp8 outputs need the fp8 epilogue (its D scale and amax: a *_AMAX epilogue)");
+  }
   if (c.epilogue.accumulation == AccumulationMode::kPrecise && !fp8_operands) {
     return gemm_failure(GemmFailure::kNotSupported, "precise accumulation is for fp8 operands");
   }

@@ -316,6 +316,28 @@ TEST_F(CApiEpilogue, FusedCallWithAlphaZeroStillNeedsAAndB) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, gemm(64, 64, 64, /*alpha=*/0.f, nullptr, nullptr));
 }
 
+/// fp8 outputs (16-bit or e4m3 operands) without the D scale / amax piece: NOT_SUPPORTED, named
+/// before any device work; with it, the call passes that check (a device-less machine answers
+/// NO_DEVICE, a build without the kernel NO_KERNEL, never NOT_SUPPORTED).
+TEST_F(CApiEpilogue, Fp8OutputsNeedTheScaleAmaxPiece) {
+  float const alpha = 1, beta = 0;
+  char const *name = nullptr;
+  for (cudaDataType_t in : {CUDA_R_16BF, CUDA_R_16F, CUDA_R_8F_E4M3}) {
+    for (cudaDataType_t out : {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2}) {
+      auto call = [&] {
+        return cutlassLibGemmExSelect(handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 64, 64, &alpha,
+                                      address(0x100000), in, 64, address(0x200000), in, 64, &beta,
+                                      mutable_address(0x300000), out, 64, CUTLASS_LIB_COMPUTE_32F, &name);
+      };
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
+      EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call()) << in << " -> " << out;
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibSetEpilogueScaleAmax(handle_, nullptr, static_cast<float *>(mutable_address(0x400000))));
+      EXPECT_NE(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call()) << in << " -> " << out;
+    }
+  }
+}
+
 /// The BLAS checks still come first (m < 0, null handle) with an epilogue set.
 TEST_F(CApiEpilogue, BlasChecksStillApply) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
