@@ -684,6 +684,33 @@ TEST_F(CApiEpilogueGpu, Fp8OutputScaleAmax) {
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(p, CUDA_R_16BF, CUDA_R_8F_E4M3, &name));
 }
 
+/// e4m3 operands to e4m3 / e5m2 through cutlassLibGemmEx: bias (bf16) + ReLU, D scale and amax.
+TEST_F(CApiEpilogueGpu, Fp8OperandsToFp8OutputScaleAmax) {
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU_BIAS));
+  for (cudaDataType_t out : {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2}) {
+    fz::Case c = bf16_tn(136, 80, 256);
+    c.element_A = c.element_B = NumericTypeID::kFE4M3;
+    c.element_C = out == CUDA_R_8F_E4M3 ? NumericTypeID::kFE4M3 : NumericTypeID::kFE5M2;
+    c.kind.activation = ActivationKind::kReLU;
+    c.kind.element_bias = NumericTypeID::kBF16;
+    c.kind.scale_amax = true;
+    c.vectors(kRow, kRow);
+    c.align_A = c.align_B = c.align_C = 16;
+    c.amax_initial = -1.f;
+    c.seed = out == CUDA_R_8F_E4M3 ? 89 : 90;
+    fz::Problem p(c);
+    set_operands(p, CUDA_R_16BF);
+    if (HasFatalFailure()) return;
+    char const *name = nullptr;
+    cutlassLibStatus_t const s = select(p, CUDA_R_8F_E4M3, out, &name);
+    if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no e4m3 -> fp8 bias+ReLU+amax kernel";
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
+    EXPECT_TRUE(ends_with(name, "bias_relu_amax")) << name;
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, CUDA_R_8F_E4M3, out)) << p.describe();
+    p.check(p.describe() + " via cutlassLibGemmEx, selected " + name);
+  }
+}
+
 /// An epilogue the build lacks for the types (f64 has no fused kernels): NO_KERNEL.
 TEST_F(CApiEpilogueGpu, EpilogueWithoutKernelIsNoKernel) {
   for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
