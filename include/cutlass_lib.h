@@ -313,7 +313,11 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
  *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory; a fused
  *  epilogue's vector or aux batchStride with which the call's problems' entries span more than
- *  2^63 - 1 bytes.
+ *  2^63 - 1 bytes; a problem whose output (C) shares an element with an earlier problem's, told
+ *  (after every problem's own checks) at the later problem: exactly for outputs of one ldc and
+ *  type whose starts are whole elements apart (outputs may interleave, e.g. row blocks of one
+ *  matrix), among the 64 latest-starting outputs that reach into each; outputs that start at the
+ *  same address always.
  *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
  *  D scale / amax, an outer-vector operand scale or precise accumulation on the handle; a fused
  *  epilogue with k == 0

@@ -284,6 +284,78 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
   return true;
 }
 
+/// The bytes one problem writes: `lines` runs of `run` elements, `ld` elements apart (column-
+/// major D: M-element columns; row-major: N-element rows), from `D`.
+struct OutputRegion {
+  uintptr_t begin = 0, end = 0;   ///< [begin, end): the first and one past the last byte written
+  int64_t run = 0, lines = 0, ld = 0, element_bytes = 0;
+  ProblemIndex index{};
+};
+
+OutputRegion output_region(GemmCall const &c, ProblemIndex const &index) {
+  OutputRegion r;
+  bool const column = c.layout_D == LayoutTypeID::kColumnMajor;
+  r.run = column ? c.m : c.n;
+  r.lines = column ? c.n : c.m;
+  r.ld = c.ldd;
+  r.element_bytes = std::max<int64_t>(1, sizeof_bits(c.element_D) / 8);
+  r.begin = reinterpret_cast<uintptr_t>(c.D);
+  r.end = r.begin + uintptr_t(((r.lines - 1) * r.ld + r.run) * r.element_bytes);
+  r.index = index;
+  return r;
+}
+
+/// Whether two regions (a.begin <= b.begin, byte ranges overlapping) share an element. Exact when
+/// they have one leading dimension and element size and b starts a whole number of elements after
+/// a: b's runs then sit at rows [dr, dr + run) of a's line grid from line dc (d = dr + dc * ld
+/// elements after a), wrapping to the next line past row ld. Otherwise only a shared first byte is
+/// known to overlap (the check is "where detectable", issue 17).
+bool share_an_element(OutputRegion const &a, OutputRegion const &b) {
+  if (a.begin == b.begin) return true;
+  uintptr_t const bytes = b.begin - a.begin;
+  if (a.ld != b.ld || a.element_bytes != b.element_bytes || bytes % uintptr_t(a.element_bytes) != 0) return false;
+  int64_t const d = int64_t(bytes / uintptr_t(a.element_bytes)), dr = d % a.ld, dc = d / a.ld;
+  auto const meets = [&](int64_t row_begin, int64_t row_end, int64_t line_begin) {   // vs a's [0, run) x [0, lines)
+    return row_begin < a.run && row_end > 0 && line_begin < a.lines && line_begin + b.lines > 0;
+  };
+  if (dr + b.run <= a.ld) return meets(dr, dr + b.run, dc);
+  return meets(dr, a.ld, dc) || meets(0, dr + b.run - a.ld, dc + 1);
+}
+
+/// The first problem (in call order) whose output shares an element with an earlier problem's,
+/// among the problems that write (M, N > 0); none: index.group == -1. Regions sorted by address
+/// and swept; the exact test runs only on pairs whose byte ranges overlap, against the kCompared
+/// latest-starting earlier regions that reach into a region (an output interleaved with more,
+/// e.g. one row block of a matrix many problems share, is not compared with all of them: the
+/// sweep stays O(problems x kCompared)).
+ProblemIndex overlapping_output(GemmGroupedCall const &call) {
+  constexpr size_t kCompared = 64;
+  std::vector<OutputRegion> regions;
+  for_each_problem(call, [&](ProblemIndex const &i) {
+    GemmCall const &shape = call.groups[size_t(i.group)].shape;
+    if (shape.m > 0 && shape.n > 0) regions.push_back(output_region(problem_call(call, i), i));
+    return true;
+  });
+  std::sort(regions.begin(), regions.end(), [](OutputRegion const &x, OutputRegion const &y) {
+    return x.begin != y.begin ? x.begin < y.begin : x.index.entry < y.index.entry;
+  });
+  ProblemIndex found{-1, -1, INT64_MAX};
+  std::vector<OutputRegion const *> open;   // regions whose bytes reach past the current begin
+  for (OutputRegion const &r : regions) {
+    open.erase(std::remove_if(open.begin(), open.end(), [&](OutputRegion const *o) { return o->end <= r.begin; }),
+               open.end());
+    for (OutputRegion const *o : open) {
+      if (share_an_element(*o, r)) {
+        ProblemIndex const &later = o->index.entry > r.index.entry ? o->index : r.index;
+        if (later.entry < found.entry) found = later;
+      }
+    }
+    if (open.size() == kCompared) open.erase(open.begin());
+    open.push_back(&r);
+  }
+  return found;
+}
+
 }  // namespace
 
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
@@ -351,7 +423,13 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
     note(checked, i.group, i.problem);
     return true;
   });
-  if (stop || first_other.failure != GemmFailure::kNone) return logged(first_other);
+  if (stop) return logged(first_other);
+  ProblemIndex const overlap = overlapping_output(call);
+  if (overlap.group >= 0) {
+    return logged(at(GemmFailure::kInvalidValue, "this problem's output shares elements with an earlier problem's",
+                     overlap.group, overlap.problem));
+  }
+  if (first_other.failure != GemmFailure::kNone) return logged(first_other);
   return {};
 }
 

@@ -51,7 +51,9 @@ struct GemmGroupedOutcome {
 /// a negative group size or a problem count past 2^63 - 1 (kInvalidValue), then
 /// check_gemm_arguments for every problem (for a group without problems: check_gemm_shape, then
 /// check_gemm_arguments of its shape with N = 0, which reads no pointer but the handle's
-/// epilogue and scale arguments, as a single call with N == 0 does). The
+/// epilogue and scale arguments, as a single call with N == 0 does), then outputs that share an
+/// element (kInvalidValue at the later problem; overlapping_output in gemm_grouped.cpp says when
+/// it is detected). The
 /// answer is the first kInvalidValue in problem order; only when there is none, the first other
 /// failure (the kNotSupported sizes), so every argument error comes before anything unsupported,
 /// as in a single call.

@@ -265,6 +265,8 @@ TEST_F(CApiGrouped, InvalidValueInALaterGroupComesBeforeNotSupportedInAnEarlierO
   a.m_values[0] = int64_t(INT_MAX) + 1;   // group 0: beyond 32 bits (NOT_SUPPORTED)
   a.lda_values[0] = 32;                   // transa T: lda >= k, still valid
   a.ldc_values[0] = a.m_values[0];
+  a.C_values[0] = mutable_address(uintptr_t(1) << 44);   // its outputs (2^31 x 48) apart from the others'
+  a.C_values[1] = mutable_address(uintptr_t(1) << 45);
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, grouped(handle_, a));
   a.ldb_values[2] = 1;   // group 2: an argument error
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, grouped(handle_, a));

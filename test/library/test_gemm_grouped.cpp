@@ -81,6 +81,8 @@ TEST(GemmGrouped, AGroupsOwnFailureHasNoProblemIndex) {
 TEST(GemmGrouped, ArgumentErrorsAnywhereComeBeforeNotSupported) {
   Grouped g;
   g.call.groups[0].shape.n = int64_t(INT_MAX) + 1;   // group 0: NOT_SUPPORTED (beyond 32 bits)
+  g.D[0] = reinterpret_cast<void *>(uintptr_t(1) << 44);   // its 128 GB outputs apart from the others'
+  g.D[1] = reinterpret_cast<void *>(uintptr_t(1) << 45);
   GemmGroupedOutcome o = check_grouped_arguments(g.call);
   EXPECT_EQ(GemmFailure::kNotSupported, o.failure);
   EXPECT_EQ(0, o.group);
@@ -90,6 +92,40 @@ TEST(GemmGrouped, ArgumentErrorsAnywhereComeBeforeNotSupported) {
   EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
   EXPECT_EQ(2, o.group);
   EXPECT_EQ(0, o.problem);
+}
+
+/// Outputs that share an element: INVALID_VALUE at the later problem (in call order), after every
+/// problem's own checks; outputs that only interleave (row blocks of one matrix) are fine.
+TEST(GemmGrouped, OverlappingOutputsAreAnArgumentError) {
+  Grouped g;   // every problem 32 x 32, ldd 32: 2 KB of bf16 each
+  EXPECT_EQ(GemmFailure::kNone, check_grouped_arguments(g.call).failure);
+  g.D[3] = g.D[1];   // group 2, problem 0 writes where group 0, problem 1 does
+  GemmGroupedOutcome o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(0, o.problem);
+  g.A[4] = nullptr;   // a problem's own argument error is reported first
+  EXPECT_EQ(1, check_grouped_arguments(g.call).problem);   // group 2, problem 1: A is null
+
+  Grouped rows;   // row blocks of one 64-row column-major matrix: ldd 64, D[i] 32 rows apart
+  for (GemmGroup &group : rows.call.groups) group.shape.ldc = group.shape.ldd = 64;
+  char *base = reinterpret_cast<char *>(uintptr_t(0x5000000));
+  for (int i = 0; i < 5; ++i) {
+    rows.D[i] = base + (i % 2) * 32 * 2 + (i / 2) * 64 * 32 * 2;   // (rows 0 or 32) of column block i / 2
+    rows.C[i] = rows.D[i];
+  }
+  EXPECT_EQ(GemmFailure::kNone, check_grouped_arguments(rows.call).failure) << "interleaved, no element shared";
+  rows.D[1] = base + 16 * 2;   // rows 16..47 of column block 0: half of problem 0's rows
+  rows.C[1] = rows.D[1];
+  o = check_grouped_arguments(rows.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(0, o.group);
+  EXPECT_EQ(1, o.problem);
+  rows.D[1] = base + (64 * 31 + 48) * 2;   // rows 48..63 of column 31 and 0..15 of column 32 (wraps)
+  rows.C[1] = rows.D[1];
+  o = check_grouped_arguments(rows.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure) << "column 32 is problem 2's";
+  EXPECT_EQ(1, o.group);
 }
 
 TEST(GemmGrouped, TheDeviceIsAskedOnlyAfterEveryArgumentPassed) {
