@@ -262,12 +262,13 @@ ROWS = tuple(
 ) + tuple(
     # e4m3 x e4m3 -> bf16 / f16 / f32 (wgmma .f32.e4m3.e4m3, K-major operands only, the tensor
     # core's own accumulation): the s8 tiles; the default-set tiles passed the GPU suite. Fused
-    # epilogues (every standard variant, bias of the output type; the operand scales apply before
-    # them): opt-in ("*e4m3_e4m3_f32_*_epi_tma_*"), written s30 after the device budget, compiled
-    # on the host, NOT yet run on a GPU
+    # epilogues (every standard variant on the first tile, bias of the output type; the operand
+    # scales apply before them; passed the GPU suite, s31): bias+ReLU and bias+GELU on every
+    # default-set tile join the default set for 16-bit outputs, the rest is opt-in
+    # ("*e4m3_e4m3_f32_*_epi_tma_*")
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None,
             layouts=TN_ONLY, alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3),
-            epilogues=EpilogueRow(variants=STANDARD))
+            epilogues=EpilogueRow(variants=STANDARD, in_default_set=DEFAULT_SET if c != F32 else ()))
     for c in (BF16, F16, F32)
 ) + tuple(
     # e4m3 x e4m3 -> e4m3 / e5m2: the fp8 epilogue (D scale and amax; bias in bf16, as cuBLASLt's

@@ -315,11 +315,11 @@ def test_manifest_epilogue_objects(tmp_path):
     # fp8 inputs (sm90): A and B fe4m3, 16-bit or f32 out
     fp8_in = [k for k in by_name.values() if k["A"]["element"] == k["B"]["element"] == "fe4m3"]
     # plain, sm90: 3 outputs x (13 tiles + 14 token-count + 3 block-scaled tiles) and 2 outputs x 2
-    # grouped tiles; GEMV 3 x 4 layouts; fused (opt-in): 3 outputs x the 17 standard variants on the
-    # first tile, the bias and aux in the output type; fp8 out (e4m3, e5m2): the 4 fp8 variants on
-    # the first tile, bias in bf16
+    # grouped tiles; GEMV 3 x 4 layouts; fused: 3 outputs x the 17 standard variants on the first
+    # tile and (bf16, f16 out) x bias_relu, bias_gelu on the other two default-set tiles, the bias and
+    # aux in the output type; fp8 out (e4m3, e5m2): the 4 fp8 variants on the first tile, bias in bf16
     fp8_out = [k for k in fp8_in if k["C"]["element"] in ("fe4m3", "fe5m2")]
-    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4 + 3 * len(STANDARD) + 2 * 4
+    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4 + 3 * len(STANDARD) + 2 * 4 + 2 * 2 * 2
     assert len(fp8_out) == 2 * 4 and all(k["epilogue"]["scale_amax"] for k in fp8_out)
     assert all(k["epilogue"]["bias"] in ("", "bf16") for k in fp8_out)
     fp8_in = [k for k in fp8_in if k not in fp8_out]
@@ -368,7 +368,7 @@ def test_summary_line(tmp_path, capsys):
 
 def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
-    assert len(capsys.readouterr().out.split()) == 390  # the default set (test_enumeration.py)
+    assert len(capsys.readouterr().out.split()) == 402  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []
 
 

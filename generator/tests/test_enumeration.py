@@ -69,11 +69,12 @@ def test_counts_per_family(kernels):
     # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in);
     # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 (opt-in); bias_relu and bias_gelu on the few-token row's
     # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208) for its 2 16-bit-output rows x (tn,
-    # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in)
+    # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in); bias_relu and bias_gelu
+    # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
-        + 3 * N_STANDARD + 2 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 8 + 40
+        + 3 * N_STANDARD + 2 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 8 + 40 + 8
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -83,8 +84,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 640 + 340 + 72 = 1408
-    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1408
+    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 648 + 340 + 72 = 1416
+    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1416
 
 
 def test_default_set_counts(kernels):
@@ -105,15 +106,16 @@ def test_default_set_counts(kernels):
     # the swap-AB tiles 32x64, its stream-K twin and 16x64 (bf16, f16) tn = 6;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48, the
     # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12, the few-token
-    # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32
+    # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32,
+    # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
         96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 \
-        + 2 * 2 * 4 * N_DEFAULT_VARIANTS == 241
+        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS == 253
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 241 + 48 + 16 == 390
+    assert len(default) == 11 + 74 + 253 + 48 + 16 == 402
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -203,7 +205,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 + 40
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 + 40 + 8
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
@@ -270,11 +272,11 @@ def test_grouped_fused_kernels(kernels):
 def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(kernels):
     fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused and k.tile.scheduler != "grouped"]
     assert {k.family for k in fused_default} == {gemv.FAMILY, sm80_skinny.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
-    assert all(k.c.element in (BF16, F16) and k.c.element == k.a.element for k in fused_default)
+    assert all(k.c.element in (BF16, F16) and k.a.element in (k.c.element, E4M3) for k in fused_default)
     for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):
         for element in (BF16, F16):
             for layout in ("nn", "nt", "tn", "tt"):
-                group = [k for k in fused_default if k.family is family and k.c.element == element
+                group = [k for k in fused_default if k.family is family and k.a.element == element
                          and k.a.layout.letter + k.b.layout.letter == layout]
                 tiles = {k.tile for k in group}
                 assert [k.epilogue for k in group] == list(DEFAULT_SET) * len(tiles), (family.name, element, layout)
