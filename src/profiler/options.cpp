@@ -461,7 +461,8 @@ Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/line
                                bias relu bias_relu gelu bias_gelu gelu_aux bias_gelu_aux gelu_erf
                                bias_gelu_erf silu bias_silu sigmoid bias_sigmoid clamp bias_clamp
                                alphavec alphavec_bias_relu; fp8 outputs (--C=fe4m3 or fe5m2,
-                               bf16/f16 inputs, TN): amax bias_amax bias_relu_amax bias_gelu_amax
+                               bf16/f16 or fe4m3 inputs, TN; bias bf16 for fe4m3 inputs): amax
+                               bias_amax bias_relu_amax bias_gelu_amax
                              gelu = tanh approximation (cuBLASLt's), gelu_erf = the erf form.
                              Only kernels with exactly these pieces run; the Handle is asked for
                              them. Bias and aux have the kernels' types (the output type, f32 for

@@ -35,9 +35,11 @@ EpilogueSpec epilogue_spec(Options const &options, GemmSpec const &spec,
   e.clamp_min = options.clamp_min;
   e.clamp_max = options.clamp_max;
   if (!e.fused()) return e;
-  // The generator's rule (enumeration.py): the output type, the input type for fp8 outputs;
-  // a kernel of this build that fits says it for sure.
-  NumericTypeID const fallback = is_fp8(spec.C.element) ? spec.A.element : spec.C.element;
+  // The generator's rule (enumeration.py, EpilogueRow.bias_type): the output type; for fp8
+  // outputs the 16-bit input type, bf16 for fp8 inputs. A kernel of this build that fits says it
+  // for sure.
+  NumericTypeID const fp8_output_vectors = is_fp8(spec.A.element) ? NumericTypeID::kBF16 : spec.A.element;
+  NumericTypeID const fallback = is_fp8(spec.C.element) ? fp8_output_vectors : spec.C.element;
   e.element_bias = e.variant.bias ? fallback : NumericTypeID::kInvalid;
   e.element_aux = e.variant.aux ? fallback : NumericTypeID::kInvalid;
   for (library::Operation const *kernel : kernels) {
