@@ -592,6 +592,22 @@ class CApiEpilogueGpu : public ::testing::Test {
     return c;
   }
 
+  /// p through cutlassLibGemmEx (cutlassLibGemmStridedBatchedEx when batched; A, B of type ab, C
+  /// of type c), the handle's epilogue operands set from p (bias and aux in bf16): the kernel
+  /// selected must end in `suffix`, D is checked; the test skips when the build has no kernel.
+  void run_selected(fz::Problem &p, cudaDataType_t ab, cudaDataType_t c, char const *suffix) {
+    set_operands(p, CUDA_R_16BF);
+    if (HasFatalFailure()) return;
+    char const *name = nullptr;
+    cutlassLibStatus_t const s = select(p, ab, c, &name);
+    if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no " << suffix << " kernel for " << p.describe();
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
+    ASSERT_NE(nullptr, name);
+    EXPECT_TRUE(ends_with(name, suffix)) << name;
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, ab, c)) << p.describe();
+    p.check(p.describe() + " via the C API, selected " + name);
+  }
+
   static bool ends_with(std::string const &s, std::string const &suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
@@ -611,16 +627,8 @@ TEST_F(CApiEpilogueGpu, GeluBiasBf16TnMatchesReference) {
     if (!ragged) c.align_A = c.align_B = c.align_C = 8;
     c.seed = 40 + ragged;
     fz::Problem p(c);
-    set_operands(p, CUDA_R_16BF);
-    if (HasFatalFailure()) return;
-    char const *name = nullptr;
-    cutlassLibStatus_t const s = select(p, CUDA_R_16BF, CUDA_R_16BF, &name);
-    if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no bf16 bias+GELU kernel";
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
-    ASSERT_NE(nullptr, name);
-    EXPECT_TRUE(ends_with(name, "bias_gelu")) << name;
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, CUDA_R_16BF, CUDA_R_16BF)) << p.describe();
-    p.check(p.describe() + " via cutlassLibGemmEx, selected " + name);
+    run_selected(p, CUDA_R_16BF, CUDA_R_16BF, "bias_gelu");
+    if (IsSkipped() || HasFatalFailure()) return;
   }
 }
 
@@ -636,18 +644,11 @@ TEST_F(CApiEpilogueGpu, StridedBatchedBiasPerColumnThenDefault) {
   c.beta = -0.75;
   c.seed = 77;
   fz::Problem p(c);
-  set_operands(p, CUDA_R_16BF);
-  if (HasFatalFailure()) return;
-  char const *name = nullptr;
-  cutlassLibStatus_t const s = select(p, CUDA_R_16BF, CUDA_R_16BF, &name);
-  if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no bf16 bias+ReLU kernel";
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
-  EXPECT_TRUE(ends_with(name, "bias_relu")) << name;
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, CUDA_R_16BF, CUDA_R_16BF)) << p.describe();
-  p.check(p.describe() + " via cutlassLibGemmStridedBatchedEx");
+  run_selected(p, CUDA_R_16BF, CUDA_R_16BF, "bias_relu");
+  if (IsSkipped() || HasFatalFailure()) return;
 
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
-  name = nullptr;
+  char const *name = nullptr;
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, select(p, CUDA_R_16BF, CUDA_R_16BF, &name));
   ASSERT_NE(nullptr, name);
   for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
@@ -669,18 +670,12 @@ TEST_F(CApiEpilogueGpu, Fp8OutputScaleAmax) {
   c.amax_initial = 1e9f;
   c.seed = 88;
   fz::Problem p(c);
-  set_operands(p, CUDA_R_16BF);
-  if (HasFatalFailure()) return;
-  char const *name = nullptr;
-  cutlassLibStatus_t const s = select(p, CUDA_R_16BF, CUDA_R_8F_E4M3, &name);
-  if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no bf16 -> e4m3 bias+GELU+amax kernel";
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
-  EXPECT_TRUE(ends_with(name, "bias_gelu_amax")) << name;
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, CUDA_R_16BF, CUDA_R_8F_E4M3)) << p.describe();
-  p.check(p.describe() + " via cutlassLibGemmEx, selected " + name);
+  run_selected(p, CUDA_R_16BF, CUDA_R_8F_E4M3, "bias_gelu_amax");
+  if (IsSkipped() || HasFatalFailure()) return;
 
   // Without scale/amax set, fp8 outputs are not offered.
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
+  char const *name = nullptr;
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, select(p, CUDA_R_16BF, CUDA_R_8F_E4M3, &name));
 }
 
@@ -699,15 +694,8 @@ TEST_F(CApiEpilogueGpu, Fp8OperandsToFp8OutputScaleAmax) {
     c.amax_initial = -1.f;
     c.seed = out == CUDA_R_8F_E4M3 ? 89 : 90;
     fz::Problem p(c);
-    set_operands(p, CUDA_R_16BF);
-    if (HasFatalFailure()) return;
-    char const *name = nullptr;
-    cutlassLibStatus_t const s = select(p, CUDA_R_8F_E4M3, out, &name);
-    if (s == CUTLASS_LIB_STATUS_NO_KERNEL) GTEST_SKIP() << "this build has no e4m3 -> fp8 bias+ReLU+amax kernel";
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, s);
-    EXPECT_TRUE(ends_with(name, "bias_relu_amax")) << name;
-    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, gemm(p, CUDA_R_8F_E4M3, out)) << p.describe();
-    p.check(p.describe() + " via cutlassLibGemmEx, selected " + name);
+    run_selected(p, CUDA_R_8F_E4M3, out, "bias_relu_amax");
+    if (IsSkipped() || HasFatalFailure()) return;
   }
 }
 
