@@ -87,10 +87,11 @@
  * A GEMM call answers with the first check that fails, in this order: the handle
  * (NOT_INITIALIZED); the transpose flags and the values above (INVALID_VALUE; the epilogue's
  * operands included, e.g. ldaux >= max(1, m) is checked here, at the call); sizes and batchCount
- * (NOT_SUPPORTED); the type combination (NOT_SUPPORTED); the device (NO_DEVICE); the kernels
+ * (NOT_SUPPORTED); the type combination and what the handle's settings ask of it (NOT_SUPPORTED:
+ * e.g. an fp8 Ctype without the D scale / amax piece); the device (NO_DEVICE); the kernels
  * (NO_KERNEL, ARCH_MISMATCH). So a bad lda with an unsupported type is INVALID_VALUE, and without
- * a device even a call with m == 0 answers NO_DEVICE. The fp8 outputs without scaleD/amax set, and
- * the other outputs with them set, have no kernel: NO_KERNEL.
+ * a device even a call with m == 0 answers NO_DEVICE. Outputs other than fp8 with the D scale /
+ * amax piece set have no kernel: NO_KERNEL.
  */
 #ifndef CUTLASS_LIB_H_
 #define CUTLASS_LIB_H_

@@ -281,8 +281,9 @@ ROWS = tuple(
     for c in (E4M3, E5M2)
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite. Bias + ReLU
-    # and bias + GELU on every default-set tile (a framework's fused linear at 1-256 tokens; issue
-    # 20): in the default set for 16-bit outputs, opt-in for f32
+    # and bias + GELU (a framework's fused linear at 1-256 tokens; issue 20; passed the GPU suite,
+    # s31): on every default-set tile for 16-bit outputs (default set), on the first (64x32) for
+    # f32 outputs (opt-in)
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
             alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208 + (TILE_SMALL_N16,),
             epilogues=EpilogueRow(variants=DEFAULT_SET, in_default_set=DEFAULT_SET if c == a else ()))

@@ -394,6 +394,7 @@ cutlassLibStatus_t grouped_ex(
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);
   if (!types) return CUTLASS_LIB_STATUS_NOT_SUPPORTED;
+  call.arguments_checked = true;
   return query.answer(HandleAccess::grouped(handle->handle, call, /*execute=*/query.runs()));
 }
 

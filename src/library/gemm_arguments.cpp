@@ -161,7 +161,7 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
   bool const fp8_output = c.element_D == NumericTypeID::kFE4M3 || c.element_D == NumericTypeID::kFE5M2;
   if (fp8_output && !c.epilogue.kind.scale_amax) {
     return gemm_failure(GemmFailure::kNotSupported,
-                        "fp8 outputs need the fp8 epilogue (its D scale and amax: a *_AMAX epilogue)");
+                        "fp8 outputs need the D scale / amax piece (cutlassLibSetEpilogueScaleAmax; GemmEpilogueArguments scale_d / amax)");
   }
   if (c.epilogue.accumulation == AccumulationMode::kPrecise && !fp8_operands) {
     return gemm_failure(GemmFailure::kNotSupported, "precise accumulation is for fp8 operands");

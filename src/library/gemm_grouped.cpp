@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <new>
 #include <cstdio>
 #include <type_traits>
 #include <utility>
@@ -285,45 +286,55 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
 }
 
 /// The bytes one problem writes: `lines` runs of `run` elements, `ld` elements apart (column-
-/// major D: M-element columns; row-major: N-element rows), from `D`.
+/// major D: M-element columns; row-major: N-element rows), from `D`. (check_gemm_arguments has
+/// bounded the span below 2^63 bytes and made ld >= run.)
 struct OutputRegion {
   uintptr_t begin = 0, end = 0;   ///< [begin, end): the first and one past the last byte written
-  int64_t run = 0, lines = 0, ld = 0, element_bytes = 0;
+  int64_t run = 0, lines = 0, ld = 0;
+  int64_t element_bytes = 0;      ///< 0 for sub-byte types (no exact test, below)
   ProblemIndex index{};
 };
 
-OutputRegion output_region(GemmCall const &c, ProblemIndex const &index) {
+OutputRegion output_region(GemmCall const &c, void const *D, ProblemIndex const &index) {
   OutputRegion r;
   bool const column = c.layout_D == LayoutTypeID::kColumnMajor;
   r.run = column ? c.m : c.n;
   r.lines = column ? c.n : c.m;
   r.ld = c.ldd;
-  r.element_bytes = std::max<int64_t>(1, sizeof_bits(c.element_D) / 8);
-  r.begin = reinterpret_cast<uintptr_t>(c.D);
-  r.end = r.begin + uintptr_t(((r.lines - 1) * r.ld + r.run) * r.element_bytes);
+  int64_t const bits = sizeof_bits(c.element_D);
+  r.element_bytes = bits % 8 == 0 ? bits / 8 : 0;
+  r.begin = reinterpret_cast<uintptr_t>(D);
+  r.end = r.begin + uintptr_t((((r.lines - 1) * r.ld + r.run) * std::max<int64_t>(bits, 1) + 7) / 8);
   r.index = index;
   return r;
 }
 
-/// Whether two regions (a.begin <= b.begin, byte ranges overlapping) share an element. Exact when
-/// they have one leading dimension and element size and b starts a whole number of elements after
-/// a: b's runs then sit at rows [dr, dr + run) of a's line grid from line dc (d = dr + dc * ld
-/// elements after a), wrapping to the next line past row ld. Otherwise only a shared first byte is
-/// known to overlap (the check is "where detectable", issue 17).
+/// Whether two regions (a.begin <= b.begin, byte ranges overlapping, so b starts less than 2^63
+/// bytes after a) share an element. Exact when they have one leading dimension and whole-byte
+/// element size and b starts a whole number of elements after a: b's runs then sit at rows
+/// [dr, dr + run) of a's line grid from line dc on (d = dr + dc * ld elements after a), a run
+/// wrapping to the next line past row ld (run <= ld: at most one more line). Otherwise only a
+/// shared first byte is known to overlap (the check is "where detectable", issue 17). No sum
+/// below can overflow: dr < ld, run <= ld, dc < 2^63.
 bool share_an_element(OutputRegion const &a, OutputRegion const &b) {
   if (a.begin == b.begin) return true;
   uintptr_t const bytes = b.begin - a.begin;
-  if (a.ld != b.ld || a.element_bytes != b.element_bytes || bytes % uintptr_t(a.element_bytes) != 0) return false;
+  if (a.ld != b.ld || a.element_bytes == 0 || a.element_bytes != b.element_bytes ||
+      bytes % uintptr_t(a.element_bytes) != 0) {
+    return false;
+  }
   int64_t const d = int64_t(bytes / uintptr_t(a.element_bytes)), dr = d % a.ld, dc = d / a.ld;
-  auto const meets = [&](int64_t row_begin, int64_t row_end, int64_t line_begin) {   // vs a's [0, run) x [0, lines)
-    return row_begin < a.run && row_end > 0 && line_begin < a.lines && line_begin + b.lines > 0;
+  // b's rows [row_begin, row_end) on its lines from `line` on, against a's [0, run) x [0, lines)
+  auto const meets = [&](int64_t row_begin, int64_t row_end, int64_t line) {
+    return row_begin < a.run && row_end > 0 && line < a.lines;
   };
-  if (dr + b.run <= a.ld) return meets(dr, dr + b.run, dc);
-  return meets(dr, a.ld, dc) || meets(0, dr + b.run - a.ld, dc + 1);
+  if (b.run <= a.ld - dr) return meets(dr, dr + b.run, dc);
+  return meets(dr, a.ld, dc) || (dc < a.lines - 1 && meets(0, b.run - (a.ld - dr), dc + 1));
 }
 
 /// The first problem (in call order) whose output shares an element with an earlier problem's,
-/// among the problems that write (M, N > 0); none: index.group == -1. Regions sorted by address
+/// among the problems that write (M, N > 0); none: index.group == -1; the list of outputs cannot
+/// be held: index.group == -2. Regions sorted by address
 /// and swept; the exact test runs only on pairs whose byte ranges overlap, against the kCompared
 /// latest-starting earlier regions that reach into a region (an output interleaved with more,
 /// e.g. one row block of a matrix many problems share, is not compared with all of them: the
@@ -331,14 +342,19 @@ bool share_an_element(OutputRegion const &a, OutputRegion const &b) {
 ProblemIndex overlapping_output(GemmGroupedCall const &call) {
   constexpr size_t kCompared = 64;
   std::vector<OutputRegion> regions;
-  for_each_problem(call, [&](ProblemIndex const &i) {
-    GemmCall const &shape = call.groups[size_t(i.group)].shape;
-    if (shape.m > 0 && shape.n > 0) regions.push_back(output_region(problem_call(call, i), i));
-    return true;
-  });
-  std::sort(regions.begin(), regions.end(), [](OutputRegion const &x, OutputRegion const &y) {
+  try {
+    for_each_problem(call, [&](ProblemIndex const &i) {
+      GemmCall const &shape = call.groups[size_t(i.group)].shape;
+      if (shape.m > 0 && shape.n > 0) regions.push_back(output_region(shape, call.D ? call.D[i.entry] : nullptr, i));
+      return true;
+    });
+  } catch (std::bad_alloc const &) {
+    return ProblemIndex{-2, -1, -1};
+  }
+  auto const before = [](OutputRegion const &x, OutputRegion const &y) {
     return x.begin != y.begin ? x.begin < y.begin : x.index.entry < y.index.entry;
-  });
+  };
+  if (!std::is_sorted(regions.begin(), regions.end(), before)) std::sort(regions.begin(), regions.end(), before);
   ProblemIndex found{-1, -1, INT64_MAX};
   std::vector<OutputRegion const *> open;   // regions whose bytes reach past the current begin
   for (OutputRegion const &r : regions) {
@@ -425,6 +441,7 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
   });
   if (stop) return logged(first_other);
   ProblemIndex const overlap = overlapping_output(call);
+  if (overlap.group == -2) return logged(at(GemmFailure::kAllocFailed, "the host cannot hold the problems' output list"));
   if (overlap.group >= 0) {
     return logged(at(GemmFailure::kInvalidValue, "this problem's output shares elements with an earlier problem's",
                      overlap.group, overlap.problem));
@@ -435,7 +452,7 @@ GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
 
 GemmGroupedOutcome gemm_grouped(GemmGroupedCall const &call, GemmContext const &context, bool execute) {
   // 1. Every problem's arguments, before anything else.
-  GemmGroupedOutcome const checked = check_grouped_arguments(call);
+  GemmGroupedOutcome const checked = call.arguments_checked ? GemmGroupedOutcome() : check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return checked;
 
   // 2. What this version does not offer: the D scale / amax (one amax over every problem) and

@@ -33,6 +33,9 @@ struct GemmGroupedCall {
   void const *const *B = nullptr;
   void const *const *C = nullptr;
   void *const *D = nullptr;
+  /// check_grouped_arguments already answered kNone for exactly this call (the C API checks
+  /// before its type check): gemm_grouped does not repeat it.
+  bool arguments_checked = false;
 };
 
 /// A grouped call's answer: the first failure and where it was, or success.
@@ -51,10 +54,10 @@ struct GemmGroupedOutcome {
 /// a negative group size or a problem count past 2^63 - 1 (kInvalidValue), then
 /// check_gemm_arguments for every problem (for a group without problems: check_gemm_shape, then
 /// check_gemm_arguments of its shape with N = 0, which reads no pointer but the handle's
-/// epilogue and scale arguments, as a single call with N == 0 does), then outputs that share an
-/// element (kInvalidValue at the later problem; overlapping_output in gemm_grouped.cpp says when
-/// it is detected). The
-/// answer is the first kInvalidValue in problem order; only when there is none, the first other
+/// epilogue and scale arguments, as a single call with N == 0 does); the answer is the first
+/// kInvalidValue in problem order; when there is none, outputs that share an element
+/// (kInvalidValue at the later problem; overlapping_output in gemm_grouped.cpp says when it is
+/// detected; kAllocFailed if the host cannot hold the list of outputs); only then the first other
 /// failure (the kNotSupported sizes), so every argument error comes before anything unsupported,
 /// as in a single call.
 GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call);

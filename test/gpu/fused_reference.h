@@ -18,12 +18,13 @@
 ///  - x: the f32 accumulation over K products of [-1, 1] data, 2^-19 * K * |alpha * alpha_vector|
 ///    (the kernels sum in f32; this is above the sqrt(K) growth of round-to-nearest sums and
 ///    leaves room for the tensor cores' accumulation order), plus 2^-22 of each epilogue term
-///    (the f32 multiplies and adds of the epilogue). fp8 inputs (fast accumulation) add
-///    2^-13 * ceil(K / 32) * (|acc| + sqrt(K)) * |alpha * alpha_vector|: wgmma's fp8 adder keeps
-///    about 14 bits of the running sum and truncates (DeepSeek-V3 report, section 3.3.2), once per
-///    32-deep instruction, so the losses add up with the same sign; the partial sums of [-1, 1]
-///    data stay below |acc| + sqrt(K) (3 sigma of a walk of K products of sigma 1/3). The largest
-///    error measured on the fused e4m3 kernels (K <= 400, H200, s31) was a quarter of this.
+///    (the f32 multiplies and adds of the epilogue). fp8 inputs (fast accumulation) add an
+///    empirical allowance, 2^-13 * ceil(K / 32) * (|acc| + sqrt(K)) * |alpha * alpha_vector|,
+///    not a proven bound: wgmma's fp8 adder keeps about 14 bits (DeepSeek-V3 report, section
+///    3.3.2) and truncates, modeled as one loss of 2^-13 of the running sum per 32-deep
+///    instruction, all of one sign, with the partial sums of [-1, 1] data below |acc| + sqrt(K)
+///    (3 sigma of a walk of K products of sigma 1/3; not always). Calibrated on the H200 (s31):
+///    the largest error of the fused e4m3 kernels (K <= 400) was a quarter of it.
 ///  - y = act(x): every activation above is 1.2-Lipschitz, so 1.2 * err(x), plus its f32
 ///    evaluation (2^-21 (|x| + |y|)), plus, for outputs of at most 16 bits, the kernels' fast
 ///    math: tanh.approx.f32 (max relative error 2^-10.987, PTX ISA "tanh"), which GELU turns into
