@@ -387,6 +387,47 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
     cudaDataType_t Btype, int64_t ldb, const void *beta, void *C, cudaDataType_t Ctype, int64_t ldc,
     int64_t group_count, const int32_t *offsets, cutlassLibComputeType_t computeType);
 
+/** group_count GEMMs in ONE launch whose sizes, leading dimensions and pointers are all in DEVICE
+ *  memory (device, managed or pinned host memory), never read on the host: group g computes
+ *      C_g = alpha * op(A_g) op(B_g) + beta * C_g    (column-major C_g, m_g x n_g, in place)
+ *  with (m_g, n_g, k_g) = problem_sizes[3g], [3g + 1], [3g + 2] (int32), A_g = Aarray[g] (lda_array[g]
+ *  elements, int64), B_g = Barray[g] (ldb_array[g]), C_g = Carray[g] (ldc_array[g]); transa,
+ *  transb, the types and alpha, beta (host, or device in DEVICE pointer mode) are the whole call's.
+ *  So routing computed on the GPU (a mixture-of-experts layer's expert sizes and pointers) can
+ *  write the arrays on the handle's stream before the call, and the call (a prologue kernel that
+ *  checks each group and writes its tile count and tensor maps, then one persistent grouped GEMM;
+ *  no copy) can be captured into a CUDA graph and replayed with new contents; the graph rules of
+ *  cutlassLibGemmGroupedContiguousEx apply (a workspace that outlives the graph). max_n: an upper
+ *  bound on every n_g when the caller knows one (e.g. the step's tokens), else 0; it only picks
+ *  the tile (<= 32 or so: the token tile, when built).
+ *  What the kernels do per group (nothing can be reported back to the host): m_g or n_g == 0
+ *  does nothing; k_g == 0 writes beta * C_g (A_g, B_g not read); a group the kernels cannot run is
+ *  skipped, C_g untouched: a negative size, a null C_g (or null A_g / B_g with k_g > 0), ldc < m_g
+ *  or an lda / ldb below the stored extent (k_g for transa = T / transb = N, else m_g / n_g), a
+ *  pointer, leading dimension or contiguous extent (m_g; k_g, m_g or n_g as stored) that is not a
+ *  multiple of 16 bytes, a leading dimension of 2^40 bytes or more, more than (2^31 - 1) /
+ *  group_count output tiles. Groups may not overlap (not checked: the device owns the pointers).
+ *  With host scalars and beta == 0, C is never read.
+ *  Requirements (else NOT_SUPPORTED): the plain epilogue (no fused epilogue or D scale / amax),
+ *  per-tensor scales only, fast accumulation, group_count <= 2^30 - 1; a build with a grouped
+ *  kernel for the types and transposes (the 16-bit rows, e4m3 TN: the grouped tiles; else
+ *  NO_KERNEL, ARCH_MISMATCH on a device of another architecture).
+ *  Statuses, in this order: NOT_INITIALIZED for a null handle; INVALID_VALUE for a transpose flag
+ *  other than N / T, group_count < 0, max_n < 0, null alpha or beta, and, when group_count > 0,
+ *  a null per-group array, one in pageable host memory (told with a device only) or one not
+ *  aligned to its element type, and the handle's epilogue / scale argument errors; NOT_SUPPORTED
+ *  for the type combination and the requirements above; SUCCESS at once for group_count == 0;
+ *  then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH, WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as
+ *  cutlassLibGemmEx (NO_KERNEL also for a caller's workspace that is not 256-byte aligned).
+ *  Workspace: the group table, less than 1024 x group_count + 512 bytes (a workspace set by
+ *  cutlassLibSetWorkspace: 256-byte aligned); a call before capturing grows the handle's own. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedDeviceSizesEx(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+    const int32_t *problem_sizes, const void *alpha, const void *const *Aarray, cudaDataType_t Atype,
+    const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
+    const void *beta, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count,
+    int64_t max_n, cutlassLibComputeType_t computeType);
+
 /** What cutlassLibGemmGroupedBatchedEx would do with these arguments, without running or
  *  allocating anything (the arrays are read as that call reads them). On SUCCESS *kernel_name is
  *  the grouped kernel that would run every problem in one launch, or NULL when the problems would

@@ -113,5 +113,35 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call);
 GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context,
                                            bool execute = true);
 
+/// A device-sized grouped GEMM (gemm_grouped_contiguous.cpp; Operation::run_device_sized states
+/// what the kernels compute and skip): `count` groups whose sizes, leading dimensions and
+/// pointers are `arrays` in device-readable memory, never read on the host; `shape` gives the
+/// types, layouts (C column-major), scalars, pointer mode and the handle's epilogue and scales
+/// (its sizes, leading dimensions and pointers are not used). `max_n`: an upper bound on every
+/// group's N when the caller knows one (the tokens of a step), else 0; it only picks the tile.
+struct GemmGroupedDeviceCall {
+  GemmCall shape;
+  int64_t count = 0;
+  int64_t max_n = 0;
+  GroupedDeviceArrays arrays;
+};
+
+/// The argument checks of a device-sized call, every kInvalidValue first: count < 0, max_n < 0,
+/// null alpha / beta, a null per-group array, one in pageable host memory or not aligned to its
+/// element type (when count > 0), the handle's epilogue and scale arguments (check_gemm_arguments
+/// of a 128^3 problem); then kNotSupported: a fused epilogue, D scale / amax, non-scalar operand
+/// scales, precise accumulation, row-major C, count past 2^30 - 1.
+GemmGroupedOutcome check_device_sized_arguments(GemmGroupedDeviceCall const &call);
+
+/// Runs a device-sized call: check_device_sized_arguments; count == 0 returns at once; then the
+/// device and the grouped kernels of the call's types and layouts (kNoDevice, kNoKernel,
+/// kArchMismatch, kNoKernelFits also for a caller's workspace not 256-byte aligned), the
+/// workspace (kWorkspaceTooSmall; kAllocFailed, also when it would grow while the stream is being
+/// captured) and the launch (kLaunchFailed). With execute == false nothing is launched or
+/// allocated and the caller's workspace is not compared: the failure the call would meet before
+/// that, else the plan (the grouped kernel and the workspace it needs).
+GemmGroupedOutcome gemm_grouped_device(GemmGroupedDeviceCall const &call, GemmContext const &context,
+                                       bool execute = true);
+
 }  // namespace library
 }  // namespace cutlass

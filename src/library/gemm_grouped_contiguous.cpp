@@ -1,7 +1,9 @@
 /// @file src/library/gemm_grouped_contiguous.cpp
-/// The contiguous grouped GEMM (gemm_grouped.h, GemmContiguousCall): a mixture-of-experts layer
-/// whose token counts live on the device, as one grouped-kernel launch the host never sizes.
-/// Read top to bottom: check the packed problem, choose the grouped kernel, run it.
+/// The grouped GEMMs the host never sizes (gemm_grouped.h): the contiguous layout
+/// (GemmContiguousCall: a mixture-of-experts layer whose token counts live on the device) and
+/// device-sized pointer arrays (GemmGroupedDeviceCall: every group's sizes, leading dimensions
+/// and pointers on the device), each as one grouped-kernel launch. Read top to bottom: check the
+/// call, choose the grouped kernel, run it.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -22,7 +24,7 @@ GemmGroupedOutcome failed(GemmFailure failure, char const *detail) {
   GemmGroupedOutcome outcome;
   outcome.failure = failure;
   outcome.detail = detail;
-  if (selection_log_enabled()) std::fprintf(stderr, "cutlass_lib: contiguous grouped GEMM: %s\n", detail);
+  if (selection_log_enabled()) std::fprintf(stderr, "cutlass_lib: device-sized grouped GEMM: %s\n", detail);
   return outcome;
 }
 
@@ -37,24 +39,23 @@ bool device_readable(void const *array) {
   return attributes.type != cudaMemoryTypeUnregistered;
 }
 
-/// The grouped kernels of the call's types and layouts, by estimated time for `count` groups of
-/// N / count columns each (the host does not know the split), the first that takes the shape. A
-/// kernel's tile must fit any split (grouped_tile_fits of one group owning all N columns): the
-/// token tile only serves layers of at most 64 tokens in all (s19: ranked by the average alone,
-/// it took 64 experts of 2048 x 7168 over 4096 skewed tokens at 1.66x the 128x128 tile's time).
-Operation const *contiguous_kernel(GemmContiguousCall const &call, GemmContext const &context,
-                                   GemmUniversalArguments const &shape, GemmFailure *failure) {
-  GemmFunctionalKey key = functional_key(call.shape);
+/// The grouped kernels of `c`'s types and layouts, by estimated time for `count` groups like
+/// `typical`, the first that `takes` (the call's can_implement). A kernel's tile must fit the
+/// largest group the call may hold (grouped_tile_fits of `largest`): the token tile only serves
+/// layers of at most 64 tokens in a group (s19: ranked by the average alone, it took 64 experts
+/// of 2048 x 7168 over 4096 skewed tokens at 1.66x the 128x128 tile's time).
+template <typename Takes>
+Operation const *device_sized_kernel(GemmCall const &c, int64_t count, GemmContext const &context,
+                                     GemmUniversalArguments const &typical, GemmUniversalArguments const &largest,
+                                     Takes &&takes, GemmFailure *failure) {
+  GemmFunctionalKey key = functional_key(c);
   key.gemm_kind = GemmKind::kGrouped;
   GemmOperationVector const *kernels = Singleton::get().operation_table.find_gemm(key);
   if (!kernels) {
     *failure = GemmFailure::kNoKernel;
     return nullptr;
   }
-  GemmUniversalArguments typical = shape;
-  typical.problem_size = gemm::GemmCoord(shape.problem_size.m(),
-                                         int((call.shape.n + call.count - 1) / call.count), shape.problem_size.k());
-  std::vector<GemmUniversalArguments> const problems(size_t(std::min<int64_t>(call.count, 4096)), typical);
+  std::vector<GemmUniversalArguments> const problems(size_t(std::min<int64_t>(count, 4096)), typical);
   std::vector<std::pair<double, Operation const *>> ranked;
   bool any_for_device = false;
   for (Operation const *op : *kernels) {
@@ -65,14 +66,14 @@ Operation const *contiguous_kernel(GemmContiguousCall const &call, GemmContext c
       continue;
     }
     any_for_device = true;
-    if (!grouped_tile_fits(desc, &shape, 1)) continue;
+    if (!grouped_tile_fits(desc, &largest, 1)) continue;
     ranked.push_back({grouped_rank(desc, problems.data(), int(problems.size()), context.sm_count), op});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
   for (auto const &[time, op] : ranked) {
-    Status const status = op->can_implement_contiguous(shape, int(call.count));
+    Status const status = takes(op);
     if (selection_log_enabled()) {
-      std::fprintf(stderr, "cutlass_lib:   contiguous grouped %s: estimated %.1f us%s%s\n", op->description().name,
+      std::fprintf(stderr, "cutlass_lib:   device-sized grouped %s: estimated %.1f us%s%s\n", op->description().name,
                    time, status == Status::kSuccess ? "" : ", refused: ",
                    status == Status::kSuccess ? "" : cutlassGetStatusString(status));
     }
@@ -82,7 +83,88 @@ Operation const *contiguous_kernel(GemmContiguousCall const &call, GemmContext c
   return nullptr;
 }
 
+/// The plan of `kernel` needing `bytes` of workspace; with `execute`, the caller's workspace
+/// compared, the handle's grown, and `launch(workspace)` (Operation::run_contiguous or
+/// run_device_sized: kErrorMisalignedOperand means the driver refused a prototype map).
+template <typename Launch>
+GemmGroupedOutcome launched(Operation const *kernel, uint64_t bytes, int64_t count, GemmContext const &context,
+                            bool execute, Launch &&launch) {
+  GemmGroupedOutcome outcome;
+  outcome.operation = kernel;
+  outcome.workspace_bytes = size_t(bytes);
+  if (!execute) return outcome;   // the plan, whatever the caller's workspace holds
+  if (context.workspace_fixed && bytes > *context.workspace_size) {
+    return failed(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the group table");
+  }
+  if (*context.workspace && reinterpret_cast<uintptr_t>(*context.workspace) % 256 != 0) {
+    return failed(GemmFailure::kNoKernelFits, "the caller's workspace is not 256-byte aligned");
+  }
+  if (!ensure_workspace(context, size_t(bytes))) {
+    return failed(GemmFailure::kAllocFailed, "the workspace could not grow (or the stream is being captured)");
+  }
+  if (selection_log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: device-sized grouped GEMM: %lld groups in one launch of %s\n",
+                 (long long)count, kernel->description().name);
+  }
+  Status const status = launch(*context.workspace);
+  if (status == Status::kErrorMisalignedOperand) {
+    return failed(GemmFailure::kNoKernelFits, "the driver refused the call's tensor maps");
+  }
+  if (status != Status::kSuccess) return failed(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed");
+  return outcome;
+}
+
+/// The problem whose shape the prototype tensor maps of a device-sized call take (the kernels
+/// replace every address, extent and stride): 128 x 128 x 128, every leading dimension 128, the
+/// operands at a made-up 256-byte aligned address the driver only records; C only when read.
+GemmCall device_sized_prototype(GemmCall c) {
+  void *const address = reinterpret_cast<void *>(uintptr_t(256));
+  c.m = c.n = c.k = 128;
+  c.lda = c.ldb = c.ldc = c.ldd = 128;
+  c.A = c.B = address;
+  c.D = address;
+  c.C = gemm_reads_c(c) ? address : nullptr;
+  return c;
+}
+
+bool aligned_to(void const *p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
+
 }  // namespace
+
+GemmGroupedOutcome check_device_sized_arguments(GemmGroupedDeviceCall const &call) {
+  GemmCall const &c = call.shape;
+  if (call.count < 0) return failed(GemmFailure::kInvalidValue, "the group count must be >= 0");
+  if (call.max_n < 0) return failed(GemmFailure::kInvalidValue, "max_n must be >= 0 (0: unknown)");
+  if (!c.alpha || !c.beta) return failed(GemmFailure::kInvalidValue, "alpha and beta must not be null");
+  GroupedDeviceArrays const &a = call.arrays;
+  if (call.count > 0) {
+    void const *const arrays[] = {a.sizes, a.A, a.B, a.C, a.lda, a.ldb, a.ldc};
+    for (void const *array : arrays) {
+      if (!array) return failed(GemmFailure::kInvalidValue, "a per-group array is null");
+      if (!device_readable(array)) {
+        return failed(GemmFailure::kInvalidValue, "the per-group arrays must be in device-readable memory");
+      }
+    }
+    if (!aligned_to(a.sizes, alignof(int)) || !aligned_to(a.A, alignof(void *)) || !aligned_to(a.B, alignof(void *)) ||
+        !aligned_to(a.C, alignof(void *)) || !aligned_to(a.lda, alignof(int64_t)) ||
+        !aligned_to(a.ldb, alignof(int64_t)) || !aligned_to(a.ldc, alignof(int64_t))) {
+      return failed(GemmFailure::kInvalidValue, "a per-group array is not aligned to its element type");
+    }
+  }
+  GemmOutcome const prototype = check_gemm_arguments(device_sized_prototype(c));   // the handle's epilogue and scales
+  if (prototype.failure != GemmFailure::kNone) return failed(prototype.failure, prototype.detail);
+  GemmEpilogueArguments const &e = c.epilogue;
+  if (e.kind.fused() || e.scale_a_mode != epilogue::OperandScaleMode::kScalar ||
+      e.scale_b_mode != epilogue::OperandScaleMode::kScalar || e.accumulation != AccumulationMode::kFast) {
+    return failed(GemmFailure::kNotSupported,
+                  "no fused epilogue, D scale / amax, vector or block scales, or precise accumulation");
+  }
+  if (c.layout_C != LayoutTypeID::kColumnMajor || c.layout_D != LayoutTypeID::kColumnMajor) {
+    return failed(GemmFailure::kNotSupported, "C must be column-major");
+  }
+  if (call.count > INT_MAX / 2) return failed(GemmFailure::kNotSupported, "the group count must be <= 2^30 - 1");
+  return {};
+}
 
 GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
   if (call.count < 0) return failed(GemmFailure::kInvalidValue, "the group count must be >= 0");
@@ -152,32 +234,40 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
   shape.batch_stride_A = call.stride_A;
   if (!gemm_reads_c(c)) shape.C = nullptr;   // beta == 0: C is never read
   GemmFailure failure = GemmFailure::kNone;
-  Operation const *kernel = contiguous_kernel(call, context, shape, &failure);
+  GemmUniversalArguments typical = shape;   // N / count columns per group (the host does not know the split)
+  typical.problem_size = gemm::GemmCoord(shape.problem_size.m(), int((c.n + call.count - 1) / call.count),
+                                         shape.problem_size.k());
+  Operation const *kernel = device_sized_kernel(
+      c, call.count, context, typical, shape, [&](Operation const *op) { return op->can_implement_contiguous(shape, int(call.count)); },
+      &failure);
   if (!kernel) return failed(failure, "no grouped kernel of this build takes the call");
-  size_t const bytes = size_t(kernel->get_contiguous_workspace_size(int(call.count)));
-  GemmGroupedOutcome outcome;
-  outcome.operation = kernel;
-  outcome.workspace_bytes = bytes;
-  if (!execute) return outcome;   // the plan, whatever the caller's workspace holds
-  if (context.workspace_fixed && bytes > *context.workspace_size) {
-    return failed(GemmFailure::kWorkspaceTooSmall, "the caller's workspace is smaller than the group table");
-  }
-  if (*context.workspace && reinterpret_cast<uintptr_t>(*context.workspace) % 256 != 0) {
-    return failed(GemmFailure::kNoKernelFits, "the caller's workspace is not 256-byte aligned");
-  }
-  if (!ensure_workspace(context, bytes)) {
-    return failed(GemmFailure::kAllocFailed, "the workspace could not grow (or the stream is being captured)");
-  }
-  if (selection_log_enabled()) {
-    std::fprintf(stderr, "cutlass_lib: contiguous grouped GEMM: %lld groups in one launch of %s\n",
-                 (long long)call.count, kernel->description().name);
-  }
-  Status const launched = kernel->run_contiguous(shape, call.offsets, int(call.count), *context.workspace, context.stream);
-  if (launched == Status::kErrorMisalignedOperand) {
-    return failed(GemmFailure::kNoKernelFits, "the driver refused the packed problem's tensor maps");
-  }
-  if (launched != Status::kSuccess) return failed(GemmFailure::kLaunchFailed, "the grouped kernel's launch failed");
-  return outcome;
+  return launched(kernel, kernel->get_contiguous_workspace_size(int(call.count)), call.count, context, execute,
+                  [&](void *workspace) {
+                    return kernel->run_contiguous(shape, call.offsets, int(call.count), workspace, context.stream);
+                  });
+}
+
+GemmGroupedOutcome gemm_grouped_device(GemmGroupedDeviceCall const &call, GemmContext const &context, bool execute) {
+  // 1. Every argument error, then what this version does not offer, then the quick return.
+  GemmGroupedOutcome const checked = check_device_sized_arguments(call);
+  if (checked.failure != GemmFailure::kNone) return checked;
+  GemmCall const &c = call.shape;
+  if (call.count == 0) return {};
+
+  // 2. The kernel (ranked for groups of max_n columns, or large ones), its workspace, the launch.
+  if (context.compute_capability == 0) return failed(GemmFailure::kNoDevice, "no usable CUDA device");
+  GemmUniversalArguments const prototype = arguments_of(device_sized_prototype(c));
+  GemmUniversalArguments typical = prototype;
+  typical.problem_size = gemm::GemmCoord(4096, int(call.max_n > 0 ? call.max_n : 4096), 4096);
+  GemmFailure failure = GemmFailure::kNone;
+  Operation const *kernel = device_sized_kernel(
+      c, call.count, context, typical, typical,
+      [&](Operation const *op) { return op->can_implement_device_sized(prototype, int(call.count)); }, &failure);
+  if (!kernel) return failed(failure, "no grouped kernel of this build takes the call");
+  return launched(kernel, kernel->get_device_sized_workspace_size(int(call.count)), call.count, context, execute,
+                  [&](void *workspace) {
+                    return kernel->run_device_sized(prototype, call.arrays, int(call.count), workspace, context.stream);
+                  });
 }
 
 }  // namespace library

@@ -272,6 +272,39 @@ class GemmUniversalOperation : public Operation {
     }
   }
 
+  Status can_implement_device_sized(GemmUniversalArguments const &prototype, int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_prototype;
+      Status const status = grouped_arguments(&prototype, 1, kernel_prototype);
+      return status != Status::kSuccess ? status : Kernel::can_implement_device_sized(kernel_prototype.front(), count);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
+  uint64_t get_device_sized_workspace_size(int count) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      return Kernel::get_device_sized_workspace_size(count);
+    } else {
+      return 0;
+    }
+  }
+
+  Status run_device_sized(GemmUniversalArguments const &prototype, GroupedDeviceArrays const &groups, int count,
+                          void *device_workspace, cudaStream_t stream) const override {
+    if constexpr (KernelIsGrouped<Kernel>::value) {
+      std::vector<KernelArguments> kernel_prototype;
+      Status status = grouped_arguments(&prototype, 1, kernel_prototype);
+      if (status == Status::kSuccess) status = Kernel::can_implement_device_sized(kernel_prototype.front(), count);
+      if (status != Status::kSuccess) return status;
+      typename Kernel::DeviceGroups const device{groups.sizes, groups.A, groups.B, groups.C,
+                                                 groups.lda, groups.ldb, groups.ldc};
+      return Kernel::run_device_sized(kernel_prototype.front(), device, count, device_workspace, stream);
+    } else {
+      return Status::kErrorNotSupported;
+    }
+  }
+
  private:
   /// The kernel's arguments of `count` grouped problems, after the checks can_implement makes of
   /// one (device, scalars, epilogue operands).

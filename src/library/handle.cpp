@@ -293,6 +293,32 @@ Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID elemen
   return to_status(HandleAccess::contiguous(*this, call).failure);
 }
 
+Status Handle::gemm_grouped_device_sizes(NumericTypeID element_compute, NumericTypeID element_scalar,
+                                         NumericTypeID element_A, LayoutTypeID layout_A, NumericTypeID element_B,
+                                         LayoutTypeID layout_B, NumericTypeID element_C, void const *alpha,
+                                         void const *beta, int64_t group_count, GroupedDeviceArrays const &groups,
+                                         int64_t max_n, GemmEpilogueArguments const &epilogue) {
+  last_operation_ = nullptr;
+  if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
+  GemmGroupedDeviceCall call;
+  GemmCall &shape = call.shape;
+  shape.element_compute = element_compute;
+  shape.element_scalar = element_scalar;
+  shape.alpha = alpha;
+  shape.beta = beta;
+  shape.pointer_mode = scalar_pointer_mode_;
+  shape.element_A = element_A;
+  shape.layout_A = layout_A;
+  shape.element_B = element_B;
+  shape.layout_B = layout_B;
+  shape.element_C = shape.element_D = element_C;
+  shape.epilogue = epilogue;
+  call.count = group_count;
+  call.max_n = max_n;
+  call.arrays = groups;
+  return to_status(HandleAccess::device_sized(*this, call).failure);
+}
+
 GemmContext HandleAccess::context_of(Handle &h) {
   GemmContext context;
   context.compute_capability = h.compute_capability_;
@@ -306,25 +332,30 @@ GemmContext HandleAccess::context_of(Handle &h) {
   return context;
 }
 
-GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
+template <typename Outcome, typename Run>
+Outcome HandleAccess::on_device(Handle &h, bool execute, Run &&run) {
   DeviceGuard guard(h.device_);
-  GemmOutcome outcome = gemm_call(call, context_of(h), execute);
+  Outcome outcome = run(context_of(h));
   if (execute) h.last_operation_ = outcome.operation;
   return outcome;
+}
+
+GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
+  return on_device<GemmOutcome>(h, execute, [&](GemmContext const &c) { return gemm_call(call, c, execute); });
 }
 
 GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call, bool execute) {
-  DeviceGuard guard(h.device_);
-  GemmGroupedOutcome outcome = gemm_grouped(call, context_of(h), execute);
-  if (execute) h.last_operation_ = outcome.operation;
-  return outcome;
+  return on_device<GemmGroupedOutcome>(h, execute, [&](GemmContext const &c) { return gemm_grouped(call, c, execute); });
 }
 
 GemmGroupedOutcome HandleAccess::contiguous(Handle &h, GemmContiguousCall const &call, bool execute) {
-  DeviceGuard guard(h.device_);
-  GemmGroupedOutcome outcome = gemm_grouped_contiguous(call, context_of(h), execute);
-  if (execute) h.last_operation_ = outcome.operation;
-  return outcome;
+  return on_device<GemmGroupedOutcome>(h, execute,
+                                       [&](GemmContext const &c) { return gemm_grouped_contiguous(call, c, execute); });
+}
+
+GemmGroupedOutcome HandleAccess::device_sized(Handle &h, GemmGroupedDeviceCall const &call, bool execute) {
+  return on_device<GemmGroupedOutcome>(h, execute,
+                                       [&](GemmContext const &c) { return gemm_grouped_device(call, c, execute); });
 }
 
 }  // namespace library

@@ -17,8 +17,13 @@ struct HandleAccess {
   static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call, bool execute = true);
   /// gemm_grouped_contiguous() with the handle's device made current; records the kernel.
   static GemmGroupedOutcome contiguous(Handle &handle, GemmContiguousCall const &call, bool execute = true);
+  /// gemm_grouped_device() with the handle's device made current; records the kernel.
+  static GemmGroupedOutcome device_sized(Handle &handle, GemmGroupedDeviceCall const &call, bool execute = true);
 
  private:
+  /// run(context) with the handle's device current; the kernel it ran recorded when executing.
+  template <typename Outcome, typename Run>
+  static Outcome on_device(Handle &handle, bool execute, Run &&run);
   /// The handle's device facts, stream and workspace (its device must be current).
   static GemmContext context_of(Handle &handle);
 };

@@ -280,6 +280,42 @@ cutlassLibStatus_t grouped_select(cutlassLibHandle_t handle, GroupedArgs const &
                                               a.group_size, a.compute, kernel, workspace_bytes);
 }
 
+/// cutlassLibGemmGroupedDeviceSizesEx's statuses decided on the host: the arrays are made-up
+/// addresses it must never read (without a device, they count as device-readable).
+TEST_F(CApiGrouped, DeviceSizesArgumentChecks) {
+  float const alpha = 1, beta = 0;
+  auto const sizes = static_cast<int32_t const *>(address(0x1000000));
+  auto const pointers = static_cast<void const *const *>(address(0x2000000));
+  auto const outputs = static_cast<void *const *>(mutable_address(0x3000000));
+  auto const ld = static_cast<int64_t const *>(address(0x4000000));
+  auto call = [&](cutlassLibHandle_t h, cutlassLibOperation_t transa, int32_t const *s, void const *a, int64_t count,
+                  int64_t max_n, cudaDataType_t type) {
+    return cutlassLibGemmGroupedDeviceSizesEx(h, transa, CUTLASS_LIB_OP_N, s, a, pointers, type, ld, pointers, type, ld,
+                                              &beta, outputs, type, ld, count, max_n, CUTLASS_LIB_COMPUTE_32F);
+  };
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, call(nullptr, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            call(handle_, static_cast<cutlassLibOperation_t>(7), sizes, &alpha, 4, 0, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, -1, 0, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, -1, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call(handle_, CUTLASS_LIB_OP_T, sizes, nullptr, 4, 0, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call(handle_, CUTLASS_LIB_OP_T, nullptr, &alpha, 4, 0, CUDA_R_16BF));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            call(handle_, CUTLASS_LIB_OP_T, static_cast<int32_t const *>(address(0x1000002)), &alpha, 4, 0, CUDA_R_16BF))
+      << "sizes not 4-byte aligned";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, call(handle_, CUTLASS_LIB_OP_T, nullptr, &alpha, -1, 0, CUDA_R_8U))
+      << "argument errors before the type combination";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_8U));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call(handle_, CUTLASS_LIB_OP_T, nullptr, &alpha, 0, 0, CUDA_R_16BF))
+      << "no groups: nothing read, nothing run";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  if (!has_device()) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 16, CUDA_R_16BF));
+  }
+}
+
 /// The fused epilogue passes the argument checks as in a single call (a bias epilogue without
 /// its bias is an argument error); the D scale / amax is not offered (one amax over every problem).
 /// The queries run nothing: with a device they plan the problems, without one they answer NO_DEVICE.

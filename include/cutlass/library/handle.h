@@ -254,6 +254,23 @@ class CUTLASS_LIB_API Handle {
                                  int64_t group_count, int const *offsets,
                                  GemmEpilogueArguments const &epilogue = GemmEpilogueArguments());
 
+  /// group_count groups whose sizes, leading dimensions and pointers live in DEVICE memory
+  /// (`groups`, GroupedDeviceArrays; never read on the host): group g computes the column-major
+  /// C_g = alpha * op(A_g) * op(B_g) + beta * C_g in place, (m, n, k) = groups.sizes[3g .. 3g + 2],
+  /// layouts and types for all groups (the C API's cutlassLibGemmGroupedDeviceSizesEx states the
+  /// rules, the groups the kernels skip and the order of the checks). One launch of a grouped
+  /// kernel, no copy: capturable into a CUDA graph (with a workspace that outlives it:
+  /// set_workspace). `max_n`: an upper bound on every group's n if known (else 0), which only
+  /// picks the tile. Statuses as gemm_universal's: kErrorInvalidProblem, kErrorNotSupported
+  /// (types without grouped kernels, a fused epilogue, non-scalar scales), then the device, the
+  /// kernels, the workspace, the launch. `epilogue`: per-tensor fp8 operand scales only (no
+  /// fused pieces: kErrorNotSupported).
+  Status gemm_grouped_device_sizes(NumericTypeID element_compute, NumericTypeID element_scalar,
+                                   NumericTypeID element_A, LayoutTypeID layout_A, NumericTypeID element_B,
+                                   LayoutTypeID layout_B, NumericTypeID element_C, void const *alpha,
+                                   void const *beta, int64_t group_count, GroupedDeviceArrays const &groups,
+                                   int64_t max_n = 0, GemmEpilogueArguments const &epilogue = GemmEpilogueArguments());
+
  private:
   friend struct HandleAccess;
   /// Frees the handle's own workspace (a caller's is only dropped) and returns to owning none.

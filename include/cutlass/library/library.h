@@ -161,6 +161,17 @@ struct GemmEpilogueArguments {
   int columns = 0;
 };
 
+/// The per-group arrays of a device-sized grouped launch (Operation::run_device_sized), all in
+/// device-readable memory: sizes holds count x {m, n, k}; A, B, C count device pointers (C is
+/// also the output); lda, ldb, ldc count leading dimensions (elements).
+struct GroupedDeviceArrays {
+  int const *sizes = nullptr;
+  void const *const *A = nullptr;
+  void const *const *B = nullptr;
+  void *const *C = nullptr;
+  int64_t const *lda = nullptr, *ldb = nullptr, *ldc = nullptr;
+};
+
 /// Per-call arguments. Pointers are device pointers of the description's element types;
 /// alpha/beta point to ElementEpilogue values in host or device memory (pointer_mode).
 struct GemmUniversalArguments {
@@ -267,6 +278,40 @@ class CUTLASS_LIB_API Operation {
                                 void *device_workspace, cudaStream_t stream) const {
     (void)shape;
     (void)offsets;
+    (void)count;
+    (void)device_workspace;
+    (void)stream;
+    return Status::kErrorNotSupported;
+  }
+
+  /// Grouped kernels also run `count` groups whose sizes, leading dimensions and pointers live in
+  /// DEVICE memory (GroupedDeviceArrays), never read on the host: group g computes the column-major
+  /// D_g = alpha * op(A_g) op(B_g) + beta * C_g in place (C_g is D_g), the kernel's types and
+  /// layouts, `prototype`'s scalars, pointer mode and (per-tensor fp8) scales for all groups;
+  /// `prototype`'s sizes, leading dimensions and pointers only shape the prototype tensor maps
+  /// (any problem can_implement takes; its C null when C is never read). A prologue kernel checks
+  /// every group and skips (C untouched) one the kernels cannot run: negative sizes, null or
+  /// misaligned pointers, leading dimensions below the stored extent or off the 16-byte rule,
+  /// contiguous extents (m for C, the K-major extent or m / n for A, B) off it, more than
+  /// (2^31 - 1) / count tiles; K == 0 writes beta * C. Two kernels, no copy: capturable into a
+  /// CUDA graph. can_implement_device_sized: kSuccess, kErrorNotSupported (not a grouped kernel,
+  /// count past 2^30), can_implement's answers for the prototype; run_device_sized launches nothing
+  /// when it fails (kErrorWorkspaceNull, kErrorMisalignedOperand for a workspace not 256-byte
+  /// aligned or refused prototype maps), except kErrorInternal from a failed GEMM launch.
+  virtual Status can_implement_device_sized(GemmUniversalArguments const &prototype, int count) const {
+    (void)prototype;
+    (void)count;
+    return Status::kErrorNotSupported;
+  }
+  /// Bytes of device workspace (256-byte aligned) a device-sized launch of `count` groups needs.
+  virtual uint64_t get_device_sized_workspace_size(int count) const {
+    (void)count;
+    return 0;
+  }
+  virtual Status run_device_sized(GemmUniversalArguments const &prototype, GroupedDeviceArrays const &groups,
+                                  int count, void *device_workspace, cudaStream_t stream) const {
+    (void)prototype;
+    (void)groups;
     (void)count;
     (void)device_workspace;
     (void)stream;

@@ -60,8 +60,8 @@ struct TmaDataType {
 
 /// Bytes between batches in a tensor map: the batch stride when there are several batches,
 /// otherwise any valid value (the extent of one matrix, rounded up to 16 bytes).
-inline uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, int64_t ld, int64_t columns,
-                                       int element_bytes) {
+CUTLASS_HOST_DEVICE uint64_t tma_batch_stride_bytes(int batch_count, int64_t batch_stride, int64_t ld,
+                                                    int64_t columns, int element_bytes) {
   int64_t const elements = batch_count > 1 ? batch_stride : ld * columns;
   return uint64_t((elements * element_bytes + 15) / 16 * 16);
 }
@@ -157,8 +157,8 @@ struct Sm90MmaTmaGmmaSS {
   /// An operand's map geometry: K-major (inner K, outer `mn`) or MN-major (inner `mn`, outer K).
   /// Both operands take A's element size (the 16-bit kernels pair equal types, the fp8 pairings
   /// two 1-byte types), as make_params takes A's TMA type for both.
-  static MapShape operand_map_shape(bool k_major, uint64_t mn, uint64_t k, int64_t ld, int batch_count,
-                                    int64_t batch_stride) {
+  CUTLASS_HOST_DEVICE static MapShape operand_map_shape(bool k_major, uint64_t mn, uint64_t k, int64_t ld,
+                                                        int batch_count, int64_t batch_stride) {
     uint64_t const outer = k_major ? mn : k;
     int const eb = int(sizeof(ElementA));
     return {k_major ? k : mn, outer, uint64_t(ld) * eb,

@@ -77,6 +77,14 @@ __global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
   Kernel::prepare_contiguous_device(prepare);
 }
 
+/// The prologue of a device-sized grouped launch (GemmSm90::run_device_sized): each group's tile
+/// count and tensor maps from its sizes, leading dimensions and pointers in device memory.
+template <typename Kernel>
+__global__ void __launch_bounds__(Kernel::kPrepareThreads, 1)
+    gemm_sm90_device_sized_prepare_kernel(__grid_constant__ typename Kernel::DeviceSizedPrepare const prepare) {
+  Kernel::prepare_device_sized_device(prepare);
+}
+
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
           typename ElementAccumulator_, typename ThreadblockShape_, typename ClusterShape_, int Stages,
           typename KernelSchedule, typename EpilogueOutputOp_, typename TileSchedulerTag = PersistentScheduler>
@@ -502,7 +510,7 @@ struct GemmSm90 {
   }
 
   /// A grouped launch's rows of units for M rows: tile rows, in clusters of kClusterM.
-  static int64_t unit_rows(int64_t m) {
+  CUTLASS_HOST_DEVICE static int64_t unit_rows(int64_t m) {
     int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
     return (m_tiles + kClusterM - 1) / kClusterM;
   }
@@ -719,6 +727,135 @@ struct GemmSm90 {
            }) == cudaSuccess;
   }
 
+  // ---- device-sized grouped launches: every group's sizes and operands in device memory -------
+  //
+  // `count` groups, group g: D_g = alpha * op(A_g) op(B_g) + beta * C_g with (m, n, k) =
+  // sizes[3g .. 3g + 2], A_g = A[g] (lda[g]), B_g = B[g] (ldb[g]), C_g = D_g = C[g] (ldc[g]),
+  // column-major C; the kernel's layouts and types, one alpha and beta (the prototype's output
+  // operator) for all. The host reads none of the arrays: a prologue kernel checks each group
+  // and writes its tile count and tensor maps (rebased prototypes, tensormap.replace), then the
+  // GEMM kernel walks all groups' tiles as run_grouped does (one CTA per SM, or as many clusters
+  // as fit). So routing that changes every step can write the arrays on the stream and the call
+  // can be captured into a CUDA graph. A group the kernels cannot run is skipped, its C untouched
+  // (device_group_units); a group with K == 0 owns no tiles: the prologue writes its beta * C
+  // (an accumulator zeroed by plain stores inside the consumers' loop would serialize every wgmma:
+  // ptxas C7515).
+
+  /// Group g's arrays, as the prologue reads them.
+  struct DeviceGroups {
+    int const *sizes = nullptr;   ///< count x {m, n, k}
+    void const *const *A = nullptr;
+    void const *const *B = nullptr;
+    void *const *C = nullptr;
+    int64_t const *lda = nullptr, *ldb = nullptr, *ldc = nullptr;
+  };
+
+  /// What the prologue reads: the prototype maps and output operator, the arrays, the table.
+  struct DeviceSizedPrepare {
+    typename Mainloop::Params mainloop;
+    typename Epilogue::Params epilogue;
+    DeviceGroups groups_in;
+    int count = 0;
+    GroupParams *groups = nullptr;     ///< the group table (written)
+    Sm90GroupTiles *tiles = nullptr;   ///< the groups' tile counts (written)
+  };
+
+  /// Whether a device-sized launch of `count` groups can run with `prototype`'s scalars and
+  /// epilogue (its sizes, pointers and leading dimensions only encode the prototype maps: any
+  /// problem the TMA rules take, e.g. 128 x 128 x 128 with lda = ldb = ldc = 128 on a 16-byte
+  /// aligned address; its ptr_C null when C is never read, beta == 0 with host scalars):
+  /// kErrorNotSupported for a kernel without the grouped scheduler, count past 2^31 - 1 / 2
+  /// (the prologue's bound on a group's tiles stays >= 1), and can_implement's answers for the
+  /// prototype (kErrorInvalidProblem, kErrorMisalignedOperand).
+  static Status can_implement_device_sized(Arguments const &prototype, int count) {
+    if constexpr (!kGrouped) {
+      return Status::kErrorNotSupported;
+    } else {
+      if (count < 0 || count > INT_MAX / 2) return Status::kErrorNotSupported;
+      if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
+      return can_implement_common<GemmSm90>(prototype);
+    }
+  }
+
+  /// Bytes of device workspace (256-byte aligned) a device-sized launch of `count` groups needs.
+  static size_t get_device_sized_workspace_size(int count) { return get_contiguous_workspace_size(count); }
+
+  /// Runs `count` device-sized groups (can_implement_device_sized): the prologue, then the GEMM
+  /// kernel, on `stream`; nothing else (no copy, no host read of device memory). kErrorWorkspaceNull
+  /// without a workspace, kErrorMisalignedOperand when it is not 256-byte aligned or the driver
+  /// refuses the prototype maps; nothing launched then.
+  static Status run_device_sized(Arguments const &prototype, DeviceGroups const &groups, int count, void *workspace,
+                                 cudaStream_t stream) {
+    if constexpr (!kGrouped) {
+      return Status::kErrorNotSupported;
+    } else {
+      if (count == 0) return Status::kSuccess;
+      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      DeviceSizedPrepare prepare;
+      if (!Mainloop::make_params(prototype, prepare.mainloop) || !Epilogue::make_params(prototype, prepare.epilogue)) {
+        return Status::kErrorMisalignedOperand;
+      }
+      prepare.groups_in = groups;
+      prepare.count = count;
+      prepare.groups = static_cast<GroupParams *>(workspace);
+      prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+      int device = 0;
+      cudaGetDevice(&device);
+      if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
+      gemm_sm90_device_sized_prepare_kernel<GemmSm90>
+          <<<contiguous_prepare_ctas(count), kPrepareThreads, 0, stream>>>(prepare);
+      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
+      Params params;
+      params.groups = prepare.groups;
+      params.scheduler = TileScheduler::make(prepare.tiles, count);
+      return launch_persistent(params, INT_MAX, device, device_sm_count(), stream);   // (units: on the device)
+    }
+  }
+
+  /// Group g's units (cluster tiles) when the GEMM kernel runs it, else 0: m, n, k > 0 (K == 0:
+  /// scale_device_group; m or n == 0: nothing to do), C, A and B each device_operand_fits with its
+  /// contiguous extent (m for C; k for a K-major A / B, else m / n), at most `limit` units (the
+  /// prologue keeps the total within an int). A group of 0 units is skipped, its C untouched.
+  CUTLASS_DEVICE static int64_t device_group_units(DeviceGroups const &in, int g, int64_t limit) {
+    int const m = in.sizes[3 * g], n = in.sizes[3 * g + 1], k = in.sizes[3 * g + 2];
+    if (m <= 0 || n <= 0 || k <= 0 || !device_operand_fits<ElementC>(in.C[g], in.ldc[g], m)) return 0;
+    int64_t const a_extent = Mainloop::kKMajorA ? k : m, b_extent = Mainloop::kKMajorB ? k : n;
+    if (!device_operand_fits<ElementA>(in.A[g], in.lda[g], a_extent) ||
+        !device_operand_fits<ElementB>(in.B[g], in.ldb[g], b_extent)) {
+      return 0;
+    }
+    int64_t const units = unit_rows(m) * unit_columns(n);
+    return units <= limit ? units : 0;
+  }
+
+  /// Whether an operand of T at `p` with leading dimension `ld` and contiguous extent `extent`
+  /// takes the kernels' 16-byte TMA rule: p non-null and 16-byte aligned, ld >= extent, ld and
+  /// extent multiples of 16 bytes, ld below 2^40 bytes.
+  template <typename T>
+  CUTLASS_DEVICE static bool device_operand_fits(void const *p, int64_t ld, int64_t extent) {
+    constexpr int kAlignment = 16 / int(sizeof(T));
+    return p != nullptr && reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld >= extent && ld % kAlignment == 0 &&
+           extent % kAlignment == 0 && ld < (int64_t(1) << 40) / int64_t(sizeof(T));
+  }
+
+  /// Group g's C = beta * C when its K is 0 and C passes device_group_units' checks (beta == 0
+  /// writes zeros without reading C, as BLAS), by the calling CTA's threads.
+  CUTLASS_DEVICE static void scale_device_group(DeviceSizedPrepare const &p, int g) {
+    DeviceGroups const &in = p.groups_in;
+    int const m = in.sizes[3 * g], n = in.sizes[3 * g + 1], k = in.sizes[3 * g + 2];
+    if (k != 0 || m <= 0 || n <= 0) return;
+    auto *c = static_cast<ElementC *>(in.C[g]);
+    int64_t const ldc = in.ldc[g];
+    if (!device_operand_fits<ElementC>(c, ldc, m)) return;
+    auto const &op = p.epilogue.output_op;
+    float const beta = float(op.beta_ptr ? *op.beta_ptr : op.beta);
+    for (int64_t i = threadIdx.x; i < int64_t(m) * n; i += blockDim.x) {
+      ElementC &x = c[i % m + (i / m) * ldc];
+      x = ElementC(beta == 0.f ? 0.f : beta * float(x));
+    }
+  }
+
   /// The launch of `clusters` clusters of this kernel on `stream`; the configuration points at
   /// `attribute` (the cluster dimension), which must outlive it.
   static cudaLaunchConfig_t cluster_launch_config(int clusters, cudaStream_t stream, cudaLaunchAttribute &attribute) {
@@ -860,6 +997,53 @@ struct GemmSm90 {
       last_end = last_end > round_end ? last_end : round_end;
       units += round_tiles;
     }
+#endif
+  }
+
+  /// The device-sized launch's prologue (run_device_sized), CTAs of kPrepareThreads threads, a
+  /// group per thread in rounds: its units (device_group_units; 0 skips it), a block-wide scan
+  /// (cub::BlockScan) for the running count, then, for the groups g with g % gridDim.x ==
+  /// blockIdx.x, its table entry: the prototype maps rebased to its operands (C's map only when
+  /// the prototype reads C) and released to the tensormap proxy; then those of its groups with
+  /// K == 0 (scale_device_group). Each group is held to INT_MAX / count units, so the total fits
+  /// an int.
+  CUTLASS_DEVICE static void prepare_device_sized_device(DeviceSizedPrepare const &p) {
+#if defined(CUTLASS_ARCH_WGMMA_ENABLED)
+    using Scan = cub::BlockScan<int, kPrepareThreads>;
+    __shared__ typename Scan::TempStorage scan;
+    int64_t const limit = INT_MAX / (p.count > 0 ? p.count : 1);
+    int units = 0;   // carried from the rounds before (the same in every thread)
+    for (int64_t first = 0; first < p.count; first += kPrepareThreads) {
+      int const g = int(first) + int(threadIdx.x);
+      int const tiles = g < p.count ? int(device_group_units(p.groups_in, g, limit)) : 0;
+      int tiles_end = 0, round_tiles = 0;
+      Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
+      __syncthreads();
+      bool const writes = g < p.count && g % int(gridDim.x) == int(blockIdx.x);   // this CTA's groups
+      if (writes) {
+        int const m = p.groups_in.sizes[3 * g], n = p.groups_in.sizes[3 * g + 1], k = p.groups_in.sizes[3 * g + 2];
+        int const k_tiles = tiles > 0 ? int((int64_t(k) + TileShape::kK - 1) / TileShape::kK) : 0;
+        p.tiles[g] = Sm90GroupTiles{units + tiles_end, tiles > 0 ? int(unit_rows(m)) : 0, k_tiles, tiles > 0 ? n : 0};
+        if (tiles > 0) {
+          GroupParams &group = p.groups[g];
+          group.mainloop = p.mainloop;
+          group.epilogue = p.epilogue;
+          auto const a = Mainloop::operand_map_shape(Mainloop::kKMajorA, uint64_t(m), uint64_t(k), p.groups_in.lda[g], 1, 0);
+          auto const b = Mainloop::operand_map_shape(Mainloop::kKMajorB, uint64_t(n), uint64_t(k), p.groups_in.ldb[g], 1, 0);
+          write_map(&group.mainloop.tma_A, p.groups_in.A[g], a);
+          write_map(&group.mainloop.tma_B, p.groups_in.B[g], b);
+          int64_t const ldc = p.groups_in.ldc[g];
+          collective::TmaMapShape const c{uint64_t(m), uint64_t(n), uint64_t(ldc) * sizeof(ElementC),
+                                          collective::tma_batch_stride_bytes(1, 0, ldc, n, int(sizeof(ElementC)))};
+          write_map(&group.epilogue.tma_D, p.groups_in.C[g], c);
+          if (p.epilogue.has_source_pointer) write_map(&group.epilogue.tma_C, p.groups_in.C[g], c);
+          cuda::ptx::fence_proxy_tensormap_generic(cuda::ptx::sem_release, cuda::ptx::scope_gpu);
+        }
+      }
+      units += round_tiles;
+    }
+    // the K == 0 groups, a CTA's whole threads for each of its groups
+    for (int g = int(blockIdx.x); g < p.count; g += int(gridDim.x)) scale_device_group(p, g);
 #endif
   }
 

@@ -1,0 +1,208 @@
+/// GPU tests of cutlassLibGemmGroupedDeviceSizesEx (and Handle::gemm_grouped_device_sizes): every
+/// group's sizes, leading dimensions and pointers in device memory. Each group against the device
+/// reference with the shared C buffer unchanged outside the groups' M x N regions; K == 0 and
+/// empty groups; groups the kernels must skip (negative sizes, a misaligned leading dimension)
+/// leave their C untouched; a CUDA graph captured once and replayed with new sizes and pointers;
+/// the argument checks a device is needed for. Host-side statuses: test/c_api/test_grouped_api.cpp.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cutlass/library/handle.h"
+#include "cutlass_lib.h"
+#include "gemm_reference.h"
+#include "gpu_test_util.h"
+#include "grouped_problems.h"
+
+namespace {
+
+using namespace cutlass::library;
+using cutlass_lib_test::DeviceBuffer;
+using namespace cutlass_lib_test::grouped;
+namespace ref = cutlass::reference;
+
+/// The per-group device arrays of a call: one group per problem of `problems` (their sizes,
+/// leading dimensions and pointers), then `extra` groups appended as given.
+struct DeviceGroups {
+  struct Extra {
+    int32_t m, n, k;
+    void const *A, *B;
+    void *C;
+    int64_t lda, ldb, ldc;
+  };
+  std::vector<int32_t> sizes;
+  std::vector<void const *> A, B;
+  std::vector<void *> C;
+  std::vector<int64_t> lda, ldb, ldc;
+  DeviceBuffer d_sizes, d_A, d_B, d_C, d_lda, d_ldb, d_ldc;
+
+  DeviceGroups(GroupedProblems const &problems, std::vector<Extra> const &extra = {}) {
+    std::vector<int64_t> const m = problems.m(), n = problems.n(), k = problems.k();
+    std::vector<int64_t> const glda = problems.lda(), gldb = problems.ldb(), gldc = problems.ldc();
+    A = problems.A(), B = problems.B(), C = problems.C();
+    for (size_t g = 0; g < m.size(); ++g) {   // (every group of size 1)
+      sizes.insert(sizes.end(), {int32_t(m[g]), int32_t(n[g]), int32_t(k[g])});
+      lda.push_back(glda[g]), ldb.push_back(gldb[g]), ldc.push_back(gldc[g]);
+    }
+    for (Extra const &e : extra) {
+      sizes.insert(sizes.end(), {e.m, e.n, e.k});
+      A.push_back(e.A), B.push_back(e.B), C.push_back(e.C);
+      lda.push_back(e.lda), ldb.push_back(e.ldb), ldc.push_back(e.ldc);
+    }
+    d_sizes = DeviceBuffer(sizes.size() * sizeof(int32_t));
+    d_A = DeviceBuffer(A.size() * sizeof(void *)), d_B = DeviceBuffer(B.size() * sizeof(void *));
+    d_C = DeviceBuffer(C.size() * sizeof(void *));
+    d_lda = DeviceBuffer(lda.size() * sizeof(int64_t)), d_ldb = DeviceBuffer(ldb.size() * sizeof(int64_t));
+    d_ldc = DeviceBuffer(ldc.size() * sizeof(int64_t));
+    upload_into(*this);
+  }
+
+  /// Copies these arrays' contents into `to`'s device arrays (the same group count).
+  void upload_into(DeviceGroups const &to) const {
+    auto copy = [](DeviceBuffer const &d, void const *h, size_t bytes) {
+      EXPECT_EQ(cudaSuccess, cudaMemcpy(d.get(), h, bytes, cudaMemcpyHostToDevice));
+    };
+    copy(to.d_sizes, sizes.data(), sizes.size() * sizeof(int32_t));
+    copy(to.d_A, A.data(), A.size() * sizeof(void *));
+    copy(to.d_B, B.data(), B.size() * sizeof(void *));
+    copy(to.d_C, C.data(), C.size() * sizeof(void *));
+    copy(to.d_lda, lda.data(), lda.size() * sizeof(int64_t));
+    copy(to.d_ldb, ldb.data(), ldb.size() * sizeof(int64_t));
+    copy(to.d_ldc, ldc.data(), ldc.size() * sizeof(int64_t));
+  }
+
+  int64_t count() const { return int64_t(sizes.size() / 3); }
+
+  cutlassLibStatus_t run(cutlassLibHandle_t handle, float alpha, float beta, int64_t max_n = 0) const {
+    return cutlassLibGemmGroupedDeviceSizesEx(
+        handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, static_cast<int32_t const *>(d_sizes.get()), &alpha,
+        static_cast<void const *const *>(d_A.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_lda.get()),
+        static_cast<void const *const *>(d_B.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldb.get()), &beta,
+        static_cast<void *const *>(d_C.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldc.get()), count(), max_n,
+        CUTLASS_LIB_COMPUTE_32F);
+  }
+};
+
+/// TN bf16 groups, one problem each, sharing alpha 1.25 and beta 0.5 (the call's scalars): an
+/// empty output (m == 0), a K == 0 group (beta * C), a 7-column group, the rest of mixed sizes.
+std::vector<Group> tn_groups(std::vector<std::vector<int64_t>> const &mnk) {
+  std::vector<Group> groups;
+  for (auto const &s : mnk) groups.push_back({CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, s[0], s[1], s[2], 1.25f, 0.5f, 1});
+  return groups;
+}
+std::vector<Group> const kGroups = tn_groups({{96, 80, 72}, {0, 64, 32}, {48, 40, 0}, {72, 56, 40}, {40, 24, 136},
+                                              {128, 7, 64}, {256, 192, 264}});
+
+class DeviceSizesGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
+      NO_KERNEL_FOR("a grouped bf16 TN GEMM");
+    }
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle_));
+  }
+  void TearDown() override {
+    if (handle_) cutlassLibDestroy(handle_);
+  }
+  cutlassLibHandle_t handle_ = nullptr;
+};
+
+TEST_F(DeviceSizesGpu, GroupsMatchTheReferenceAndBadGroupsAreSkipped) {
+  GroupedProblems problems(kGroups, /*device_scalars=*/false, 700);
+  // two groups the kernels must skip, writing into a poisoned buffer that must keep its bytes:
+  // a negative M, and an ldc (17) off the 16-byte rule
+  DeviceBuffer operand(64 * 64 * 2), poisoned(64 * 64 * 2), before(64 * 64 * 2);
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, operand.get(), 64 * 64, 7));
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, poisoned.get(), 64 * 64));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(before.get(), poisoned.get(), poisoned.size(), cudaMemcpyDeviceToDevice));
+  DeviceGroups const groups(problems, {{-8, 16, 16, operand.get(), operand.get(), poisoned.get(), 16, 16, 16},
+                                       {16, 16, 16, operand.get(), operand.get(), poisoned.get(), 16, 16, 17}});
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, groups.run(handle_, 1.25f, 0.5f));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+  EXPECT_TRUE(ref::bytes_equal(before.get(), poisoned.get(), poisoned.size())) << "a skipped group wrote its C";
+}
+
+/// Decode-sized groups (1-16 tokens, one empty) with max_n = 16, through the C++ Handle.
+TEST_F(DeviceSizesGpu, DecodeGroupsThroughTheCppHandle) {
+  std::vector<Group> const decode = tn_groups({{256, 3, 512}, {256, 16, 512}, {256, 0, 512}, {256, 1, 512}});
+  GroupedProblems problems(decode, /*device_scalars=*/false, 800);
+  DeviceGroups const groups(problems);
+  Handle h;
+  float const alpha = 1.25f, beta = 0.5f;
+  GroupedDeviceArrays arrays;
+  arrays.sizes = static_cast<int const *>(groups.d_sizes.get());
+  arrays.A = static_cast<void const *const *>(groups.d_A.get());
+  arrays.B = static_cast<void const *const *>(groups.d_B.get());
+  arrays.C = static_cast<void *const *>(groups.d_C.get());
+  arrays.lda = static_cast<int64_t const *>(groups.d_lda.get());
+  arrays.ldb = static_cast<int64_t const *>(groups.d_ldb.get());
+  arrays.ldc = static_cast<int64_t const *>(groups.d_ldc.get());
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            h.gemm_grouped_device_sizes(NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kBF16,
+                                        LayoutTypeID::kRowMajor, NumericTypeID::kBF16, LayoutTypeID::kColumnMajor,
+                                        NumericTypeID::kBF16, &alpha, &beta, groups.count(), arrays, /*max_n=*/16));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  ASSERT_NE(nullptr, h.get_last_operation());
+  problems.expect_results();
+}
+
+/// One capture, two replays: the graph reads the arrays when it runs, so new sizes and pointers
+/// written before a replay (routing that changes every step) give that step's results.
+TEST_F(DeviceSizesGpu, ACapturedGraphReplaysWithNewSizes) {
+  GroupedProblems first(kGroups, /*device_scalars=*/false, 900);
+  GroupedProblems second(tn_groups({{64, 8, 128}, {128, 33, 64}, {32, 16, 0}, {0, 8, 8}, {200, 100, 48},
+                                    {8, 1, 8}, {96, 130, 72}}),
+                         /*device_scalars=*/false, 950);
+  DeviceGroups const groups(first);
+  DeviceGroups const next(second);
+  DeviceBuffer workspace(1 << 20);   // outlives the graph
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, workspace.get(), workspace.size()));
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, stream));
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cutlassLibStatus_t const captured = groups.run(handle_, 1.25f, 0.5f);
+  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, captured);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaGraphInstantiate(&exec, graph, 0));
+  ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  first.expect_results();
+  next.upload_into(groups);   // the second step's sizes and pointers, in the captured arrays
+  ASSERT_EQ(cudaSuccess, cudaGraphLaunch(exec, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  second.expect_results();
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, nullptr));
+  cudaStreamDestroy(stream);
+}
+
+/// What a device tells: arrays in pageable host memory are refused, not read; a fused epilogue
+/// is not offered; nothing runs for either.
+TEST_F(DeviceSizesGpu, HostArraysAndFusedEpiloguesLaunchNothing) {
+  GroupedProblems problems(kGroups, /*device_scalars=*/false, 1000);
+  DeviceGroups const groups(problems);
+  float const alpha = 1.25f, beta = 0.5f;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
+            cutlassLibGemmGroupedDeviceSizesEx(
+                handle_, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, groups.sizes.data(), &alpha,
+                static_cast<void const *const *>(groups.d_A.get()), CUDA_R_16BF,
+                static_cast<int64_t const *>(groups.d_lda.get()), static_cast<void const *const *>(groups.d_B.get()),
+                CUDA_R_16BF, static_cast<int64_t const *>(groups.d_ldb.get()), &beta,
+                static_cast<void *const *>(groups.d_C.get()), CUDA_R_16BF,
+                static_cast<int64_t const *>(groups.d_ldc.get()), groups.count(), 0, CUTLASS_LIB_COMPUTE_32F))
+      << "sizes in pageable host memory";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, groups.run(handle_, alpha, beta));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(problems.c_untouched());
+}
+
+}  // namespace
