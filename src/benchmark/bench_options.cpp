@@ -305,7 +305,9 @@ Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
   --grouped=E,N,K            E experts of N x K weights (out x in features); per expert the
                              framework's GemmEx(T, N, m = N, n = its tokens, k = K), tokens packed.
                              Races cutlassLibGemmGroupedBatchedEx (and the same layer through
-                             cutlassLibGemmGroupedContiguousEx, its token ends on the device)
+                             cutlassLibGemmGroupedContiguousEx, its token ends on the device, and
+                             cutlassLibGemmGroupedDeviceSizesEx, every expert's sizes and pointers
+                             on the device)
                              against cublasGemmGroupedBatchedEx,
                              a loop of cublasGemmEx and the dense GEMM of the same flops (N x T x K)
                              through cuBLAS and the library, interleaved; verifies the library's two

@@ -56,13 +56,13 @@ namespace {
 using library::NumericTypeID;
 using bf16_bits = uint16_t;
 
-/// The layer's device memory: weights [E][N][K], tokens [T][K], and five outputs [T][N] (the
-/// library's grouped and contiguous calls', cuBLAS's grouped, the cuBLAS loop's, the dense GEMM's),
-/// and the experts' token ends for the contiguous call (int32, on the device).
+/// The layer's device memory: weights [E][N][K], tokens [T][K], and six outputs [T][N] (the
+/// library's grouped, contiguous and device-sized calls', cuBLAS's grouped, the cuBLAS loop's,
+/// the dense GEMM's), and the experts' token ends for the contiguous call (int32, on the device).
 struct Layer {
   int64_t experts = 0, n = 0, k = 0, tokens = 0;
   std::vector<int64_t> counts, offsets;   ///< tokens per expert, and the first token of each
-  profiler::DeviceAllocation weights, x, out_ours, out_contiguous, out_cublas, out_loop, out_dense, ends;
+  profiler::DeviceAllocation weights, x, out_ours, out_contiguous, out_device, out_cublas, out_loop, out_dense, ends;
 
   bf16_bits *w(int64_t e) const { return reinterpret_cast<bf16_bits *>(weights.data()) + e * n * k; }
   bf16_bits *x_of(int64_t e) const { return reinterpret_cast<bf16_bits *>(x.data()) + offsets[size_t(e)] * k; }
@@ -98,7 +98,8 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   if (E <= 0 || N <= 0 || K <= 0 || T <= 0) return fail("needs experts, N, K and tokens > 0");
   size_t const out_bytes = size_t(T * N) * 2;
   if (!layer.weights.reset(size_t(E * N * K) * 2) || !layer.x.reset(size_t(T * K) * 2) ||
-      !layer.out_ours.reset(out_bytes) || !layer.out_contiguous.reset(out_bytes) || !layer.out_cublas.reset(out_bytes) ||
+      !layer.out_ours.reset(out_bytes) || !layer.out_contiguous.reset(out_bytes) || !layer.out_device.reset(out_bytes) ||
+      !layer.out_cublas.reset(out_bytes) ||
       !layer.out_loop.reset(out_bytes) || !layer.out_dense.reset(out_bytes) || !layer.ends.reset(size_t(E) * 4)) {
     return fail("device memory allocation failed");
   }
@@ -106,7 +107,8 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
   bool ok = reference::fill_uniform(NumericTypeID::kBF16, layer.weights.data(), E * N * K, 11, -1, 1, stream) &&
             reference::fill_uniform(NumericTypeID::kBF16, layer.x.data(), T * K, 12, -1, 1, stream);
-  for (auto *out : {&layer.out_ours, &layer.out_contiguous, &layer.out_cublas, &layer.out_loop, &layer.out_dense}) {
+  for (auto *out : {&layer.out_ours, &layer.out_contiguous, &layer.out_device, &layer.out_cublas, &layer.out_loop,
+                    &layer.out_dense}) {
     ok = ok && reference::fill_poison(NumericTypeID::kBF16, out->data(), T * N, stream);
   }
   if (!ok) return fail("filling the operands failed");
@@ -146,6 +148,37 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
                                              &betas[0], layer.out_contiguous.data(), CUDA_R_16BF, N, E,
                                              reinterpret_cast<int32_t const *>(layer.ends.data()),
                                              CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
+  };
+
+  // the library's device-sized call: every expert's sizes, leading dimensions and pointers on the
+  // device (as routing on the GPU would write them), max_n = the step's tokens
+  std::vector<int32_t> sizes;
+  std::vector<void const *> device_sized_c;
+  for (int64_t e = 0; e < E; ++e) {
+    sizes.insert(sizes.end(), {int32_t(N), int32_t(layer.counts[size_t(e)]), int32_t(K)});
+    device_sized_c.push_back(Layer::out_of(layer.out_device, layer.offsets[size_t(e)], N));
+  }
+  profiler::DeviceAllocation device_groups;   // sizes (E x 3 int32), A, B, C (pointers), lda, ldb, ldc (int64)
+  if (!device_groups.reset(size_t(E) * (3 * 4 + 3 * 8 + 3 * 8) + 16)) return fail("device memory allocation failed");
+  char *const base = static_cast<char *>(device_groups.data());
+  auto *const d_ptrs = reinterpret_cast<void const **>(base);   // A, then B, then C
+  auto *const d_ld = reinterpret_cast<int64_t *>(base + 3 * 8 * E);   // lda, ldb, ldc
+  auto *const d_sizes = reinterpret_cast<int32_t *>(base + 6 * 8 * E);
+  std::vector<int64_t> const lds = [&] {
+    std::vector<int64_t> v(size_t(3 * E), K);
+    std::fill(v.begin() + 2 * E, v.end(), N);
+    return v;
+  }();
+  cudaMemcpy(d_ptrs, a_ptrs.data(), sizeof(void *) * size_t(E), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_ptrs + E, b_ptrs.data(), sizeof(void *) * size_t(E), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_ptrs + 2 * E, device_sized_c.data(), sizeof(void *) * size_t(E), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_ld, lds.data(), sizeof(int64_t) * lds.size(), cudaMemcpyHostToDevice);
+  cudaMemcpy(d_sizes, sizes.data(), sizeof(int32_t) * sizes.size(), cudaMemcpyHostToDevice);
+  auto ours_device_sized = [&]() {
+    return cutlassLibGemmGroupedDeviceSizesEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, d_sizes, &alphas[0], d_ptrs,
+                                              CUDA_R_16BF, d_ld, d_ptrs + E, CUDA_R_16BF, d_ld + E, &betas[0],
+                                              reinterpret_cast<void *const *>(base + 2 * 8 * E), CUDA_R_16BF, d_ld + 2 * E,
+                                              E, T, CUTLASS_LIB_COMPUTE_32F) == CUTLASS_LIB_STATUS_SUCCESS;
   };
 
   // cuBLAS: grouped (device pointer arrays; the non-empty experts), a loop, the dense GEMM
@@ -220,6 +253,7 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   // verification: the library's and cuBLAS's grouped outputs against the loop's (every token column)
   if (!ours()) return fail("cutlassLibGemmGroupedBatchedEx failed");
   if (!ours_contiguous()) return fail("cutlassLibGemmGroupedContiguousEx failed");
+  if (!ours_device_sized()) return fail("cutlassLibGemmGroupedDeviceSizesEx failed");
   if (!cublas_loop()) return fail("the cublasGemmEx loop failed");
   bool const have_cublas_grouped = cublas_grouped();
   if (cudaStreamSynchronize(stream) != cudaSuccess) return fail("a launch failed");
@@ -237,13 +271,18 @@ int run_grouped_bench(GroupedBenchOptions const &options) {
   reference::Comparison const contiguous = reference::compare(NumericTypeID::kBF16, N, T, 1,
                                                               layer.out_contiguous.data(), N, 0, layer.out_loop.data(), N, 0);
   std::printf(", library contiguous %.2e (%lld non-finite)", contiguous.relative_error, (long long)contiguous.nonfinite);
-  bool const verified = mine.ok && mine.nonfinite == 0 && mine.relative_error < 1e-2 && contiguous.ok &&
-                        contiguous.nonfinite == 0 && contiguous.relative_error < 1e-2;
+  reference::Comparison const device_sized = reference::compare(NumericTypeID::kBF16, N, T, 1, layer.out_device.data(),
+                                                                N, 0, layer.out_loop.data(), N, 0);
+  std::printf(", library device-sized %.2e (%lld non-finite)", device_sized.relative_error,
+              (long long)device_sized.nonfinite);
+  auto const good = [](reference::Comparison const &c) { return c.ok && c.nonfinite == 0 && c.relative_error < 1e-2; };
+  bool const verified = good(mine) && good(contiguous) && good(device_sized);
   std::printf(": %s\n", verified ? "ok" : "FAILED");
 
   // timing, interleaved (ours, cuBLAS grouped, cuBLAS loop, dense cuBLAS, dense ours)
   std::vector<std::pair<char const *, profiler::Launch>> providers = {{"cutlass_lib grouped", ours},
                                                                       {"cutlass_lib contiguous (dev)", ours_contiguous},
+                                                                      {"cutlass_lib device-sized (dev)", ours_device_sized},
                                                                       {"cuBLAS loop of GemmEx", cublas_loop},
                                                                       {"dense cuBLAS (same flops)", cublas_dense},
                                                                       {"dense cutlass_lib (same flops)", ours_dense}};
