@@ -254,6 +254,31 @@ Status Handle::gemm_grouped(NumericTypeID element_compute, NumericTypeID element
   return to_status(HandleAccess::grouped(*this, call).failure);
 }
 
+namespace {
+
+/// The part of a grouped call's shape its groups share: types, layouts of A and B (C and D
+/// column-major), scalars in `mode`'s memory, the epilogue.
+GemmCall grouped_shape(NumericTypeID element_compute, NumericTypeID element_scalar, void const *alpha,
+                       void const *beta, ScalarPointerMode mode, NumericTypeID element_A, LayoutTypeID layout_A,
+                       NumericTypeID element_B, LayoutTypeID layout_B, NumericTypeID element_C,
+                       GemmEpilogueArguments const &epilogue) {
+  GemmCall shape;
+  shape.element_compute = element_compute;
+  shape.element_scalar = element_scalar;
+  shape.alpha = alpha;
+  shape.beta = beta;
+  shape.pointer_mode = mode;
+  shape.element_A = element_A;
+  shape.layout_A = layout_A;
+  shape.element_B = element_B;
+  shape.layout_B = layout_B;
+  shape.element_C = shape.element_D = element_C;
+  shape.epilogue = epilogue;
+  return shape;
+}
+
+}  // namespace
+
 Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID element_compute,
                                        NumericTypeID element_scalar, void const *alpha, NumericTypeID element_A,
                                        LayoutTypeID layout_A, void const *ptr_A, int64_t lda, int64_t stride_A,
@@ -265,28 +290,19 @@ Status Handle::gemm_grouped_contiguous(int M, int N, int K, NumericTypeID elemen
   if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
   GemmContiguousCall call;
   GemmCall &shape = call.shape;
+  shape = grouped_shape(element_compute, element_scalar, alpha, beta, scalar_pointer_mode_, element_A, layout_A,
+                        element_B, LayoutTypeID::kColumnMajor, element_C, epilogue);
   shape.m = M;
   shape.n = N;
   shape.k = K;
-  shape.element_compute = element_compute;
-  shape.element_scalar = element_scalar;
-  shape.alpha = alpha;
-  shape.beta = beta;
-  shape.pointer_mode = scalar_pointer_mode_;
-  shape.element_A = element_A;
-  shape.layout_A = layout_A;
   shape.A = ptr_A;
   shape.lda = lda;
-  shape.element_B = element_B;
-  shape.layout_B = LayoutTypeID::kColumnMajor;
   shape.B = ptr_B;
   shape.ldb = ldb;
-  shape.element_C = shape.element_D = element_C;
   shape.C = ptr_C;
   shape.ldc = ldc;
   shape.D = ptr_D;
   shape.ldd = ldd;
-  shape.epilogue = epilogue;
   call.stride_A = stride_A;
   call.count = group_count;
   call.offsets = offsets;
@@ -301,18 +317,8 @@ Status Handle::gemm_grouped_device_sizes(NumericTypeID element_compute, NumericT
   last_operation_ = nullptr;
   if (provider_ != Provider::kCUTLASS) return Status::kErrorNotSupported;
   GemmGroupedDeviceCall call;
-  GemmCall &shape = call.shape;
-  shape.element_compute = element_compute;
-  shape.element_scalar = element_scalar;
-  shape.alpha = alpha;
-  shape.beta = beta;
-  shape.pointer_mode = scalar_pointer_mode_;
-  shape.element_A = element_A;
-  shape.layout_A = layout_A;
-  shape.element_B = element_B;
-  shape.layout_B = layout_B;
-  shape.element_C = shape.element_D = element_C;
-  shape.epilogue = epilogue;
+  call.shape = grouped_shape(element_compute, element_scalar, alpha, beta, scalar_pointer_mode_, element_A, layout_A,
+                             element_B, layout_B, element_C, epilogue);
   call.count = group_count;
   call.max_n = max_n;
   call.arrays = groups;
