@@ -401,12 +401,13 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  bound on every n_g when the caller knows one (e.g. the step's tokens), else 0; it only picks
  *  the tile (<= 32 or so: the token tile, when built).
  *  What the kernels do per group (nothing can be reported back to the host): m_g or n_g == 0
- *  does nothing; k_g == 0 writes beta * C_g (A_g, B_g not read); a group the kernels cannot run is
+ *  does nothing; k_g == 0, or alpha == 0 with host scalars, writes beta * C_g (A_g, B_g not
+ *  read; beta == 0 writes zeros without reading C_g); a group the kernels cannot run is
  *  skipped, C_g untouched: a negative size, a null C_g (or null A_g / B_g with k_g > 0), ldc < m_g
  *  or an lda / ldb below the stored extent (k_g for transa = T / transb = N, else m_g / n_g), a
  *  pointer, leading dimension or contiguous extent (m_g; k_g, m_g or n_g as stored) that is not a
  *  multiple of 16 bytes, a leading dimension of 2^40 bytes or more, more than (2^31 - 1) /
- *  group_count output tiles. Groups may not overlap (not checked: the device owns the pointers).
+ *  group_count units (output tiles, or tile pairs on 2-CTA-cluster kernels). Groups may not overlap (not checked: the device owns the pointers).
  *  With host scalars and beta == 0, C is never read.
  *  Requirements (else NOT_SUPPORTED): the plain epilogue (no fused epilogue or D scale / amax),
  *  per-tensor scales only, fast accumulation, group_count <= 2^30 - 1; a build with a grouped

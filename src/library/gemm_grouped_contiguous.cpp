@@ -258,7 +258,7 @@ GemmGroupedOutcome gemm_grouped_device(GemmGroupedDeviceCall const &call, GemmCo
   if (context.compute_capability == 0) return failed(GemmFailure::kNoDevice, "no usable CUDA device");
   GemmUniversalArguments const prototype = arguments_of(device_sized_prototype(c));
   GemmUniversalArguments typical = prototype;
-  typical.problem_size = gemm::GemmCoord(4096, int(call.max_n > 0 ? call.max_n : 4096), 4096);
+  typical.problem_size = gemm::GemmCoord(4096, int(call.max_n > 0 ? std::min<int64_t>(call.max_n, INT_MAX) : 4096), 4096);
   GemmFailure failure = GemmFailure::kNone;
   Operation const *kernel = device_sized_kernel(
       c, call.count, context, typical, typical,

@@ -6,10 +6,13 @@
 /// the argument checks a device is needed for. Host-side statuses: test/c_api/test_grouped_api.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cutlass/library/handle.h"
+#include "cutlass/library/singleton.h"
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
@@ -84,11 +87,11 @@ struct DeviceGroups {
   }
 };
 
-/// TN bf16 groups, one problem each, sharing alpha 1.25 and beta 0.5 (the call's scalars): an
-/// empty output (m == 0), a K == 0 group (beta * C), a 7-column group, the rest of mixed sizes.
-std::vector<Group> tn_groups(std::vector<std::vector<int64_t>> const &mnk) {
+/// TN bf16 groups, one problem each, sharing the call's scalars (alpha 1.25 and beta 0.5 unless
+/// given): e.g. an empty output (m == 0), a K == 0 group (beta * C), a 7-column group.
+std::vector<Group> tn_groups(std::vector<std::vector<int64_t>> const &mnk, float alpha = 1.25f, float beta = 0.5f) {
   std::vector<Group> groups;
-  for (auto const &s : mnk) groups.push_back({CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, s[0], s[1], s[2], 1.25f, 0.5f, 1});
+  for (auto const &s : mnk) groups.push_back({CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, s[0], s[1], s[2], alpha, beta, 1});
   return groups;
 }
 std::vector<Group> const kGroups = tn_groups({{96, 80, 72}, {0, 64, 32}, {48, 40, 0}, {72, 56, 40}, {40, 24, 136},
@@ -112,14 +115,18 @@ class DeviceSizesGpu : public ::testing::Test {
 
 TEST_F(DeviceSizesGpu, GroupsMatchTheReferenceAndBadGroupsAreSkipped) {
   GroupedProblems problems(kGroups, /*device_scalars=*/false, 700);
-  // two groups the kernels must skip, writing into a poisoned buffer that must keep its bytes:
-  // a negative M, and an ldc (17) off the 16-byte rule
+  // groups the kernels must skip, writing into a poisoned buffer that must keep its bytes: a
+  // negative M (large enough to give a negative tile count), a negative K, a null A with K > 0,
+  // and an ldc (17) off the 16-byte rule
   DeviceBuffer operand(64 * 64 * 2), poisoned(64 * 64 * 2), before(64 * 64 * 2);
   ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, operand.get(), 64 * 64, 7));
   ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, poisoned.get(), 64 * 64));
   ASSERT_EQ(cudaSuccess, cudaMemcpy(before.get(), poisoned.get(), poisoned.size(), cudaMemcpyDeviceToDevice));
-  DeviceGroups const groups(problems, {{-8, 16, 16, operand.get(), operand.get(), poisoned.get(), 16, 16, 16},
-                                       {16, 16, 16, operand.get(), operand.get(), poisoned.get(), 16, 16, 17}});
+  void const *const a = operand.get();
+  DeviceGroups const groups(problems, {{-1000, 16, 16, a, a, poisoned.get(), 16, 16, 16},
+                                       {16, 16, -16, a, a, poisoned.get(), 16, 16, 16},
+                                       {16, 16, 16, nullptr, a, poisoned.get(), 16, 16, 16},
+                                       {16, 16, 16, a, a, poisoned.get(), 16, 16, 17}});
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, groups.run(handle_, 1.25f, 0.5f));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   problems.expect_results();
@@ -147,6 +154,48 @@ TEST_F(DeviceSizesGpu, DecodeGroupsThroughTheCppHandle) {
                                         NumericTypeID::kBF16, &alpha, &beta, groups.count(), arrays, /*max_n=*/16));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   ASSERT_NE(nullptr, h.get_last_operation());
+  problems.expect_results();
+  bool token_tile_built = false;   // then max_n = 16 must have picked it
+  for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
+    std::string const name = Singleton::get().manifest.operations()[i]->description().name;
+    std::string const plain = "_epi_tma";   // (fused kernels' names go on)
+    token_tile_built |= name.find("bf16_bf16_f32_bf16_bf16_64x32x64") != std::string::npos &&
+                        name.find("_tnn_") != std::string::npos && name.find("_grouped_") != std::string::npos &&
+                        name.size() > plain.size() && name.compare(name.size() - plain.size(), plain.size(), plain) == 0;
+  }
+  if (token_tile_built) {
+    EXPECT_NE(std::string::npos, std::string(h.get_last_operation()->description().name).find("_64x32x64_"))
+        << h.get_last_operation()->description().name;
+  }
+}
+
+/// beta == 0 (C is NaN: never read; a K == 0 group writes zeros) and, with host scalars, alpha
+/// == 0 (every group C = beta * C, A and B not read: their pointers are null here).
+TEST_F(DeviceSizesGpu, BetaZeroAndAlphaZero) {
+  GroupedProblems zero_beta(tn_groups({{96, 80, 72}, {48, 40, 0}, {128, 7, 64}}, 1.25f, 0.0f), false, 1100);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, DeviceGroups(zero_beta).run(handle_, 1.25f, 0.0f));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  zero_beta.expect_results();
+  GroupedProblems zero_alpha(tn_groups({{96, 80, 72}, {48, 40, 0}, {128, 7, 64}}, 0.0f, 0.5f), false, 1200);
+  DeviceGroups without_ab(zero_alpha);
+  std::fill(without_ab.A.begin(), without_ab.A.end(), nullptr);
+  std::fill(without_ab.B.begin(), without_ab.B.end(), nullptr);
+  without_ab.upload_into(without_ab);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, without_ab.run(handle_, 0.0f, 0.5f));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  zero_alpha.expect_results();
+}
+
+/// More groups than one prologue round (1024): the tile count carried across rounds, empty and
+/// K == 0 groups around the round's edge.
+TEST_F(DeviceSizesGpu, ManyGroupsAcrossPrologueRounds) {
+  std::vector<std::vector<int64_t>> mnk;
+  for (int g = 0; g < 2100; ++g) {
+    mnk.push_back({16 + 8 * (g % 3), g % 7 == 3 ? 0 : 1 + g % 9, (g >= 1020 && g < 1030) ? 0 : 16 + 8 * (g % 2)});
+  }
+  GroupedProblems problems(tn_groups(mnk), false, 1300);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, DeviceGroups(problems).run(handle_, 1.25f, 0.5f, /*max_n=*/16));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   problems.expect_results();
 }
 

@@ -813,13 +813,30 @@ struct GemmSm90 {
     }
   }
 
-  /// Group g's units (cluster tiles) when the GEMM kernel runs it, else 0: m, n, k > 0 (K == 0:
-  /// scale_device_group; m or n == 0: nothing to do), C, A and B each device_operand_fits with its
-  /// contiguous extent (m for C; k for a K-major A / B, else m / n), at most `limit` units (the
-  /// prologue keeps the total within an int). A group of 0 units is skipped, its C untouched.
-  CUTLASS_DEVICE static int64_t device_group_units(DeviceGroups const &in, int g, int64_t limit) {
-    int const m = in.sizes[3 * g], n = in.sizes[3 * g + 1], k = in.sizes[3 * g + 2];
-    if (m <= 0 || n <= 0 || k <= 0 || !device_operand_fits<ElementC>(in.C[g], in.ldc[g], m)) return 0;
+  /// Whether the call's alpha is 0 on the host (alpha_ptr null): every group is C = beta * C
+  /// without reading A or B (scale_device_group), as a single call with host alpha == 0.
+  CUTLASS_DEVICE static bool scales_only(DeviceSizedPrepare const &p) {
+    return p.epilogue.output_op.alpha_ptr == nullptr && p.epilogue.output_op.alpha == 0;
+  }
+
+  /// Group g's (m, n, k).
+  CUTLASS_DEVICE static void device_group_size(DeviceGroups const &in, int g, int &m, int &n, int &k) {
+    int const *size = in.sizes + 3 * int64_t(g);
+    m = size[0], n = size[1], k = size[2];
+  }
+
+  /// Group g's units (cluster tiles) when the GEMM kernel runs it, else 0: m, n, k > 0 (K == 0 or
+  /// a host alpha of 0: scale_device_group; m or n == 0: nothing to do), C, A and B each
+  /// device_operand_fits with its contiguous extent (m for C; k for a K-major A / B, else m / n),
+  /// at most `limit` units (the prologue keeps the total within an int). A group of 0 units that
+  /// scale_device_group does not take is skipped, its C untouched.
+  CUTLASS_DEVICE static int64_t device_group_units(DeviceSizedPrepare const &p, int g, int64_t limit) {
+    DeviceGroups const &in = p.groups_in;
+    int m, n, k;
+    device_group_size(in, g, m, n, k);
+    if (m <= 0 || n <= 0 || k <= 0 || scales_only(p) || !device_operand_fits<ElementC>(in.C[g], in.ldc[g], m)) {
+      return 0;
+    }
     int64_t const a_extent = Mainloop::kKMajorA ? k : m, b_extent = Mainloop::kKMajorB ? k : n;
     if (!device_operand_fits<ElementA>(in.A[g], in.lda[g], a_extent) ||
         !device_operand_fits<ElementB>(in.B[g], in.ldb[g], b_extent)) {
@@ -839,12 +856,14 @@ struct GemmSm90 {
            extent % kAlignment == 0 && ld < (int64_t(1) << 40) / int64_t(sizeof(T));
   }
 
-  /// Group g's C = beta * C when its K is 0 and C passes device_group_units' checks (beta == 0
-  /// writes zeros without reading C, as BLAS), by the calling CTA's threads.
+  /// Group g's C = beta * C when its K is 0 (any K with a host alpha of 0) and C passes
+  /// device_group_units' checks (beta == 0 writes zeros without reading C, as BLAS), by the
+  /// calling CTA's threads.
   CUTLASS_DEVICE static void scale_device_group(DeviceSizedPrepare const &p, int g) {
     DeviceGroups const &in = p.groups_in;
-    int const m = in.sizes[3 * g], n = in.sizes[3 * g + 1], k = in.sizes[3 * g + 2];
-    if (k != 0 || m <= 0 || n <= 0) return;
+    int m, n, k;
+    device_group_size(in, g, m, n, k);
+    if ((k != 0 && !scales_only(p)) || k < 0 || m <= 0 || n <= 0) return;
     auto *c = static_cast<ElementC *>(in.C[g]);
     int64_t const ldc = in.ldc[g];
     if (!device_operand_fits<ElementC>(c, ldc, m)) return;
@@ -1015,13 +1034,14 @@ struct GemmSm90 {
     int units = 0;   // carried from the rounds before (the same in every thread)
     for (int64_t first = 0; first < p.count; first += kPrepareThreads) {
       int const g = int(first) + int(threadIdx.x);
-      int const tiles = g < p.count ? int(device_group_units(p.groups_in, g, limit)) : 0;
+      int const tiles = g < p.count ? int(device_group_units(p, g, limit)) : 0;
       int tiles_end = 0, round_tiles = 0;
       Scan(scan).InclusiveSum(tiles, tiles_end, round_tiles);
       __syncthreads();
       bool const writes = g < p.count && g % int(gridDim.x) == int(blockIdx.x);   // this CTA's groups
       if (writes) {
-        int const m = p.groups_in.sizes[3 * g], n = p.groups_in.sizes[3 * g + 1], k = p.groups_in.sizes[3 * g + 2];
+        int m, n, k;
+        device_group_size(p.groups_in, g, m, n, k);
         int const k_tiles = tiles > 0 ? int((int64_t(k) + TileShape::kK - 1) / TileShape::kK) : 0;
         p.tiles[g] = Sm90GroupTiles{units + tiles_end, tiles > 0 ? int(unit_rows(m)) : 0, k_tiles, tiles > 0 ? n : 0};
         if (tiles > 0) {
