@@ -90,7 +90,7 @@ EpilogueVariant variant_of(library::EpilogueDescription const &d) {
 }
 
 char const *cublaslt_epilogue_name(EpilogueVariant const &v) {
-  if (v.alpha_vector || v.scale_amax) return "";
+  if (v.alpha_vector) return "";   // (the D scale / amax: descriptor attributes beside the epilogue)
   switch (v.activation) {
     case ActivationKind::kIdentity:
       if (v.aux) return "";

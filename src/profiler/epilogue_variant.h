@@ -49,7 +49,8 @@ bool parse_epilogue_variant(std::string const &text, EpilogueVariant *variant);
 EpilogueVariant variant_of(library::EpilogueDescription const &description);
 
 /// True when the variant has a cuBLASLt fused epilogue (cublasLtEpilogue_t): none, BIAS, RELU,
-/// RELU_BIAS, GELU, GELU_BIAS, GELU_AUX, GELU_AUX_BIAS (no alpha vector, no amax).
+/// RELU_BIAS, GELU, GELU_BIAS, GELU_AUX, GELU_AUX_BIAS (no alpha vector; the D scale and amax
+/// are cuBLASLt descriptor attributes, taken for fp8 outputs of fp8 inputs).
 bool cublaslt_has_epilogue(EpilogueVariant const &variant);
 
 /// The cuBLASLt epilogue's name ("CUBLASLT_EPILOGUE_GELU_BIAS"), or "" without one.

@@ -477,7 +477,8 @@ Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/line
   16-byte-vectorized kernel for the epilogue (unfused_epilogue in src/reference), and cublaslt =
   cublasLtMatmul with the fused CUBLASLT_EPILOGUE_* where cuBLASLt has one (bias, relu,
   bias_relu, gelu, bias_gelu, gelu_aux, bias_gelu_aux; its bias is per row of its column-major D,
-  so per-row bias with column-major C, per-column with row-major C). Each of our rows is timed
+  so per-row bias with column-major C, per-column with row-major C; the _amax variants with its
+  D scale and amax for fp8 outputs of fp8 inputs at beta 0, its C then bf16). Each of our rows is timed
   interleaved with both; ratio = (cuBLAS GEMM + separate kernel) time / ours and
   lt_ratio = cuBLASLt fused time / ours. The reference is the reference GEMM followed by an
   elementwise epilogue reference (f32 math, precise tanh/erf/exp); aux and amax are verified too.

@@ -61,7 +61,7 @@ void CublasLtEpilogueGemm::release() {
 }
 
 bool CublasLtEpilogueGemm::supports(EpilogueOperands const &e, LayoutTypeID layout_C, cublasLtEpilogue_t *kind) {
-  if (e.alpha_vector || e.scale_d || e.amax) return false;
+  if (e.alpha_vector) return false;   // (scale_d / amax: fp8 outputs, which prepare takes from fp8 inputs)
   bool const bias = e.bias != nullptr;
   // The bias follows cuBLASLt's rows: the user's rows for column-major C, columns for row-major.
   if (bias && (e.bias_broadcast == VectorBroadcast::kPerRow) != (layout_C == LayoutTypeID::kColumnMajor)) return false;
@@ -101,6 +101,11 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   }
   bool const fp8 = ta == CUDA_R_8F_E4M3 || ta == CUDA_R_8F_E5M2;
   if (!fp8 && (p.scale_A || p.scale_B)) return "CUBLAS_STATUS_NOT_SUPPORTED";   // operand scales: fp8 inputs only
+  // fp8 D (with D scale and amax): cuBLASLt takes it from fp8 A and B only, and its C is then 16-bit
+  // (cublasLtMatmul's type table), which our fp8 C is not: beta == 0 only, C's layout bf16, never read.
+  bool const fp8_out = tc == CUDA_R_8F_E4M3 || tc == CUDA_R_8F_E5M2;
+  if (fp8_out != bool(e.scale_d || e.amax) || (fp8_out && (!fp8 || p.beta != 0))) return "CUBLAS_STATUS_NOT_SUPPORTED";
+  cudaDataType_t const tsource = fp8_out ? CUDA_R_16BF : tc;
   bool const vector_scales = (p.scale_A && p.scale_A_mode != epilogue::OperandScaleMode::kScalar) ||
                              (p.scale_B && p.scale_B_mode != epilogue::OperandScaleMode::kScalar);
   // cuBLASLt's batch strides of vector / block scales are not set here: batched scaled problems are ours alone
@@ -145,6 +150,8 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
       check(set(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void const *>(p.scale_B)));
     }
   }
+  if (e.scale_d) check(set(desc_, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, static_cast<void const *>(e.scale_d)));
+  if (e.amax) check(set(desc_, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, static_cast<void *>(e.amax)));
   if (e.bias) {
     check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, e.bias));
     if (tbias != tc) check(set(desc_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, int32_t(tbias)));
@@ -160,7 +167,7 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   bool const na = opa == CUBLAS_OP_N, nb = opb == CUBLAS_OP_N;
   check(cublasLtMatrixLayoutCreate(&a_, ta, na ? p.m : p.k, na ? p.k : p.m, p.lda));
   check(cublasLtMatrixLayoutCreate(&b_, tb, nb ? p.k : p.n, nb ? p.n : p.k, p.ldb));
-  check(cublasLtMatrixLayoutCreate(&c_, tc, p.m, p.n, p.ldc));
+  check(cublasLtMatrixLayoutCreate(&c_, tsource, p.m, p.n, p.ldc));
   check(cublasLtMatrixLayoutCreate(&d_, tc, p.m, p.n, p.ldd));
   if (p.batch_count > 1) {
     int32_t const count = int32_t(p.batch_count);

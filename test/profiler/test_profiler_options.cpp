@@ -218,7 +218,9 @@ TEST(ProfilerEpilogue, CublasLtEpilogueNames) {
   EXPECT_STREQ("CUBLASLT_EPILOGUE_GELU_AUX_BIAS", cublaslt_epilogue_name(v));
   ASSERT_TRUE(parse_epilogue_variant("bias", &v));
   EXPECT_STREQ("CUBLASLT_EPILOGUE_BIAS", cublaslt_epilogue_name(v));
-  for (std::string const &none : {"gelu_erf", "bias_silu", "clamp", "alphavec_bias_relu", "bias_gelu_amax"}) {
+  ASSERT_TRUE(parse_epilogue_variant("bias_gelu_amax", &v));
+  EXPECT_STREQ("CUBLASLT_EPILOGUE_GELU_BIAS", cublaslt_epilogue_name(v)) << "D scale and amax: descriptor attributes";
+  for (std::string const &none : {"gelu_erf", "bias_silu", "clamp", "alphavec_bias_relu"}) {
     ASSERT_TRUE(parse_epilogue_variant(none, &v));
     EXPECT_FALSE(cublaslt_has_epilogue(v)) << none;
   }
