@@ -24,7 +24,7 @@ grep -E "tests passed|tests failed|\*\*\*Failed" $o/l/ctest_rest.log | tail -5
 cmake -S . -B $b-fp8 -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a \
   -DCUTLASS_LIBRARY_KERNELS='*e4m3_e4m3_f32_e*m*_e*m*_*' > $o/l/cfg_fp8.log 2>&1 &&
   cmake --build $b-fp8 -j16 --target cutlass_profiler > $o/l/build_fp8.log 2>&1 &&
-  timeout 90 $b-fp8/src/profiler/cutlass_profiler --A=fe4m3:row --B=fe4m3:column --C=fe4m3,fe5m2 --m=8192 --n=8192 \
+  timeout 90 $b-fp8/src/profiler/cutlass_profiler --A=fe4m3:row --B=fe4m3:column --C=fe4m3 --m=8192 --n=8192 \
     --k=8192 --epilogue=bias_gelu_amax --providers=cutlass,handle,cublaslt > $o/l/fp8_out.log 2>&1
 grep -E "^Summary" $o/l/fp8_out.log | cut -c1-240
 ( CUTLASS_LIB_LIBRARY="$PWD/$b/library/libcutlass_lib.so" python3 -m pip install --quiet --no-deps --no-build-isolation --no-index . > $o/l/py_install.log 2>&1 )
