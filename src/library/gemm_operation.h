@@ -297,9 +297,7 @@ class GemmUniversalOperation : public Operation {
       Status status = grouped_arguments(&prototype, 1, kernel_prototype);
       if (status == Status::kSuccess) status = Kernel::can_implement_device_sized(kernel_prototype.front(), count);
       if (status != Status::kSuccess) return status;
-      typename Kernel::DeviceGroups const device{groups.sizes, groups.A, groups.B, groups.C,
-                                                 groups.lda, groups.ldb, groups.ldc};
-      return Kernel::run_device_sized(kernel_prototype.front(), device, count, device_workspace, stream);
+      return Kernel::run_device_sized(kernel_prototype.front(), groups, count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }

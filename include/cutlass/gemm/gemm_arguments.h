@@ -58,10 +58,22 @@ struct GemmArguments {
   int64_t batch_stride_D = 0;
 };
 
+/// The per-group arrays of a device-sized grouped launch (GemmSm90::run_device_sized, the
+/// library's Operation::run_device_sized), all in device-readable memory: sizes holds count x
+/// {m, n, k}; A, B, C count device pointers (C is also the output); lda, ldb, ldc count leading
+/// dimensions (elements).
+struct GroupedDeviceArrays {
+  int const *sizes = nullptr;
+  void const *const *A = nullptr;
+  void const *const *B = nullptr;
+  void *const *C = nullptr;
+  int64_t const *lda = nullptr, *ldb = nullptr, *ldc = nullptr;
+};
+
 /// True when a pointer, a leading dimension, a batch stride (if batch_count > 1) and the
 /// contiguous extent of one operand allow vector accesses of `alignment` elements of T.
 template <typename T>
-inline bool operand_is_aligned(void const *ptr, int64_t ld, int64_t batch_stride, int batch_count,
+CUTLASS_HOST_DEVICE bool operand_is_aligned(void const *ptr, int64_t ld, int64_t batch_stride, int batch_count,
                                int64_t contiguous_extent, int alignment) {
   if (alignment <= 1) return true;
   uint64_t bytes = uint64_t(alignment) * sizeof(T);

@@ -14,6 +14,7 @@
 
 #include "cutlass/cutlass.h"
 #include "cutlass/epilogue/epilogue_types.h"
+#include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm_coord.h"
 #include "cutlass/library/export.h"
 #include "cutlass/library/types.h"
@@ -161,16 +162,8 @@ struct GemmEpilogueArguments {
   int columns = 0;
 };
 
-/// The per-group arrays of a device-sized grouped launch (Operation::run_device_sized), all in
-/// device-readable memory: sizes holds count x {m, n, k}; A, B, C count device pointers (C is
-/// also the output); lda, ldb, ldc count leading dimensions (elements).
-struct GroupedDeviceArrays {
-  int const *sizes = nullptr;
-  void const *const *A = nullptr;
-  void const *const *B = nullptr;
-  void *const *C = nullptr;
-  int64_t const *lda = nullptr, *ldb = nullptr, *ldc = nullptr;
-};
+/// The per-group arrays of a device-sized grouped launch (Operation::run_device_sized).
+using GroupedDeviceArrays = gemm::GroupedDeviceArrays;
 
 /// Per-call arguments. Pointers are device pointers of the description's element types;
 /// alpha/beta point to ElementEpilogue values in host or device memory (pointer_mode).

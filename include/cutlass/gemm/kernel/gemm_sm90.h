@@ -693,19 +693,29 @@ struct GemmSm90 {
       prepare.column_B = shape.ldb * int64_t(sizeof(ElementB));
       prepare.column_C = shape.ldc * int64_t(sizeof(ElementC));
       prepare.column_D = shape.ldd * int64_t(sizeof(ElementC));
-      prepare.groups = static_cast<GroupParams *>(workspace);
-      prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
-      int device = 0;
-      cudaGetDevice(&device);
-      if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
-      gemm_sm90_contiguous_prepare_kernel<GemmSm90><<<contiguous_prepare_ctas(count), kPrepareThreads, 0, stream>>>(
-          prepare);
-      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
-      Params params;
-      params.groups = prepare.groups;
-      params.scheduler = TileScheduler::make(prepare.tiles, count);
-      return launch_persistent(params, INT_MAX, device, device_sm_count(), stream);   // (units: on the device)
+      return run_after_prologue(gemm_sm90_contiguous_prepare_kernel<GemmSm90>, prepare, workspace, count, stream);
     }
+  }
+
+  /// The launches of a grouped call sized on the device: `prologue` (contiguous_prepare_ctas(count)
+  /// CTAs) writing `prepare`'s group table into `workspace` (GroupParams, then Sm90GroupTiles),
+  /// then the GEMM kernel over it on one CTA per SM or as many clusters as fit (the host does not
+  /// know the tile count). kErrorInternal if either launch fails (nothing launched when the
+  /// shared memory attribute cannot be set).
+  template <typename Prepare>
+  static Status run_after_prologue(void (*prologue)(Prepare), Prepare &prepare, void *workspace, int count,
+                                   cudaStream_t stream) {
+    prepare.groups = static_cast<GroupParams *>(workspace);
+    prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
+    int device = 0;
+    cudaGetDevice(&device);
+    if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
+    prologue<<<contiguous_prepare_ctas(count), kPrepareThreads, 0, stream>>>(prepare);
+    if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
+    Params params;
+    params.groups = prepare.groups;
+    params.scheduler = TileScheduler::make(prepare.tiles, count);
+    return launch_persistent(params, INT_MAX, device, device_sm_count(), stream);   // (units: on the device)
   }
 
   /// CTAs of the contiguous launch's prologue: one per SM (at most one per group), or
@@ -741,20 +751,11 @@ struct GemmSm90 {
   // (an accumulator zeroed by plain stores inside the consumers' loop would serialize every wgmma:
   // ptxas C7515).
 
-  /// Group g's arrays, as the prologue reads them.
-  struct DeviceGroups {
-    int const *sizes = nullptr;   ///< count x {m, n, k}
-    void const *const *A = nullptr;
-    void const *const *B = nullptr;
-    void *const *C = nullptr;
-    int64_t const *lda = nullptr, *ldb = nullptr, *ldc = nullptr;
-  };
-
   /// What the prologue reads: the prototype maps and output operator, the arrays, the table.
   struct DeviceSizedPrepare {
     typename Mainloop::Params mainloop;
     typename Epilogue::Params epilogue;
-    DeviceGroups groups_in;
+    GroupedDeviceArrays groups_in;
     int count = 0;
     GroupParams *groups = nullptr;     ///< the group table (written)
     Sm90GroupTiles *tiles = nullptr;   ///< the groups' tile counts (written)
@@ -784,7 +785,7 @@ struct GemmSm90 {
   /// kernel, on `stream`; nothing else (no copy, no host read of device memory). kErrorWorkspaceNull
   /// without a workspace, kErrorMisalignedOperand when it is not 256-byte aligned or the driver
   /// refuses the prototype maps; nothing launched then.
-  static Status run_device_sized(Arguments const &prototype, DeviceGroups const &groups, int count, void *workspace,
+  static Status run_device_sized(Arguments const &prototype, GroupedDeviceArrays const &groups, int count, void *workspace,
                                  cudaStream_t stream) {
     if constexpr (!kGrouped) {
       return Status::kErrorNotSupported;
@@ -798,18 +799,7 @@ struct GemmSm90 {
       }
       prepare.groups_in = groups;
       prepare.count = count;
-      prepare.groups = static_cast<GroupParams *>(workspace);
-      prepare.tiles = reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
-      int device = 0;
-      cudaGetDevice(&device);
-      if (!allow_shared_memory(device)) return Status::kErrorInternal;   // (before anything launches)
-      gemm_sm90_device_sized_prepare_kernel<GemmSm90>
-          <<<contiguous_prepare_ctas(count), kPrepareThreads, 0, stream>>>(prepare);
-      if (cudaGetLastError() != cudaSuccess) return Status::kErrorInternal;
-      Params params;
-      params.groups = prepare.groups;
-      params.scheduler = TileScheduler::make(prepare.tiles, count);
-      return launch_persistent(params, INT_MAX, device, device_sm_count(), stream);   // (units: on the device)
+      return run_after_prologue(gemm_sm90_device_sized_prepare_kernel<GemmSm90>, prepare, workspace, count, stream);
     }
   }
 
@@ -820,7 +810,7 @@ struct GemmSm90 {
   }
 
   /// Group g's (m, n, k).
-  CUTLASS_DEVICE static void device_group_size(DeviceGroups const &in, int g, int &m, int &n, int &k) {
+  CUTLASS_DEVICE static void device_group_size(GroupedDeviceArrays const &in, int g, int &m, int &n, int &k) {
     int const *size = in.sizes + 3 * int64_t(g);
     m = size[0], n = size[1], k = size[2];
   }
@@ -831,7 +821,7 @@ struct GemmSm90 {
   /// at most `limit` units (the prologue keeps the total within an int). A group of 0 units that
   /// scale_device_group does not take is skipped, its C untouched.
   CUTLASS_DEVICE static int64_t device_group_units(DeviceSizedPrepare const &p, int g, int64_t limit) {
-    DeviceGroups const &in = p.groups_in;
+    GroupedDeviceArrays const &in = p.groups_in;
     int m, n, k;
     device_group_size(in, g, m, n, k);
     if (m <= 0 || n <= 0 || k <= 0 || scales_only(p) || !device_operand_fits<ElementC>(in.C[g], in.ldc[g], m)) {
@@ -847,20 +837,19 @@ struct GemmSm90 {
   }
 
   /// Whether an operand of T at `p` with leading dimension `ld` and contiguous extent `extent`
-  /// takes the kernels' 16-byte TMA rule: p non-null and 16-byte aligned, ld >= extent, ld and
-  /// extent multiples of 16 bytes, ld below 2^40 bytes.
+  /// takes the kernels' 16-byte TMA rule: p non-null, ld >= extent, below 2^40 bytes, and
+  /// operand_is_aligned (can_implement_common's rule) at 16 bytes.
   template <typename T>
   CUTLASS_DEVICE static bool device_operand_fits(void const *p, int64_t ld, int64_t extent) {
-    constexpr int kAlignment = 16 / int(sizeof(T));
-    return p != nullptr && reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld >= extent && ld % kAlignment == 0 &&
-           extent % kAlignment == 0 && ld < (int64_t(1) << 40) / int64_t(sizeof(T));
+    return p != nullptr && ld >= extent && ld < (int64_t(1) << 40) / int64_t(sizeof(T)) &&
+           operand_is_aligned<T>(p, ld, 0, 1, extent, 16 / int(sizeof(T)));
   }
 
   /// Group g's C = beta * C when its K is 0 (any K with a host alpha of 0) and C passes
   /// device_group_units' checks (beta == 0 writes zeros without reading C, as BLAS), by the
   /// calling CTA's threads.
   CUTLASS_DEVICE static void scale_device_group(DeviceSizedPrepare const &p, int g) {
-    DeviceGroups const &in = p.groups_in;
+    GroupedDeviceArrays const &in = p.groups_in;
     int m, n, k;
     device_group_size(in, g, m, n, k);
     if ((k != 0 && !scales_only(p)) || k < 0 || m <= 0 || n <= 0) return;
