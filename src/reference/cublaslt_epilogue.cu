@@ -112,6 +112,7 @@ std::string CublasLtEpilogueGemm::prepare(cublasLtHandle_t handle, GemmProblem c
   if (vector_scales && (!CUTLASS_LIB_CUBLASLT_SCALE_MODES || p.batch_count > 1)) return "CUBLAS_STATUS_NOT_SUPPORTED";
   handle_ = handle;
   transposed_ = problem.layout_C == LayoutTypeID::kRowMajor;
+  c_differs_ = tsource != tc;
   workspace_ = workspace;
   workspace_bytes_ = workspace_bytes;
   cublasComputeType_t const compute =
@@ -216,8 +217,10 @@ std::string CublasLtEpilogueGemm::run(GemmProblem const &problem, EpilogueOperan
   }
   if (s != CUBLAS_STATUS_SUCCESS) return status_text(s);
   float const alpha = float(p.alpha), beta = float(p.beta);
-  // beta == 0: C is not read (cuBLASLt), so D serves as C and no NaN-poisoned C can leak.
-  void const *c = p.beta != 0 ? p.C : p.D;
+  // beta == 0: C is not read (cuBLASLt), so D serves as C and no NaN-poisoned C can leak; except
+  // when C's layout type is not D's (fp8 D), where cuBLASLt refuses C == D (INVALID_VALUE, s32):
+  // then the problem's own C, unread at beta 0.
+  void const *c = p.beta != 0 || c_differs_ ? p.C : p.D;
   return status_text(cublasLtMatmul(handle_, desc_, &alpha, p.A, a_, p.B, b_, &beta, c, c_, p.D, d_, &algo_,
                                     workspace_, workspace_bytes_, stream));
 }

@@ -54,6 +54,7 @@ class CublasLtEpilogueGemm {
   cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr, d_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
   bool transposed_ = false;   ///< row-major C: runs D^T = B^T A^T
+  bool c_differs_ = false;    ///< C's layout type is not D's (fp8 D: C bf16), so C may not be D's buffer
   void *workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
 };

@@ -252,7 +252,7 @@ TEST_F(CApiArguments, SelectNeedsAnOutputPointer) {
 // The NoDevice tests run in their own ctest entry with CUDA_VISIBLE_DEVICES=-1 (test/CMakeLists.txt),
 // so they exercise the no-device answers on GPU machines too; the other entries exclude them.
 TEST_F(CApiArguments, NoDeviceIsNamed) {
-  ASSERT_FALSE(has_device()) << "run with CUDA_VISIBLE_DEVICES=-1 (ctest entry host.no_device)";
+  if (has_device()) GTEST_SKIP() << "a device is present: ctest entry host.no_device runs this with CUDA_VISIBLE_DEVICES=-1";
   GemmExArgs a;
   EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, gemm(a));
   char const *name = "unchanged";
@@ -425,7 +425,7 @@ TEST(HandleArguments, GroupedContiguousStatuses) {
 }
 
 TEST(HandleArguments, NoDeviceIsArchMismatch) {
-  ASSERT_FALSE(has_device()) << "run with CUDA_VISIBLE_DEVICES=-1 (ctest entry host.no_device)";
+  if (has_device()) GTEST_SKIP() << "a device is present: ctest entry host.no_device runs this with CUDA_VISIBLE_DEVICES=-1";
   Handle h;
   EXPECT_EQ(0, h.compute_capability());
   EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, HandleArgs()));
