@@ -314,27 +314,41 @@ struct Sm90BlockScales {
   /// on their loads; an A 128x128 scale alone then ran 15% below precise).
   /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
   /// swapped).
-  template <Promotion kKind, bool kSwapped>
+  /// kColumns: also the column pairs (the column kinds; kBoth run with two accumulator sets loads
+  /// them at the promotion instead, load_columns).
+  template <Promotion kKind, bool kSwapped, bool kColumns = true>
   CUTLASS_DEVICE Factors factors(StageStorage const &stage, BlockRow const &block, int kb) const {
     static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
     Factors f = {};   // (kAdd, kRowScales: parts stay unused, and dropped)
     if constexpr (kKind != Promotion::kAdd) {
       uint32_t const rows = arch::shared_address(kSwapped ? &stage.columns[0] : &stage.rows[0]);
-      uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);
-      // a row's factor: its 1x128 value, else the 128x128 value or 1 (selects, not branches:
-      // ptxas if-converts uniform branches in the k-loop anyway)
+      // a row's factor: its 1x128 value, else the 128x128 value or 1 (kRowScales: selects, not
+      // branches: ptxas if-converts uniform branches in the k-loop anyway). The kind fixes the
+      // row side's mode otherwise (kBoth: 1x128; kColumnScales: none or 128x128), and a select
+      // there cost kBoth a load and registers it has none left for.
       CUTLASS_PRAGMA_UNROLL
       for (int h = 0; h < 2; ++h) {
-        f.row[h] = rows_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : block_value(block.rows, kb);
+        bool const from_vector = kKind == Promotion::kBoth || (kKind == Promotion::kRowScales && rows_vector);
+        f.row[h] = from_vector ? lds(rows + 4u * uint32_t(row + 8 * h)) : block_value(block.rows, kb);
       }
       if constexpr (kKind == Promotion::kRowScales) {
         f.fold = block_value(block.columns, kb);
-      } else {
-        CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < WgN / 8; ++i) f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));
+      } else if constexpr (kColumns) {
+        load_columns<kSwapped>(stage, f);
       }
     }
     return f;
+  }
+
+  /// The column pairs of `f` from `stage`: by factors() at the group's issue when one accumulator
+  /// set runs (they are carried across the group); with two sets (kBoth) at the promotion, before
+  /// the stage's release, as two sets leave no room for sixteen pairs per set carried from the
+  /// issue: the other set's group covers these loads' latency instead.
+  template <bool kSwapped>
+  CUTLASS_DEVICE void load_columns(StageStorage const &stage, Factors &f) const {
+    uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < WgN / 8; ++i) f.column[i] = lds2(columns + 4u * uint32_t(column + 8 * i));
   }
 
   /// Zeroes this thread's totals outside the problem (rows_left / columns_left: the fragment rows

@@ -196,11 +196,12 @@ struct GemmSm90 {
   static constexpr int kThreads = 384;
   /// setmaxnreg per warpgroup (128 x (producer + 2 consumers) <= the launch's 168 x 384; ptxas
   /// compiles each side's code to its count, and reports the launch's 168). Block-scaled kernels
-  /// give the producer 64, for its warp's scale-copy addresses (the 2x1-cluster kernel spilled 20
-  /// bytes there at 40, s16, and 12 at 56, s30), and their consumers the 216 left, which hold two
-  /// accumulator sets beside the promoted totals (promoted_mainloop).
-  static constexpr int kProducerRegisters = kBlockScaled ? 64 : 40;
-  static constexpr int kConsumerRegisters = kBlockScaled ? 216 : 232;
+  /// give the producer more for its warp's scale-copy addresses: 56 on one CTA, 64 on a cluster
+  /// (the 2x1-cluster kernel spilled 20 bytes there at 40, s16, and 12 at 56, s30, s32); their
+  /// consumers the 224 or 216 left, which hold two accumulator sets beside the promoted totals,
+  /// and at 224 also kBoth's column factors (promoted_mainloop).
+  static constexpr int kProducerRegisters = !kBlockScaled ? 40 : kClusterSize == 1 ? 56 : 64;
+  static constexpr int kConsumerRegisters = !kBlockScaled ? 232 : kClusterSize == 1 ? 224 : 216;
   // setmaxnreg.inc waits until the CTA's pool (168 per thread at launch) has the registers: a
   // budget past it hangs every consumer (s30: 64 + 2 x 224 did, on the GPU)
   static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= 384 * 168,
@@ -1410,13 +1411,20 @@ struct GemmSm90 {
                                             params.scheduler.k_tiles);
     // the group of the ring's next k-block into `into`; then its factors (loads only, from the
     // stage whose full barrier the issue waited for), which its promotion will use
+    // kBoth runs two sets too where the consumers have 224 registers, its column pairs loaded at
+    // the promotion (at 216 ptxas spilled 24 bytes in the loop; the 2x1 cluster kernel, whose
+    // producer needs 64, 336 bytes with its release fence, s32): serially otherwise
+    constexpr bool kTwoSets = kKind != collective::Promotion::kColumnScales &&
+                              (kKind != collective::Promotion::kBoth || kConsumerRegisters >= 224);
+    constexpr bool kColumnsAtPromotion = kTwoSets && kKind == collective::Promotion::kBoth;
     int issued_kb = work.k_begin;
     auto issue = [&](Set &into) {
       arch::mbarrier_wait(&smem.full[stage], phase);
       fence_accumulators(into);
       Mainloop::template mma<kSwapped>(smem.mainloop, stage, consumer, into, false);
       fence_accumulators(into);
-      auto const f = scales.template factors<kKind, kSwapped>(smem.block_scales[stage], block_row, issued_kb);
+      auto const f =
+          scales.template factors<kKind, kSwapped, !kColumnsAtPromotion>(smem.block_scales[stage], block_row, issued_kb);
       advance_stage(stage, phase);
       ++issued_kb;
       return f;
@@ -1424,14 +1432,17 @@ struct GemmSm90 {
     // once the oldest unpromoted group is done: its stage back to the producer (release_stage
     // orders the ld.shared of its scale factors), its partial sum into the totals
     int promoted_stage = stage;
-    auto promote = [&](Set &done, auto const &f) {
+    auto promote = [&](Set &done, auto f) {
+      if constexpr (kColumnsAtPromotion) {
+        scales.template load_columns<kSwapped>(smem.block_scales[promoted_stage], f);
+      }
       release_stage(smem, promoted_stage, lane);
       fence_accumulators(done);
       BlockScales::template apply<kKind>(total, done, f);
       promoted_stage = promoted_stage + 1 == Stages ? 0 : promoted_stage + 1;
     };
     int const blocks = work.k_end - work.k_begin;
-    if constexpr (kKind == collective::Promotion::kAdd || kKind == collective::Promotion::kRowScales) {
+    if constexpr (kTwoSets) {
       // Every path into the loop's head and out of its body has exactly set 0's group in flight:
       // ptxas tracks the groups path by path, and a merge where either set could be in flight
       // makes it serialize every wgmma (C7514).
