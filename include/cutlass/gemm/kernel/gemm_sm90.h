@@ -1411,12 +1411,13 @@ struct GemmSm90 {
                                             params.scheduler.k_tiles);
     // the group of the ring's next k-block into `into`; then its factors (loads only, from the
     // stage whose full barrier the issue waited for), which its promotion will use
-    // kBoth runs two sets too where the consumers have 224 registers, its column pairs loaded at
-    // the promotion (at 216 ptxas spilled 24 bytes in the loop; the 2x1 cluster kernel, whose
-    // producer needs 64, 336 bytes with its release fence, s32): serially otherwise
-    constexpr bool kTwoSets = kKind != collective::Promotion::kColumnScales &&
-                              (kKind != collective::Promotion::kBoth || kConsumerRegisters >= 224);
-    constexpr bool kColumnsAtPromotion = kTwoSets && kKind == collective::Promotion::kBoth;
+    // The column kinds run two sets too where the consumers have 224 registers, their column
+    // pairs loaded at the promotion (kBoth at 216: ptxas spilled 24 bytes in the loop; on the 2x1
+    // cluster kernel, whose producer needs 64, 336 bytes with its release fence, s32): serially
+    // otherwise
+    constexpr bool kColumnKind = kKind == collective::Promotion::kColumnScales || kKind == collective::Promotion::kBoth;
+    constexpr bool kTwoSets = !kColumnKind || kConsumerRegisters >= 224;
+    constexpr bool kColumnsAtPromotion = kTwoSets && kColumnKind;
     int issued_kb = work.k_begin;
     auto issue = [&](Set &into) {
       arch::mbarrier_wait(&smem.full[stage], phase);
