@@ -179,6 +179,7 @@ class GemmUniversalOperation : public Operation {
     if (!any_sass_runs_on(kSassArchs, kSassArchCount, cc)) return Status::kErrorArchMismatch;
 #endif
     if (arguments.alpha == nullptr || arguments.beta == nullptr) return Status::kErrorInvalidProblem;
+    if (!gemm::raster_is_valid(arguments.raster_order, arguments.swizzle_size)) return Status::kErrorInvalidProblem;
     int const rows = arguments.epilogue.rows > 0 ? arguments.epilogue.rows : arguments.problem_size.m();
     Status const fusion = check_epilogue_operands(desc_.epilogue, arguments.epilogue, rows);
     if (fusion != Status::kSuccess) return fusion;
@@ -349,6 +350,8 @@ class GemmUniversalOperation : public Operation {
     k.batch_stride_B = a.batch_stride_B;
     k.batch_stride_C = a.batch_stride_C;
     k.batch_stride_D = a.batch_stride_D;
+    k.raster_order = a.raster_order;
+    k.swizzle_size = a.swizzle_size;
     set_fusion_operands(a, k.epilogue);
     return k;
   }

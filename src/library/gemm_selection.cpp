@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
+#include "gemm_raster.h"
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 
@@ -31,6 +32,8 @@ int max_alignment(GemmDescription const &d) { return std::max(d.A.alignment, std
 GemmDescription const &gemm_description(Operation const *op) {
   return static_cast<GemmDescription const &>(op->description());
 }
+
+int64_t bytes_of(NumericTypeID t) { return std::max(sizeof_bits(t), 8) / 8; }
 
 int operand_alignment(NumericTypeID element, void const *ptr, int64_t ld, int64_t batch_stride, int64_t batch_count,
                       int64_t contiguous_extent) {
@@ -231,8 +234,7 @@ double wave_cost(GemmDescription const &desc, GemmCall const &call, int sm_count
 
 namespace {
 
-/// Device constants of the cost model: the H200 (132 SMs), measured (docs/NOTES.md).
-constexpr int kDefaultSmCount = 132;
+/// Device constants of the cost model: the H200 (kDefaultSmCount SMs), measured (docs/NOTES.md).
 /// HBM bandwidth a device-to-device copy reaches, bytes per microsecond (4.3 TB/s).
 constexpr double kHbmBytesPerUs = 4.3e6;
 /// What one CTA of a TMA kernel (sm90 family) streams into shared memory (bytes / us): each of its
@@ -282,8 +284,6 @@ double sm_rate(GemmDescription const &d) {
   double const simt = 49e6 / 132;
   return a == NumericTypeID::kF64 ? simt / 2 : simt;
 }
-
-int64_t bytes_of(NumericTypeID t) { return std::max(sizeof_bits(t), 8) / 8; }
 
 /// Whether a problem's epilogue reads C: device scalars, or a host beta (of `scalar` type) other
 /// than zero (as gemm_reads_c for a call).
@@ -344,7 +344,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     }
   }
   double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));
-  double const memory = std::max(bytes / useful / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs);
+  double const memory = std::max({bytes / useful / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs,
+                                  raster_hbm_bytes(desc, call, sms) / kHbmBytesPerUs});
   return std::max(compute, memory);
 }
 

@@ -7,14 +7,16 @@
 ///   time = max(compute, memory)
 ///   compute = waves x the time of one tile: 2 x tile M x tile N x K flops at the family's rate per
 ///             SM (wave_cost counts the waves, with the measured stream-K and small-tile factors)
-///   memory  = TMA kernels (sm90): the larger of the bytes the call must move (A, B and D once, C
+///   memory  = TMA kernels (sm90): the largest of the bytes the call must move (A, B and D once, C
 ///             when read) over the fraction of its tiles' rows inside the problem (rows past M or
 ///             N cost copy-engine time as if loaded) at the device's HBM bandwidth, and the bytes
 ///             the busiest CTA streams into shared memory (its whole tiles' A rows and B columns
 ///             over K, re-reads included; stream-K: its whole tiles plus its run of split
 ///             k-blocks) at one CTA's measured rate (100 GB/s on the H200), so a tile that
 ///             re-reads a large operand many times (a 64-wide tile over a big weight) costs what
-///             it streams. Other tiled kernels (sm80 cp.async, SIMT): the bytes over
+///             it streams, and the operand panels every wave re-reads from HBM under the tile
+///             order the call runs in (raster_hbm_bytes, gemm_raster.h) at HBM bandwidth.
+///             Other tiled kernels (sm80 cp.async, SIMT): the bytes over
 ///             min(HBM bandwidth, min(tiles, 2 x SMs) x 12.5 GB/s)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:
 /// min(M, N) <= 8 / 16) are bandwidth kernels: their time is the bytes over the fraction of
@@ -29,12 +31,18 @@
 namespace cutlass {
 namespace library {
 
+/// The SM count the cost model assumes when it is given none: the H200's.
+constexpr int kDefaultSmCount = 132;
+
 /// True when the environment variable CUTLASS_LIB_LOG is set (not "0"): selection explains
 /// itself on stderr.
 bool selection_log_enabled();
 
 /// The GEMM description of a GEMM operation (description().kind == kGemm).
 GemmDescription const &gemm_description(Operation const *op);
+
+/// Bytes of one element of type `t` (at least 1: sub-byte types count a byte).
+int64_t bytes_of(NumericTypeID t);
 
 /// The largest alignment any operand of `d` needs (its alignment group).
 int max_alignment(GemmDescription const &d);

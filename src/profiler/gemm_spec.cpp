@@ -94,6 +94,10 @@ std::string describe(GemmSpec const &spec) {
     if (e.variant.scale_amax) out << " scale_d=" << EpilogueSpec::kScaleD;
   }
   if (spec.scaling.any()) out << ' ' << describe(spec.scaling);
+  if (spec.raster_order != library::RasterOrder::kHeuristic) {
+    out << " raster_order=" << (spec.raster_order == library::RasterOrder::kAlongM ? "along_m" : "along_n");
+  }
+  if (spec.swizzle_size > 0) out << " swizzle_size=" << spec.swizzle_size;
   return out.str();
 }
 

@@ -89,6 +89,9 @@ struct GemmSpec {
   Operand A, B, C;
   EpilogueSpec epilogue;   ///< plain unless --epilogue names a variant
   ScalingSpec scaling;     ///< fp8 inputs only; none unless --scale-a / --scale-b / --accumulation
+  /// The cutlass provider's tile order (--raster_order / --swizzle_size; in the problem's terms)
+  library::RasterOrder raster_order = library::RasterOrder::kHeuristic;
+  int swizzle_size = 0;
 
   int64_t lda() const;
   int64_t ldb() const;

@@ -196,6 +196,20 @@ bool accumulation_flag(std::string const &value, Options &options, std::string *
   return parse_accumulation(value, &options.scaling.accumulation, error);
 }
 
+bool raster_order_flag(std::string const &value, Options &options, std::string *error) {
+  return parse_raster_order(value, &options.raster_order, error);
+}
+
+bool swizzle_size_flag(std::string const &value, Options &options, std::string *error) {
+  int64_t v = 0;
+  if (parse_integer(value, &v) && (v == 1 || v == 2 || v == 4 || v == 8)) {
+    options.swizzle_size = int(v);
+    return true;
+  }
+  *error = "'" + value + "' is not a swizzle size (expected 1, 2, 4 or 8)";
+  return false;
+}
+
 bool parse_clamp_flag(std::string const &value, Options &options, std::string *error) {
   return parse_clamp(value, &options.clamp_min, &options.clamp_max, error);
 }
@@ -220,6 +234,8 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"scale-a", scale_mode_flag(&ScalingSpec::A)},
       {"scale-b", scale_mode_flag(&ScalingSpec::B)},
       {"accumulation", accumulation_flag},
+      {"raster_order", raster_order_flag},
+      {"swizzle_size", swizzle_size_flag},
       {"kernels", string_flag(&Options::kernels)},
       {"ignore-kernels", string_flag(&Options::ignore_kernels)},
       {"providers", parse_providers},
@@ -312,6 +328,20 @@ bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandSc
     }
   }
   *error = "unknown scale mode '" + text + "' (expected none, tensor, row, block128 or block128x128)";
+  return false;
+}
+
+bool parse_raster_order(std::string const &text, library::RasterOrder *order, std::string *error) {
+  static std::pair<char const *, library::RasterOrder> const names[] = {{"heuristic", library::RasterOrder::kHeuristic},
+                                                                         {"along_m", library::RasterOrder::kAlongM},
+                                                                         {"along_n", library::RasterOrder::kAlongN}};
+  for (auto const &[name, value] : names) {
+    if (text == name) {
+      *order = value;
+      return true;
+    }
+  }
+  *error = "unknown raster order '" + text + "' (expected heuristic, along_m or along_n)";
   return false;
 }
 
@@ -482,6 +512,13 @@ Fused epilogue (per element of D, f32 math; include/cutlass/epilogue/thread/line
   interleaved with both; ratio = (cuBLAS GEMM + separate kernel) time / ours and
   lt_ratio = cuBLASLt fused time / ours. The reference is the reference GEMM followed by an
   elementwise epilogue reference (f32 math, precise tanh/erf/exp); aux and amax are verified too.
+
+Tile order of the cutlass provider's sm90 persistent and stream-K kernels (CUTLASS's flags; one
+value each; library.h GemmUniversalArguments; the Handle chooses its own per call):
+  --raster_order=heuristic|along_m|along_n  along_n: bands of tile rows, M fastest inside a band,
+                             walked along N; along_m: bands of tile columns walked along M;
+                             heuristic (default): the kernels' default, along_n
+  --swizzle_size=1|2|4|8     tiles per band (default: the kernels' 8)
 
 Kernels and providers:
   --kernels=<patterns>       comma list; a pattern's '*'-separated pieces must occur in the kernel

@@ -58,6 +58,12 @@ struct Options {
   /// with --A or --B of another type.
   ScalingSpec scaling;
 
+  /// The tile order of the cutlass provider's sm90 persistent kernels (--raster_order,
+  /// --swizzle_size, CUTLASS's flags; one value each): kHeuristic and 0 are the kernels' default.
+  /// The Handle chooses its own.
+  library::RasterOrder raster_order = library::RasterOrder::kHeuristic;
+  int swizzle_size = 0;
+
   std::string kernels;          ///< empty: every kernel
   std::string ignore_kernels;
   ProviderSet providers;
@@ -106,6 +112,9 @@ bool parse_vector_broadcast(std::string const &text, epilogue::VectorBroadcast *
 
 /// Parses an operand scale mode: "none" (empty), "tensor", "row", "block128", "block128x128".
 bool parse_scale_mode(std::string const &text, std::optional<epilogue::OperandScaleMode> *mode, std::string *error);
+
+/// Parses "heuristic", "along_m" or "along_n" (--raster_order).
+bool parse_raster_order(std::string const &text, library::RasterOrder *order, std::string *error);
 
 /// Parses "fast" or "precise" (--accumulation).
 bool parse_accumulation(std::string const &text, library::AccumulationMode *mode, std::string *error);

@@ -118,6 +118,8 @@ ProblemSpace enumerate_problems(Options const &options, std::vector<library::Ope
                 spec.C = operands[2];
                 spec.epilogue = epilogue_spec(options, spec, kernels);
                 spec.scaling = options.scaling;
+                spec.raster_order = options.raster_order;
+                spec.swizzle_size = options.swizzle_size;
                 if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
                   space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
                   return space;

@@ -60,6 +60,8 @@ struct Problem {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
   int64_t stride_A = 0, stride_B = 0, stride_C = 0, stride_D = 0;
+  RasterOrder raster_order = RasterOrder::kHeuristic;   ///< the sm90 persistent kernels' tile order
+  int swizzle_size = 0;
   static constexpr int64_t kGuardBytes = 256;   // before and after each operand, keeps 16-byte alignment
   DeviceBuffer A, B, C, D, D_ref, D_cublas, D_before;
 
@@ -170,6 +172,7 @@ void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan
   args.lda = p.lda, args.ldb = p.ldb, args.ldc = c_ld, args.ldd = p.ldd;
   args.batch_stride_A = p.stride_A, args.batch_stride_B = p.stride_B;
   args.batch_stride_C = c_stride, args.batch_stride_D = p.stride_D;
+  args.raster_order = p.raster_order, args.swizzle_size = p.swizzle_size;
   // block-scaled kernels take the calls that ask for them: precise accumulation, no scales (= 1)
   if (cutlass_lib_test::is_block_scaled(op->description())) args.epilogue.accumulation = AccumulationMode::kPrecise;
   ASSERT_EQ(cutlass::Status::kSuccess, op->can_implement(cfg, args)) << "m=" << p.m << " n=" << p.n << " k=" << p.k;
@@ -201,7 +204,8 @@ void run_and_check(size_t index, Problem &p, double alpha, double beta, bool nan
 
   std::string const where = "m=" + std::to_string(p.m) + " n=" + std::to_string(p.n) + " k=" + std::to_string(p.k) +
                             " batch=" + std::to_string(p.batch) + " alpha=" + std::to_string(alpha) +
-                            " beta=" + std::to_string(beta) + (nan_c ? " NaN C" : "") + (c_is_d ? " C==D" : "");
+                            " beta=" + std::to_string(beta) + (nan_c ? " NaN C" : "") + (c_is_d ? " C==D" : "") +
+                            " raster " + std::to_string(int(p.raster_order)) + "/" + std::to_string(p.swizzle_size);
   double const bound = ref::error_bound(d.A.element, d.C.element, p.k);
   ref::Comparison c = ref::compare(d.C.element, p.m, p.n, p.batch, Problem::at(p.D), p.ldd, p.stride_D,
                                    Problem::at(p.D_ref), p.ldd, p.stride_D);
@@ -339,6 +343,25 @@ TEST_P(StreamKKernelTest, Splits) {
   }
 }
 
+/// The sm90 persistent and stream-K kernels in every run-time tile order (along M / N, bands of
+/// 1, 2, 4 and 8 tiles) on a problem of 6 x 7 tiles (ragged at both edges) and two batches: the
+/// order only permutes the tiles, so each is checked against the reference like the default.
+class RasterKernelTest : public KernelTest {};
+
+TEST_P(RasterKernelTest, EveryOrderGivesTheReference) {
+  auto const &tb = desc().tile_description.threadblock_shape;
+  bool const integer = is_integer(desc().C.element);
+  for (RasterOrder order : {RasterOrder::kAlongM, RasterOrder::kAlongN}) {
+    for (int swizzle : {1, 2, 4, 8}) {
+      Problem p(desc(), 6 * int64_t(tb.m()) - 5, 7 * int64_t(tb.n()) - 3, 3 * int64_t(tb.k()) + 8, 2);
+      p.raster_order = order;
+      p.swizzle_size = swizzle;
+      run_and_check(GetParam(), p, integer ? 2 : 1.25, integer ? -1 : -0.5, false, false, 1, swizzle);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 /// The bandwidth kernels (GEMV: M or N == 1; skinny: min(M, N) <= 8 / 16), both orientations, at
 /// the edge sizes issue 20 names: the small side 1, 2, 7, 8 (and 9, 16 where the kernel takes
 /// them), the large side and K 1, 2, 8, 9, 255, 257 (K rounded up to the kernel's alignment), with
@@ -401,6 +424,19 @@ std::vector<size_t> bandwidth_kernels(std::vector<size_t> const &indices) {
   return out;
 }
 
+/// The kernels that read the run-time tile order: the sm90 persistent and stream-K ones.
+std::vector<size_t> raster_kernels(std::vector<size_t> const &indices) {
+  std::vector<size_t> out;
+  for (size_t i : indices) {
+    auto const &t = description(i).tile_description;
+    if (t.minimum_compute_capability >= 90 && description(i).max_small_extent == 0 &&
+        (t.tile_scheduler == TileSchedulerType::kPersistent || t.tile_scheduler == TileSchedulerType::kStreamK)) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
 /// The plain kernels; those with a fused epilogue need its operands and are covered by
 /// FusedKernelTest (test_epilogues.cu); the grouped kernels take groups (run_grouped: the C
 /// API's grouped tests, test_grouped.cu, and test/sm90/test_sm90_grouped.cu).
@@ -418,6 +454,10 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(KernelTest);
 INSTANTIATE_TEST_SUITE_P(Manifest, BandwidthKernelTest, ::testing::ValuesIn(bandwidth_kernels(plain_kernels())),
                          kernel_test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BandwidthKernelTest);
+
+INSTANTIATE_TEST_SUITE_P(Manifest, RasterKernelTest, ::testing::ValuesIn(raster_kernels(plain_kernels())),
+                         kernel_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RasterKernelTest);
 
 INSTANTIATE_TEST_SUITE_P(Manifest, StreamKKernelTest, ::testing::ValuesIn(cutlass_lib_test::stream_k_only(plain_kernels())),
                          kernel_test_name);

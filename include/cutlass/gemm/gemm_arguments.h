@@ -39,6 +39,24 @@
 namespace cutlass {
 namespace gemm {
 
+/// The order in which a persistent kernel's CTAs take output tiles (CUTLASS's RasterOrder, same
+/// enumerators and values; library::RasterOrder is this type). Tiles go in bands of
+/// `swizzle_size` tile rows (kAlongN: M fastest inside a band, the band walked along N, then the
+/// next band) or of `swizzle_size` tile columns (kAlongM: N fastest inside a band, walked along
+/// M), so the CTAs running at once share a few A row panels and B column panels in L2.
+/// kHeuristic: the kernel's default, kAlongN. Only the sm90 persistent and stream-K kernels read
+/// it; the other families keep their own order. kInvalid is refused (kErrorInvalidProblem).
+enum class RasterOrder { kAlongN, kAlongM, kHeuristic, kInvalid };
+
+/// Whether a raster order and swizzle width (tiles per band) are valid arguments: an order of
+/// kAlongN, kAlongM or kHeuristic, and a width of 1, 2, 4 or 8 (CUTLASS's values), or 0 for the
+/// kernel's default (8 tiles).
+CUTLASS_HOST_DEVICE bool raster_is_valid(RasterOrder order, int swizzle_size) {
+  bool const order_ok = order == RasterOrder::kAlongN || order == RasterOrder::kAlongM || order == RasterOrder::kHeuristic;
+  return order_ok && (swizzle_size == 0 || swizzle_size == 1 || swizzle_size == 2 || swizzle_size == 4 ||
+                      swizzle_size == 8);
+}
+
 template <typename ElementA, typename ElementB, typename ElementC, typename EpilogueParams>
 struct GemmArguments {
   GemmCoord problem_size;       ///< M, N, K (elements)
@@ -56,6 +74,8 @@ struct GemmArguments {
   ElementC *ptr_D = nullptr;
   int64_t ldd = 0;
   int64_t batch_stride_D = 0;
+  RasterOrder raster_order = RasterOrder::kHeuristic;   ///< tile order (sm90 persistent kernels)
+  int swizzle_size = 0;                                 ///< tiles per raster band: 1, 2, 4, 8; 0: 8
 };
 
 /// The per-group arrays of a device-sized grouped launch (GemmSm90::run_device_sized, the
@@ -95,6 +115,7 @@ template <typename Kernel>
 inline Status can_implement_common(typename Kernel::Arguments const &args) {
   auto const &p = args.problem_size;
   if (p.m() < 1 || p.n() < 1 || p.k() < 1 || args.batch_count < 1) return Status::kErrorInvalidProblem;
+  if (!raster_is_valid(args.raster_order, args.swizzle_size)) return Status::kErrorInvalidProblem;
   using LA = typename Kernel::LayoutA;
   using LB = typename Kernel::LayoutB;
   if (!operand_is_aligned<typename Kernel::ElementA>(args.ptr_A, args.lda, args.batch_stride_A, args.batch_count,

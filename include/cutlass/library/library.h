@@ -165,6 +165,10 @@ struct GemmEpilogueArguments {
 /// The per-group arrays of a device-sized grouped launch (Operation::run_device_sized).
 using GroupedDeviceArrays = gemm::GroupedDeviceArrays;
 
+/// The tile order of the sm90 persistent kernels (CUTLASS's enumerators and values; see
+/// cutlass/gemm/gemm_arguments.h): kAlongN, kAlongM, kHeuristic (the kernel's default), kInvalid.
+using RasterOrder = gemm::RasterOrder;
+
 /// Per-call arguments. Pointers are device pointers of the description's element types;
 /// alpha/beta point to ElementEpilogue values in host or device memory (pointer_mode).
 struct GemmUniversalArguments {
@@ -180,6 +184,11 @@ struct GemmUniversalArguments {
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;                            ///< elements
   int64_t batch_stride_A = 0, batch_stride_B = 0, batch_stride_C = 0, batch_stride_D = 0;  ///< elements
   GemmEpilogueArguments epilogue;   ///< fused-epilogue operands (kind must match the kernel's)
+  /// The sm90 persistent kernels' tile order and its band width in tiles (1, 2, 4, 8; 0: 8), as
+  /// CUTLASS's raster_order / swizzle_size (its default width is 1). Other kernels ignore them;
+  /// an invalid value is kErrorInvalidProblem from can_implement. The handle chooses both per call.
+  RasterOrder raster_order = RasterOrder::kHeuristic;
+  int swizzle_size = 0;
 };
 
 /// One precompiled kernel. Every member is thread-safe and const except initialize().

@@ -266,7 +266,9 @@ struct GemmSm90 {
     }
   }
 
-  /// The tile order (and for stream-K the split over `sm_count` SMs) of `args`.
+  /// The tile order (and for stream-K the split over `sm_count` SMs) of `args`; its raster order
+  /// in the caller's terms (a swap-AB kernel's tiles are of the transposed problem, so its M and
+  /// N orders trade places).
   static TileScheduler make_scheduler(Arguments const &args, int sm_count) {
     GemmCoord const p = operand_problem(args).problem_size;
     int const m_tiles = int((int64_t(p.m()) + TileShape::kM - 1) / TileShape::kM);
@@ -281,6 +283,15 @@ struct GemmSm90 {
       scheduler.n_tiles = n_tiles;
       scheduler.batch = args.batch_count;
       scheduler.k_tiles = k_tiles;
+    }
+    RasterOrder order = args.raster_order;
+    if (kSwapAB && order != RasterOrder::kHeuristic) {
+      order = order == RasterOrder::kAlongM ? RasterOrder::kAlongN : RasterOrder::kAlongM;
+    }
+    if constexpr (kStreamK) {
+      scheduler.tiles.set_raster(order, args.swizzle_size);
+    } else {
+      scheduler.set_raster(order, args.swizzle_size);
     }
     return scheduler;
   }

@@ -5,10 +5,13 @@
 /// cluster that share a row of tiles (same M) share A and those that share a column (same N)
 /// share B in every iteration. Cluster c (of C launched) walks units c, c + C, ...; every CTA of
 /// a cluster walks the same units, so all run the same number of tiles and k-blocks.
-/// Units are numbered batch-major; within a batch they go in groups of kGroupM tile rows, M
-/// fastest inside a group, so the ~132 tiles in flight at once share a few A row panels and B
-/// column panels in L2 (grouped raster order, as CUTLASS's swizzled scheduler and Triton's
-/// grouped ordering). With 1x1 clusters a unit is a tile and the order is the plain grouped one.
+/// Units are numbered batch-major; within a batch they go in bands of tile rows, M fastest inside
+/// a band (RasterOrder::kAlongN), or of tile columns, N fastest inside a band (kAlongM), so the
+/// ~132 tiles in flight at once share a few A row panels and B column panels in L2 (grouped
+/// raster order, as CUTLASS's swizzled scheduler and Triton's grouped ordering). The order and
+/// the band's width (swizzle_size tiles, default kGroupM) are run-time arguments (set_raster):
+/// the library chooses them per call (gemm_selection.h, choose_raster). With 1x1 clusters a unit
+/// is a tile and the order is the plain grouped one.
 /// At the M or N edge a partial cluster keeps its shape: a CTA whose tile lies wholly outside the
 /// problem still runs it (its loads are zero-filled, its stores clipped by TMA), because its
 /// peers need its share of the multicast loads and its barrier arrivals.
@@ -26,6 +29,7 @@
 #include <cstring>
 
 #include "cutlass/cutlass.h"
+#include "cutlass/gemm/gemm_arguments.h"
 
 namespace cutlass {
 namespace gemm {
@@ -60,6 +64,17 @@ struct Sm90TileScheduler {
   int m_tiles = 0, n_tiles = 0, batch = 0;   ///< in CTA tiles
   int k_tiles = 0;                           ///< k-blocks per tile
   int walkers = 1;                           ///< clusters launched (set at launch)
+  int band = kGroupRows;                     ///< units per raster band (rows; columns when along_m)
+  bool along_m = false;                      ///< RasterOrder::kAlongM: bands of unit columns
+
+  /// The order of `order` (kHeuristic: kAlongN) in bands of `swizzle_size` tiles (0: kGroupM),
+  /// counted in clusters along the band's side (at least one). Host; raster_is_valid() holds.
+  void set_raster(RasterOrder order, int swizzle_size) {
+    along_m = order == RasterOrder::kAlongM;
+    int const tiles = swizzle_size > 0 ? swizzle_size : kGroupM;
+    int const units = tiles / (along_m ? ClusterN : ClusterM);
+    band = units > 0 ? units : 1;
+  }
 
   CUTLASS_HOST_DEVICE int cluster_rows() const { return (m_tiles + ClusterM - 1) / ClusterM; }
   CUTLASS_HOST_DEVICE int cluster_columns() const { return (n_tiles + ClusterN - 1) / ClusterN; }
@@ -75,14 +90,18 @@ struct Sm90TileScheduler {
     int const per_batch = rows * columns;
     l = u / per_batch;
     int row, column;
-    raster(u - l * per_batch, rows, columns, kGroupRows, row, column);
+    if (along_m) {
+      raster(u - l * per_batch, columns, rows, band, column, row);
+    } else {
+      raster(u - l * per_batch, rows, columns, band, row, column);
+    }
     m_block = row * ClusterM + rank_m;
     n_block = column * ClusterN + rank_n;
   }
 
   /// The (row, column) of unit `r` of a rows x columns grid walked in the grouped raster order:
-  /// bands of `band_rows` rows (the groups of kGroupM rows above), one after another, M fastest
-  /// inside a band.
+  /// bands of `band_rows` rows, one after another, the row fastest inside a band (kAlongM calls
+  /// it with the grid transposed).
   CUTLASS_HOST_DEVICE static void raster(int r, int rows, int columns, int band_rows, int &row, int &column) {
     int const band_units = band_rows * columns;
     int const band = r / band_units;

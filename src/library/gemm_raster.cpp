@@ -1,0 +1,94 @@
+/// @file src/library/gemm_raster.cpp
+/// The raster choice and the window model (gemm_raster.h states them).
+#include "gemm_raster.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gemm_selection.h"
+#include "cutlass/library/util.h"
+
+namespace cutlass {
+namespace library {
+
+namespace {
+
+/// How much smaller (a fraction of the default's) another order's window must be to be chosen.
+constexpr double kRasterGain = 0.10;
+
+bool reads_raster(GemmDescription const &d) {
+  TileDescription const &t = d.tile_description;
+  return t.minimum_compute_capability >= 90 && d.max_small_extent == 0 &&
+         (t.tile_scheduler == TileSchedulerType::kPersistent || t.tile_scheduler == TileSchedulerType::kStreamK);
+}
+
+/// The shape of one batch's tile grid and how many of its tiles run at once.
+struct Grid {
+  double m_tiles = 0, n_tiles = 0, running = 0;
+};
+
+Grid grid_of(GemmDescription const &d, GemmCall const &c, int sm_count) {
+  auto const &tile = d.tile_description.threadblock_shape;
+  Grid g;
+  g.m_tiles = std::ceil(double(c.m) / tile.m());
+  g.n_tiles = std::ceil(double(c.n) / tile.n());
+  g.running = std::min(g.m_tiles * g.n_tiles, double(sm_count > 0 ? sm_count : kDefaultSmCount));
+  return g;
+}
+
+/// Bytes the window of `choice` reads per k-block: its r tile rows of A and c tile columns of B,
+/// tile K deep.
+double window_bytes(GemmDescription const &d, Grid const &g, RasterChoice choice) {
+  auto const &tile = d.tile_description.threadblock_shape;
+  auto const &cluster = d.tile_description.cluster_shape;
+  bool const along_m = choice.order == RasterOrder::kAlongM;
+  double const walk = along_m ? g.m_tiles : g.n_tiles;    // tiles along the walk
+  double const side = along_m ? g.n_tiles : g.m_tiles;    // tiles across it (the band's side)
+  double const width = std::max(choice.swizzle_size > 0 ? choice.swizzle_size : 8, along_m ? cluster.n() : cluster.m());
+  double const band = std::min(width, side);
+  double across, along;
+  if (band * walk >= g.running) {
+    across = band;
+    along = std::ceil(g.running / band);
+  } else {   // the window spans several whole bands
+    along = walk;
+    across = std::min(side, std::ceil(g.running / walk));
+  }
+  double const rows = along_m ? along : across, columns = along_m ? across : along;
+  return (rows * tile.m() * double(bytes_of(d.A.element)) + columns * tile.n() * double(bytes_of(d.B.element))) *
+         tile.k();
+}
+
+}  // namespace
+
+RasterChoice choose_raster(GemmDescription const &desc, GemmCall const &call, int sm_count) {
+  RasterChoice const kernel_default;
+  if (!reads_raster(desc)) return kernel_default;
+  Grid const g = grid_of(desc, call, sm_count);
+  double const default_bytes = window_bytes(desc, g, RasterChoice{RasterOrder::kAlongN, 8});
+  RasterChoice best = kernel_default;
+  double best_bytes = default_bytes * (1.0 - kRasterGain);
+  for (int width : {8, 4, 2, 1}) {
+    for (RasterOrder order : {RasterOrder::kAlongN, RasterOrder::kAlongM}) {
+      RasterChoice const candidate{order, width};
+      double const bytes = window_bytes(desc, g, candidate);
+      if (bytes < best_bytes) {
+        best = candidate;
+        best_bytes = bytes;
+      }
+    }
+  }
+  return best;
+}
+
+double raster_hbm_bytes(GemmDescription const &desc, GemmCall const &call, int sm_count) {
+  if (!reads_raster(desc)) return 0;
+  Grid const g = grid_of(desc, call, sm_count);
+  if (g.running <= 0) return 0;
+  double const waves = std::ceil(g.m_tiles * g.n_tiles * double(call.batch_count) / g.running);
+  double const k_blocks = std::ceil(double(call.k) / desc.tile_description.threadblock_shape.k());
+  return waves * window_bytes(desc, g, choose_raster(desc, call, sm_count)) * k_blocks;
+}
+
+}  // namespace library
+}  // namespace cutlass
