@@ -238,12 +238,14 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
   RasterChoice const raster = choose_raster(gemm_description(chosen), kernel_call, context.sm_count);
   if (selection_log_enabled()) {
-    static char const *const kOrders[] = {"along N", "along M", "default"};
+    char const *const order = raster.order == RasterOrder::kAlongN   ? "along N"
+                              : raster.order == RasterOrder::kAlongM ? "along M"
+                                                                     : "default";
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s (tile order %s, swizzle %d)\n",
                  (long long)call.m, (long long)call.n, (long long)call.k, (long long)call.batch_count,
                  chosen->description().name,
                  staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "",
-                 kOrders[int(raster.order)], raster.swizzle_size);
+                 order, raster.swizzle_size);
   }
   GemmUniversalConfiguration const configuration = configuration_of(kernel_call);
   size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(kernel_call));

@@ -18,8 +18,9 @@ constexpr double kRasterGain = 0.10;
 
 bool reads_raster(GemmDescription const &d) {
   TileDescription const &t = d.tile_description;
-  return t.minimum_compute_capability >= 90 && d.max_small_extent == 0 &&
-         (t.tile_scheduler == TileSchedulerType::kPersistent || t.tile_scheduler == TileSchedulerType::kStreamK);
+  bool const persistent = t.tile_scheduler == TileSchedulerType::kPersistent || t.tile_scheduler == TileSchedulerType::kStreamK;
+  return persistent && t.minimum_compute_capability >= 90 && d.max_small_extent == 0 && t.threadblock_shape.m() >= 64 &&
+         t.threadblock_shape.n() >= 64;
 }
 
 /// The shape of one batch's tile grid and how many of its tiles run at once.

@@ -31,7 +31,9 @@ struct RasterChoice {
 /// The order for `desc` on `call` (column-major output) on `sm_count` SMs (0: 132): the least
 /// window of the model above among along N / along M x 8, 4, 2, 1 tiles, when it is at least
 /// kRasterGain below the default's; the default otherwise, and for every kernel but the sm90
-/// persistent and stream-K ones (which alone read the order).
+/// persistent and stream-K ones with both tile sides of at least 64 (which alone read the order
+/// in the caller's terms: the swap-AB tiles' default is along M, and they run one tile row but
+/// for split-K slices, so the model leaves them alone).
 RasterChoice choose_raster(GemmDescription const &desc, GemmCall const &call, int sm_count);
 
 /// Bytes `desc` pulls from HBM for `call` under choose_raster's order by the window model: waves x

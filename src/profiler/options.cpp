@@ -517,8 +517,9 @@ Tile order of the cutlass provider's sm90 persistent and stream-K kernels (CUTLA
 value each; library.h GemmUniversalArguments; the Handle chooses its own per call):
   --raster_order=heuristic|along_m|along_n  along_n: bands of tile rows, M fastest inside a band,
                              walked along N; along_m: bands of tile columns walked along M;
-                             heuristic (default): the kernels' default, along_n
-  --swizzle_size=1|2|4|8     tiles per band (default: the kernels' 8)
+                             heuristic (default): the kernels' default, along_n (swap-AB
+                             kernels: along_m)
+  --swizzle_size=1|2|4|8     tiles per band (default: the kernels' 8; tiles, not CUTLASS's clusters)
 
 Kernels and providers:
   --kernels=<patterns>       comma list; a pattern's '*'-separated pieces must occur in the kernel

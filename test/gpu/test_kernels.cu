@@ -344,21 +344,33 @@ TEST_P(StreamKKernelTest, Splits) {
 }
 
 /// The sm90 persistent and stream-K kernels in every run-time tile order (along M / N, bands of
-/// 1, 2, 4 and 8 tiles) on a problem of 6 x 7 tiles (ragged at both edges) and two batches: the
-/// order only permutes the tiles, so each is checked against the reference like the default.
+/// 1, 2, 4 and 8 tiles) on a problem of 6 x 7 tiles (ragged at both edges) and two batches, and
+/// in two orders on 12 x 13 tiles of 9 k-blocks (more tiles than SMs: CTAs take several units,
+/// and stream-K splits the partial wave's tiles): the order only permutes the tiles, so each is
+/// checked against the reference like the default.
 class RasterKernelTest : public KernelTest {};
 
 TEST_P(RasterKernelTest, EveryOrderGivesTheReference) {
   auto const &tb = desc().tile_description.threadblock_shape;
+  int64_t const tm = tb.m(), tn = tb.n(), tk = tb.k();
   bool const integer = is_integer(desc().C.element);
+  struct Case {
+    int64_t m, n, k, batch;
+    RasterOrder order;
+    int swizzle;
+  };
+  std::vector<Case> cases;
   for (RasterOrder order : {RasterOrder::kAlongM, RasterOrder::kAlongN}) {
-    for (int swizzle : {1, 2, 4, 8}) {
-      Problem p(desc(), 6 * int64_t(tb.m()) - 5, 7 * int64_t(tb.n()) - 3, 3 * int64_t(tb.k()) + 8, 2);
-      p.raster_order = order;
-      p.swizzle_size = swizzle;
-      run_and_check(GetParam(), p, integer ? 2 : 1.25, integer ? -1 : -0.5, false, false, 1, swizzle);
-      if (HasFatalFailure()) return;
-    }
+    for (int swizzle : {1, 2, 4, 8}) cases.push_back({6 * tm - 5, 7 * tn - 3, 3 * tk + 8, 2, order, swizzle});
+  }
+  cases.push_back({12 * tm - 5, 13 * tn - 3, 9 * tk - 8, 1, RasterOrder::kAlongM, 2});
+  cases.push_back({12 * tm - 5, 13 * tn - 3, 9 * tk - 8, 1, RasterOrder::kAlongN, 4});
+  for (Case const &c : cases) {
+    Problem p(desc(), c.m, c.n, c.k, c.batch);
+    p.raster_order = c.order;
+    p.swizzle_size = c.swizzle;
+    run_and_check(GetParam(), p, integer ? 2 : 1.25, integer ? -1 : -0.5, false, false, 1, c.swizzle);
+    if (HasFatalFailure()) return;
   }
 }
 

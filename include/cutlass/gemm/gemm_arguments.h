@@ -44,8 +44,12 @@ namespace gemm {
 /// `swizzle_size` tile rows (kAlongN: M fastest inside a band, the band walked along N, then the
 /// next band) or of `swizzle_size` tile columns (kAlongM: N fastest inside a band, walked along
 /// M), so the CTAs running at once share a few A row panels and B column panels in L2.
-/// kHeuristic: the kernel's default, kAlongN. Only the sm90 persistent and stream-K kernels read
-/// it; the other families keep their own order. kInvalid is refused (kErrorInvalidProblem).
+/// kHeuristic: the kernel's default, kAlongN (a swap-AB kernel, which tiles the transposed
+/// problem: along N of that problem, kAlongM in the caller's terms). Only the sm90 persistent and
+/// stream-K kernels read it; the other families keep their own order. kInvalid is refused
+/// (kErrorInvalidProblem). Unlike CUTLASS: swizzle_size counts tiles, not clusters; 1, 2, 4 and 8
+/// only (CUTLASS clamps other values); kHeuristic is one fixed order (CUTLASS's picks along M
+/// when there are more N tiles than M tiles); the default width is 8 (CUTLASS's 1).
 enum class RasterOrder { kAlongN, kAlongM, kHeuristic, kInvalid };
 
 /// Whether a raster order and swizzle width (tiles per band) are valid arguments: an order of

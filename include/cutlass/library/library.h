@@ -166,7 +166,8 @@ struct GemmEpilogueArguments {
 using GroupedDeviceArrays = gemm::GroupedDeviceArrays;
 
 /// The tile order of the sm90 persistent kernels (CUTLASS's enumerators and values; see
-/// cutlass/gemm/gemm_arguments.h): kAlongN, kAlongM, kHeuristic (the kernel's default), kInvalid.
+/// cutlass/gemm/gemm_arguments.h, which also states where its meaning differs from CUTLASS's):
+/// kAlongN, kAlongM, kHeuristic (the kernel's default), kInvalid.
 using RasterOrder = gemm::RasterOrder;
 
 /// Per-call arguments. Pointers are device pointers of the description's element types;

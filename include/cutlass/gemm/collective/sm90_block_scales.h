@@ -21,8 +21,8 @@
 /// ends with cp.async.mbarrier.arrive.noinc on the stage's full barrier (PTX ISA,
 /// "cp.async.mbarrier.arrive"), which therefore completes only when the TMA bytes and every scale
 /// have landed; the consumers already wait on it before the stage's wgmma, load their factors
-/// before the group's wait and release the stage right after it (GemmSm90::release_stage orders
-/// the loads). A bulk copy leaves the slots past M or N as they were; the consumers zero the totals
+/// before the group's wait (the column kinds on two accumulator sets: their column pairs after
+/// it, load_columns) and release the stage then (GemmSm90::release_stage orders the loads). A bulk copy leaves the slots past M or N as they were; the consumers zero the totals
 /// there once per tile (mask_padding).
 /// A 128x128 operand's one value per k-block does not travel with the stage: each consumer thread
 /// loads it from global memory itself (the same address across the warpgroup: one request per
@@ -314,8 +314,8 @@ struct Sm90BlockScales {
   /// on their loads; an A 128x128 scale alone then ran 15% below precise).
   /// kSwapped: the fragment's rows read B's (column) scales, its columns A's (only kRowScales runs
   /// swapped).
-  /// kColumns: also the column pairs (the column kinds; kBoth run with two accumulator sets loads
-  /// them at the promotion instead, load_columns).
+  /// kColumns: also the column pairs (the column kinds run serially; on two accumulator sets they
+  /// load them at the promotion instead, load_columns).
   template <Promotion kKind, bool kSwapped, bool kColumns = true>
   CUTLASS_DEVICE Factors factors(StageStorage const &stage, BlockRow const &block, int kb) const {
     static_assert(!kSwapped || kKind == Promotion::kRowScales, "Sm90BlockScales: only the row-scale kind runs swapped");
@@ -341,9 +341,10 @@ struct Sm90BlockScales {
   }
 
   /// The column pairs of `f` from `stage`: by factors() at the group's issue when one accumulator
-  /// set runs (they are carried across the group); with two sets (kBoth) at the promotion, before
-  /// the stage's release, as two sets leave no room for sixteen pairs per set carried from the
-  /// issue: the other set's group covers these loads' latency instead.
+  /// set runs (they are carried across the group); with two sets (kColumnScales, kBoth) at the
+  /// promotion, after the group's wait and before the stage's release, as two sets leave no room
+  /// for sixteen pairs per set carried from the issue: the other set's group covers these loads'
+  /// latency instead.
   template <bool kSwapped>
   CUTLASS_DEVICE void load_columns(StageStorage const &stage, Factors &f) const {
     uint32_t const columns = arch::shared_address(kSwapped ? &stage.rows[0] : &stage.columns[0]);

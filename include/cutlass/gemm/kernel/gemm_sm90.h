@@ -1,10 +1,10 @@
 /// @file cutlass/gemm/kernel/gemm_sm90.h
 /// GemmSm90: the Hopper (sm_90a) warp-specialized, persistent GEMM. 384 threads per CTA, one CTA
 /// per SM, walking output tiles in the Sm90TileScheduler order:
-///   warpgroup 0 (producer, 40 registers, block-scaled 64; kProducerRegisters): one thread issues the TMA loads of A and B into a ring
+///   warpgroup 0 (producer, 40 registers, block-scaled 56 / 64 on a cluster; kProducerRegisters): one thread issues the TMA loads of A and B into a ring
 ///     of kStages shared-memory stages, each guarded by a full and an empty mbarrier (block-scaled
 ///     kernels: its warp also copies each k-block's scales into the stage);
-///   warpgroups 1, 2 (consumers, 232 registers, block-scaled 216): wgmma from the stages into f32 accumulators,
+///   warpgroups 1, 2 (consumers, 232 registers, block-scaled 224 / 216 on a cluster): wgmma from the stages into f32 accumulators,
 ///     then the TMA epilogue (sm90_epilogue_tma.h). Cooperative: the two split every tile.
 ///     Ping-pong: they take alternate tiles, and an order barrier lets a consumer start a tile's
 ///     mainloop only when the other has finished the previous tile's, so one consumer's mainloop
@@ -1146,12 +1146,15 @@ struct GemmSm90 {
   /// A consumer warp gives stage `stage` back: one arrive on the empty barrier of every CTA of the
   /// cluster (lane r arrives on rank r's), as every CTA's producer writes into this CTA's stage.
   /// Block-scaled kernels' warps have also read the stage's scale slots with ld.shared, which the
-  /// producer's copies overwrite next: the local arrive (release, CTA scope) orders those loads;
+  /// producer's copies overwrite next: the warp synchronizes (ordering every lane's loads before
+  /// lane 0's; s32 review: the column kinds now load right before the release) and the local
+  /// arrive (release, CTA scope) orders them;
   /// a cluster's arrive is relaxed, so every lane's loads are fenced and the warp synchronized
   /// before it (a fence then a relaxed arrive: a release pattern, PTX ISA "Memory Consistency
   /// Model"; ptxas moved the bare arrive above the promotion that consumes the loads, s30 review).
   CUTLASS_DEVICE static void release_stage(SharedStorage &smem, int stage, int lane) {
     if (kClusterSize == 1) {
+      if constexpr (kBlockScaled) __syncwarp();   // every lane's loads before lane 0's release
       if (lane == 0) arch::mbarrier_arrive(&smem.empty[stage]);
     } else {
       if constexpr (kBlockScaled) {
@@ -1391,9 +1394,11 @@ struct GemmSm90 {
   /// Precise sums and the row-scale kind (kAdd, kRowScales: a few factors per thread) keep two
   /// accumulator sets: the next k-block's group is issued before the previous one is waited for
   /// and promoted, so the warpgroup's own group covers its promotion (ptxas compiles the consumers
-  /// to their setmaxnreg budget, 216 here, which fits two n128 sets and the totals). The column
-  /// kinds (sixteen column factors per set: they spill with two sets) run serially: one group,
-  /// waited for, then promoted, the other consumer's group covering it (DeepGEMM's order).
+  /// to their setmaxnreg budget, 216-224 here, which fits two n128 sets and the totals). The column
+  /// kinds (sixteen column factors per set) do too at 224 registers (one-CTA kernels), loading
+  /// their column pairs at the promotion (s32: vec x vec +10%); at 216 (cluster kernels) they
+  /// spill with two sets and run serially: one group, waited for, then promoted, the other
+  /// consumer's group covering it (DeepGEMM's order).
   /// History: s14-s28 ran two sets of n64 pieces (then thought to need the 168 registers of the
   /// launch); s29's serial order beat that in 10 of 12 shape-and-mode pairs (+2-7%). s30, 8192^3
   /// and 4096 x 14336 x 4096 (e4m3 -> bf16, ratio to cuBLASLt's same mode): two n128 sets took
