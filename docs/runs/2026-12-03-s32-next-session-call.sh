@@ -4,7 +4,9 @@
 # RasterKernelTest, StreamKKernelTest, BandwidthKernelTest) of every default kernel, the whole
 # pytest, and the window model's one unmeasured departure: bands of columns along M for tiles
 # wider than tall (64x128 at 4096^3 and 2048 x 8192 x 4096; 128x208 stream-K at 4096 x 2048 x 11008)
-# against the default order. Copy to .device/ and run with carry [".device"].
+# against the default order; then memcheck of the block-scaled kernels (s32's release_stage
+# __syncwarp, after the last device call). Copy to .device/ and run with carry [".device"].
+# The block-scaled kernels are opt-in: add -DCUTLASS_LIBRARY_KERNELS='default,*blockscale*' if time allows.
 set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s); LIMIT=${LIMIT:-580}
 mkdir -p $o/l
