@@ -6,13 +6,13 @@
 # wider than tall (64x128 at 4096^3 and 2048 x 8192 x 4096; 128x208 stream-K at 4096 x 2048 x 11008)
 # against the default order; then memcheck of the block-scaled kernels (s32's release_stage
 # __syncwarp, after the last device call). Copy to .device/ and run with carry [".device"].
-# The block-scaled kernels are opt-in: add -DCUTLASS_LIBRARY_KERNELS='default,*blockscale*' if time allows.
 set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s); LIMIT=${LIMIT:-580}
 mkdir -p $o/l
 trap 'gzip -c $o/l/ctest.log > $o/ctest.log.gz 2>/dev/null; tar czf $o/next_logs.tar.gz -C $o/l .' EXIT
 left() { echo $(( LIMIT - ($(date +%s) - start) )); }
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a > $o/l/cfg.log 2>&1
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a \
+  -DCUTLASS_LIBRARY_KERNELS='default,*blockscale*' > $o/l/cfg.log 2>&1
 cmake --build $b -j16 > $o/l/build.log 2>&1 || { grep -E "error" $o/l/build.log | head -30; exit 1; }
 echo "build $(( $(date +%s) - start )) s"
 P=$b/src/profiler/cutlass_profiler
@@ -29,8 +29,10 @@ for kr in "64x128x64_1x1x1_8_tnn_align8_warpspecialized_pingpong_epi_tma 4096 40
     shift 2
   done
 done
-timeout $(( $(left) - 60 )) ctest --test-dir $b -j10 --timeout 200 -R '^Manifest/' > $o/l/ctest.log 2>&1
+timeout $(( $(left) - 120 )) ctest --test-dir $b -j10 --timeout 200 -R '^Manifest/' > $o/l/ctest.log 2>&1
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" $o/l/ctest.log | tail -20
+timeout 60 compute-sanitizer --tool memcheck $b/test/cutlass_lib_gpu_tests --gtest_filter='*BlockScales*EveryKernel*' > $o/l/memcheck.log 2>&1
+echo "memcheck: $(grep -E 'ERROR SUMMARY' $o/l/memcheck.log | tail -1) $(grep -cE '^\[       OK' $o/l/memcheck.log) ok"
 ( CUTLASS_LIB_LIBRARY="$PWD/$b/library/libcutlass_lib.so" python3 -m pip install --quiet --no-deps --no-build-isolation --no-index . > $o/l/py_install.log 2>&1 )
 (cd /tmp && timeout 50 python3 -m pytest -q -rs "$OLDPWD/python/tests") > $o/l/pytest.log 2>&1; echo "pytest: $(tail -1 $o/l/pytest.log)"
 echo "all $(( $(date +%s) - start )) s"
