@@ -420,14 +420,33 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  for the type combination and the requirements above; SUCCESS at once for group_count == 0;
  *  then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH, WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as
  *  cutlassLibGemmEx (NO_KERNEL also for a caller's workspace that is not 256-byte aligned).
- *  Workspace: the group table, less than 1024 x group_count + 512 bytes (a workspace set by
- *  cutlassLibSetWorkspace: 256-byte aligned); a call before capturing grows the handle's own. */
+ *  Workspace: the group table, less than 1024 x group_count + 512 bytes (exactly:
+ *  cutlassLibGemmGroupedDeviceSizesExSelect; a workspace set by cutlassLibSetWorkspace: 256-byte
+ *  aligned); a call before capturing grows the handle's own. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedDeviceSizesEx(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
     const int32_t *problem_sizes, const void *alpha, const void *const *Aarray, cudaDataType_t Atype,
     const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
     const void *beta, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count,
     int64_t max_n, cutlassLibComputeType_t computeType);
+
+/** What cutlassLibGemmGroupedDeviceSizesEx would do with these arguments, without running or
+ *  allocating anything; the device arrays are checked as the call checks them (null, pageable,
+ *  aligned), their contents never read. On SUCCESS *kernel_name is the grouped kernel the call
+ *  would launch (NULL when it would launch nothing: group_count == 0) and *workspaceSizeInBytes
+ *  the workspace it needs (its group table: a workspace set by cutlassLibSetWorkspace, e.g. for
+ *  graph capture, must hold at least this many bytes, 256-byte aligned). Statuses as
+ *  cutlassLibGemmGroupedDeviceSizesEx's before its launch, never WORKSPACE_TOO_SMALL,
+ *  ALLOC_FAILED or the unaligned caller workspace's NO_KERNEL (the caller's workspace is not
+ *  looked at); NOT_INITIALIZED for a null handle, then INVALID_VALUE if kernel_name or
+ *  workspaceSizeInBytes is null; past those two checks the outputs are NULL and 0 unless the
+ *  answer is SUCCESS. */
+CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedDeviceSizesExSelect(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+    const int32_t *problem_sizes, const void *alpha, const void *const *Aarray, cudaDataType_t Atype,
+    const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
+    const void *beta, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count,
+    int64_t max_n, cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes);
 
 /** What cutlassLibGemmGroupedBatchedEx would do with these arguments, without running or
  *  allocating anything (the arrays are read as that call reads them). On SUCCESS *kernel_name is

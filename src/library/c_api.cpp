@@ -422,6 +422,31 @@ cutlassLibStatus_t contiguous_ex(cutlassLibHandle_t handle, cutlassLibOperation_
   return query.answer(HandleAccess::contiguous(handle->handle, call, /*execute=*/query.runs()));
 }
 
+/// Builds and runs (or only plans) one GemmGroupedDeviceSizesEx call.
+cutlassLibStatus_t device_sizes_ex(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
+                                   cutlassLibOperation_t transb, const int32_t *problem_sizes, const void *alpha,
+                                   const void *const *Aarray, cudaDataType_t Atype, const int64_t *lda_array,
+                                   const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
+                                   const void *beta, void *const *Carray, cudaDataType_t Ctype,
+                                   const int64_t *ldc_array, int64_t group_count, int64_t max_n,
+                                   cutlassLibComputeType_t computeType, Query const &query = Query()) {
+  if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
+  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
+  GemmGroupedDeviceCall call;
+  call.shape = make_call(*handle, types, transa, transb, 0, 0, 0, alpha, nullptr, Atype, 0, 0, nullptr, Btype, 0, 0,
+                         beta, nullptr, Ctype, 0, 0, 1, /*batched=*/false, computeType);
+  if (!epilogue_of(*handle, &call.shape.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  call.count = group_count;
+  call.max_n = max_n;
+  call.arrays = GroupedDeviceArrays{problem_sizes, Aarray, Barray, Carray, lda_array, ldb_array, ldc_array};
+  if (!types) {   // every argument error first, then the type combination
+    GemmGroupedOutcome const checked = check_device_sized_arguments(call);
+    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
+  }
+  return query.answer(HandleAccess::device_sized(handle->handle, call, /*execute=*/query.runs()));
+}
+
 }  // namespace
 
 extern "C" {
@@ -557,21 +582,21 @@ cutlassLibStatus_t cutlassLibGemmGroupedDeviceSizesEx(
     const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
     const void *beta, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count,
     int64_t max_n, cutlassLibComputeType_t computeType) {
+  return device_sizes_ex(handle, transa, transb, problem_sizes, alpha, Aarray, Atype, lda_array, Barray, Btype,
+                         ldb_array, beta, Carray, Ctype, ldc_array, group_count, max_n, computeType);
+}
+
+cutlassLibStatus_t cutlassLibGemmGroupedDeviceSizesExSelect(
+    cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb,
+    const int32_t *problem_sizes, const void *alpha, const void *const *Aarray, cudaDataType_t Atype,
+    const int64_t *lda_array, const void *const *Barray, cudaDataType_t Btype, const int64_t *ldb_array,
+    const void *beta, void *const *Carray, cudaDataType_t Ctype, const int64_t *ldc_array, int64_t group_count,
+    int64_t max_n, cutlassLibComputeType_t computeType, const char **kernel_name, size_t *workspaceSizeInBytes) {
   if (!handle) return CUTLASS_LIB_STATUS_NOT_INITIALIZED;
-  if (!is_op(transa) || !is_op(transb)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  TypeRow const *types = find_type_row(Atype, Btype, Ctype, computeType);
-  GemmGroupedDeviceCall call;
-  call.shape = make_call(*handle, types, transa, transb, 0, 0, 0, alpha, nullptr, Atype, 0, 0, nullptr, Btype, 0, 0,
-                         beta, nullptr, Ctype, 0, 0, 1, /*batched=*/false, computeType);
-  if (!epilogue_of(*handle, &call.shape.epilogue)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
-  call.count = group_count;
-  call.max_n = max_n;
-  call.arrays = GroupedDeviceArrays{problem_sizes, Aarray, Barray, Carray, lda_array, ldb_array, ldc_array};
-  if (!types) {   // every argument error first, then the type combination
-    GemmGroupedOutcome const checked = check_device_sized_arguments(call);
-    return checked.failure == GemmFailure::kNone ? CUTLASS_LIB_STATUS_NOT_SUPPORTED : to_c_status(checked.failure);
-  }
-  return to_c_status(HandleAccess::device_sized(handle->handle, call).failure);
+  Query query;
+  if (!Query::of_outputs(kernel_name, workspaceSizeInBytes, &query)) return CUTLASS_LIB_STATUS_INVALID_VALUE;
+  return device_sizes_ex(handle, transa, transb, problem_sizes, alpha, Aarray, Atype, lda_array, Barray, Btype,
+                         ldb_array, beta, Carray, Ctype, ldc_array, group_count, max_n, computeType, query);
 }
 
 cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(

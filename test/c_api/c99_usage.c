@@ -73,6 +73,12 @@ int main(void) {
                                                     CUDA_R_16BF, 8, 64, NULL, CUDA_R_16BF, 8, &beta, NULL, CUDA_R_16BF,
                                                     8, 0, NULL, CUTLASS_LIB_COMPUTE_32F, &name,
                                                     NULL) == CUTLASS_LIB_STATUS_INVALID_VALUE);
+      name = "unset";
+      CHECK(cutlassLibGemmGroupedDeviceSizesExSelect(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, NULL, &alpha, NULL,
+                                                     CUDA_R_16BF, NULL, NULL, CUDA_R_16BF, NULL, &beta, NULL,
+                                                     CUDA_R_16BF, NULL, 0, 0, CUTLASS_LIB_COMPUTE_32F, &name,
+                                                     &bytes) == CUTLASS_LIB_STATUS_SUCCESS);
+      CHECK(name == NULL && bytes == 0);
     }
   }
   /* fused epilogues: the enum, the setters and their validation compile and answer in C99 */

@@ -313,6 +313,27 @@ TEST_F(CApiGrouped, DeviceSizesArgumentChecks) {
   if (!has_device()) {
     EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 16, CUDA_R_16BF));
   }
+  // the Select query: its own null checks first, then the call's statuses, outputs NULL and 0
+  char const *name = "not cleared";
+  size_t bytes = 7;
+  auto select = [&](cutlassLibHandle_t h, int32_t const *s, int64_t count, char const **n, size_t *b) {
+    return cutlassLibGemmGroupedDeviceSizesExSelect(h, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, s, &alpha, pointers,
+                                                    CUDA_R_16BF, ld, pointers, CUDA_R_16BF, ld, &beta, outputs,
+                                                    CUDA_R_16BF, ld, count, 0, CUTLASS_LIB_COMPUTE_32F, n, b);
+  };
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_INITIALIZED, select(nullptr, sizes, 4, &name, &bytes));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(handle_, sizes, 4, nullptr, &bytes));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(handle_, sizes, 4, &name, nullptr));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, select(handle_, nullptr, 4, &name, &bytes));
+  EXPECT_EQ(nullptr, name);
+  EXPECT_EQ(0u, bytes);
+  EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, select(handle_, nullptr, 0, &name, &bytes)) << "no groups: nothing would launch";
+  EXPECT_EQ(nullptr, name);
+  if (!has_device()) {
+    EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, select(handle_, sizes, 4, &name, &bytes));
+    EXPECT_EQ(nullptr, name);
+    EXPECT_EQ(0u, bytes);
+  }
 }
 
 /// The fused epilogue passes the argument checks as in a single call (a bias epilogue without

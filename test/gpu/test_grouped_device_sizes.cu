@@ -77,6 +77,17 @@ struct DeviceGroups {
 
   int64_t count() const { return int64_t(sizes.size() / 3); }
 
+  /// cutlassLibGemmGroupedDeviceSizesExSelect of the call run() makes.
+  cutlassLibStatus_t select(cutlassLibHandle_t handle, float alpha, float beta, char const **name,
+                            size_t *bytes) const {
+    return cutlassLibGemmGroupedDeviceSizesExSelect(
+        handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, static_cast<int32_t const *>(d_sizes.get()), &alpha,
+        static_cast<void const *const *>(d_A.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_lda.get()),
+        static_cast<void const *const *>(d_B.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldb.get()), &beta,
+        static_cast<void *const *>(d_C.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldc.get()), count(), 0,
+        CUTLASS_LIB_COMPUTE_32F, name, bytes);
+  }
+
   cutlassLibStatus_t run(cutlassLibHandle_t handle, float alpha, float beta, int64_t max_n = 0) const {
     return cutlassLibGemmGroupedDeviceSizesEx(
         handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, static_cast<int32_t const *>(d_sizes.get()), &alpha,
@@ -201,6 +212,30 @@ TEST_F(DeviceSizesGpu, ManyGroupsAcrossPrologueRounds) {
 
 /// One capture, two replays: the graph reads the arrays when it runs, so new sizes and pointers
 /// written before a replay (routing that changes every step) give that step's results.
+/// cutlassLibGemmGroupedDeviceSizesExSelect names the grouped kernel and the exact workspace
+/// without running: a caller workspace 256 bytes short answers WORKSPACE_TOO_SMALL and writes
+/// nothing, one of exactly that size runs the groups.
+TEST_F(DeviceSizesGpu, SelectGivesTheKernelAndTheExactWorkspace) {
+  GroupedProblems problems(kGroups, /*device_scalars=*/false, 950);
+  DeviceGroups const groups(problems);
+  char const *name = nullptr;
+  size_t bytes = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, groups.select(handle_, 1.25f, 0.5f, &name, &bytes));
+  ASSERT_NE(nullptr, name);
+  EXPECT_NE(std::string::npos, std::string(name).find("_grouped")) << name;
+  ASSERT_GT(bytes, 256u);
+  EXPECT_LT(bytes, 1024u * size_t(groups.count()) + 512) << "the header's bound";
+  EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE, groups.select(handle_, 1.25f, 0.5f, nullptr, &bytes));
+  DeviceBuffer workspace(bytes);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, workspace.get(), bytes - 256));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_WORKSPACE_TOO_SMALL, groups.run(handle_, 1.25f, 0.5f));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetWorkspace(handle_, workspace.get(), bytes));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, groups.run(handle_, 1.25f, 0.5f));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+  cutlassLibSetWorkspace(handle_, nullptr, 0);
+}
+
 TEST_F(DeviceSizesGpu, ACapturedGraphReplaysWithNewSizes) {
   GroupedProblems first(kGroups, /*device_scalars=*/false, 900);
   GroupedProblems second(tn_groups({{64, 8, 128}, {128, 33, 64}, {32, 16, 0}, {0, 8, 8}, {200, 100, 48},
