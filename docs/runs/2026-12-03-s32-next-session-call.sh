@@ -5,7 +5,7 @@
 # pytest, and the window model's one unmeasured departure: bands of columns along M for tiles
 # wider than tall (64x128 at 4096^3 and 2048 x 8192 x 4096; 128x208 stream-K at 4096 x 2048 x 11008)
 # against the default order; then memcheck of the block-scaled kernels (s32's release_stage
-# __syncwarp, after the last device call). Copy to .device/ and run with carry [".device"].
+# __syncwarp, after the last device call) and the device-sized Select's GPU test. Copy to .device/ and run with carry [".device"].
 set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s); LIMIT=${LIMIT:-580}
 mkdir -p $o/l
@@ -31,6 +31,8 @@ for kr in "64x128x64_1x1x1_8_tnn_align8_warpspecialized_pingpong_epi_tma 4096 40
 done
 timeout $(( $(left) - 120 )) ctest --test-dir $b -j10 --timeout 200 -R '^Manifest/' > $o/l/ctest.log 2>&1
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" $o/l/ctest.log | tail -20
+timeout 60 $b/test/cutlass_lib_gpu_tests --gtest_filter='DeviceSizesGpu.*:CApiGrouped*' > $o/l/gtest_ds.log 2>&1
+echo "device-sized (the new Select) gtest exit $?: $(grep -E '^\[  (PASSED|FAILED)' $o/l/gtest_ds.log | tr '\n' ' ')"
 timeout 60 compute-sanitizer --tool memcheck $b/test/cutlass_lib_gpu_tests --gtest_filter='*BlockScales*EveryKernel*' > $o/l/memcheck.log 2>&1
 echo "memcheck: $(grep -E 'ERROR SUMMARY' $o/l/memcheck.log | tail -1) $(grep -cE '^\[       OK' $o/l/memcheck.log) ok"
 ( CUTLASS_LIB_LIBRARY="$PWD/$b/library/libcutlass_lib.so" python3 -m pip install --quiet --no-deps --no-build-isolation --no-index . > $o/l/py_install.log 2>&1 )
