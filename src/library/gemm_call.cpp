@@ -12,7 +12,6 @@
 
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
-#include "gemm_raster.h"
 #include "gemm_route.h"
 #include "scale.h"
 #include "split_k.h"
@@ -236,16 +235,15 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? split.workspace_bytes : 0;
   // the call the kernel runs: the route's plan (re-planned on the real workspace below) or the call
   GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
-  RasterChoice const raster = choose_raster(gemm_description(chosen), kernel_call, context.sm_count);
   if (selection_log_enabled()) {
-    char const *const order = raster.order == RasterOrder::kAlongN   ? "along N"
-                              : raster.order == RasterOrder::kAlongM ? "along M"
-                                                                     : "default";
+    char const *const order = route.raster.order == RasterOrder::kAlongN   ? "along N"
+                              : route.raster.order == RasterOrder::kAlongM ? "along M"
+                                                                           : "default";
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s (tile order %s, swizzle %d)\n",
                  (long long)call.m, (long long)call.n, (long long)call.k, (long long)call.batch_count,
                  chosen->description().name,
                  staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "",
-                 order, raster.swizzle_size);
+                 order, route.raster.swizzle_size);
   }
   GemmUniversalConfiguration const configuration = configuration_of(kernel_call);
   size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(kernel_call));
@@ -269,8 +267,8 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return gemm_failure(GemmFailure::kLaunchFailed, "the split-K plan changed between sizing and launch");
   }
   GemmUniversalArguments arguments = arguments_of(kernel_call);
-  arguments.raster_order = raster.order;
-  arguments.swizzle_size = raster.swizzle_size;
+  arguments.raster_order = route.raster.order;
+  arguments.swizzle_size = route.raster.swizzle_size;
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = call.epilogue.kind.fused() && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;

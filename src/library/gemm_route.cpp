@@ -91,14 +91,15 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   }
   // a kernel of either list runs on this device: a misfit, not an architecture mismatch
   *any_for_device = any_direct || any_packed || preferred || k_major_preferred;
-  if (!route.kernel || route.staged) return route;
+  if (!route.kernel) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;
-  if (choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, limit, kNominalWorkspace, &split,
-                     &sliced_kernel)) {
+  if (!route.staged && choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, limit, kNominalWorkspace,
+                                      &split, &sliced_kernel)) {
     route.kernel = sliced_kernel;
     route.splits = split.splits;
   }
+  route.raster = choose_raster(gemm_description(route.kernel), call, context.sm_count);
   return route;
 }
 

@@ -70,11 +70,7 @@ KernelCall kernel_call(GemmSpec const &spec, OperandPointers const &pointers, vo
   args.batch_stride_C = spec.elements_C();
   args.batch_stride_D = spec.elements_C();
   // the tile order in the problem's terms: the transposed run's M is the problem's N
-  args.raster_order = spec.raster_order;
-  if (row_major_C && spec.raster_order != library::RasterOrder::kHeuristic) {
-    args.raster_order =
-        spec.raster_order == library::RasterOrder::kAlongM ? library::RasterOrder::kAlongN : library::RasterOrder::kAlongM;
-  }
+  args.raster_order = row_major_C ? gemm::transposed(spec.raster_order) : spec.raster_order;
   args.swizzle_size = spec.swizzle_size;
   if (epilogue && spec.epilogue.fused()) args.epilogue = epilogue_arguments(spec, *epilogue, row_major_C);
   set_scaling(spec, pointers, row_major_C, args.epilogue);

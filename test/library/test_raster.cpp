@@ -9,11 +9,14 @@
 #include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "gemm_raster.h"
 #include "gemm_selection.h"
+#include "selection_test_util.h"
 
 namespace {
 
 using cutlass::gemm::RasterOrder;
 using namespace cutlass::library;
+using selection_test::bf16_tn_call;
+using selection_test::sm90_bf16;
 
 /// Every (unit, rank) of a ClusterM x ClusterN scheduler over an m x n x batch grid of tiles, in
 /// order `order` with bands of `swizzle` tiles, lands on a distinct tile of the grid padded to
@@ -98,55 +101,36 @@ TEST(Raster, ValidValuesAreCutlasss) {
   EXPECT_FALSE(cutlass::gemm::raster_is_valid(RasterOrder(7), 0));
 }
 
-GemmDescription sm90_tile(int m, int n, TileSchedulerType scheduler = TileSchedulerType::kPersistent) {
-  GemmDescription d;
-  d.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(m, n, 64);
-  d.tile_description.tile_scheduler = scheduler;
-  d.tile_description.minimum_compute_capability = d.tile_description.maximum_compute_capability = 90;
-  d.tile_description.math_instruction.opcode_class = OpcodeClassID::kTensorOp;
-  for (TensorDescription *t : {&d.A, &d.B, &d.C, &d.D}) t->element = NumericTypeID::kBF16;
-  return d;
-}
-
-GemmCall bf16_call(int64_t m, int64_t n, int64_t k) {
-  GemmCall c;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  c.element_A = c.element_B = c.element_C = c.element_D = NumericTypeID::kBF16;
-  return c;
-}
-
 /// The window model (gemm_raster.h): square tiles keep the default order, a 128x256 tile on a
 /// large problem takes bands of columns along M (a window of 17 x 8 tiles: 4224 K-rows per
 /// k-block against 8 x 17: 5376), a 256x128 tile the default; kernels that do not read the
 /// order (sm80, grouped) get the default.
 TEST(Raster, ChoiceFollowsTheWindowModel) {
-  GemmCall const big = bf16_call(8192, 8192, 8192);
-  RasterChoice const square = choose_raster(sm90_tile(128, 128), big, 132);
+  GemmCall const big = bf16_tn_call(8192, 8192, 8192);
+  RasterChoice const square = choose_raster(sm90_bf16(128, 128), big, 132);
   EXPECT_EQ(RasterOrder::kHeuristic, square.order);
   EXPECT_EQ(0, square.swizzle_size);
-  RasterChoice const wide = choose_raster(sm90_tile(128, 256), big, 132);
+  RasterChoice const wide = choose_raster(sm90_bf16(128, 256), big, 132);
   EXPECT_EQ(RasterOrder::kAlongM, wide.order);
   EXPECT_EQ(8, wide.swizzle_size);
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_tile(256, 128), big, 132).order);
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_tile(128, 256, TileSchedulerType::kGrouped), big, 132).order);
-  GemmDescription sm80 = sm90_tile(128, 256, TileSchedulerType::kDefault);
+  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(256, 128), big, 132).order);
+  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(128, 256, TileSchedulerType::kGrouped), big, 132).order);
+  GemmDescription sm80 = sm90_bf16(128, 256, TileSchedulerType::kDefault);
   sm80.tile_description.minimum_compute_capability = 80;
   EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm80, big, 132).order);
   // one wave: every order reads each operand once, the default stays
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_tile(128, 256), bf16_call(1024, 1024, 8192), 132).order);
+  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(128, 256), bf16_tn_call(1024, 1024, 8192), 132).order);
 }
 
 /// The bytes the model charges: one wave reads A and B once; 8192^3 on the 128x128 tile reads a
 /// window of 8 x 17 tiles per wave, 32 waves (about 1.7 GB); kernels outside the model: 0.
 TEST(Raster, HbmBytesOfTheWindowModel) {
-  GemmCall const one_wave = bf16_call(1024, 1024, 8192);
+  GemmCall const one_wave = bf16_tn_call(1024, 1024, 8192);
   double const operands = (1024.0 * 8192 + 8192.0 * 1024) * 2;
-  EXPECT_DOUBLE_EQ(operands, raster_hbm_bytes(sm90_tile(128, 128), one_wave, 132));
+  EXPECT_DOUBLE_EQ(operands, raster_hbm_bytes(sm90_bf16(128, 128), one_wave, 132));
   double const waves = 32, window = (8 * 128 + 17 * 128) * 2.0 * 8192;
-  EXPECT_DOUBLE_EQ(waves * window, raster_hbm_bytes(sm90_tile(128, 128), bf16_call(8192, 8192, 8192), 132));
-  EXPECT_EQ(0, raster_hbm_bytes(sm90_tile(128, 128, TileSchedulerType::kGrouped), one_wave, 132));
+  EXPECT_DOUBLE_EQ(waves * window, raster_hbm_bytes(sm90_bf16(128, 128), bf16_tn_call(8192, 8192, 8192), 132));
+  EXPECT_EQ(0, raster_hbm_bytes(sm90_bf16(128, 128, TileSchedulerType::kGrouped), one_wave, 132));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "gemm_call.h"
 #include "gemm_selection.h"
 #include "gemm_route.h"
+#include "selection_test_util.h"
 #include "staging.h"
 
 namespace {
@@ -26,27 +27,10 @@ GemmDescription const &desc_of(Operation const *op) {
   return static_cast<GemmDescription const &>(op->description());
 }
 
-void const *address(uintptr_t a) { return reinterpret_cast<void const *>(a); }
-
-/// A bf16 x bf16 -> bf16 TN call (A row-major, B column-major), column-major D, 16-byte aligned.
-GemmCall bf16_tn_call(int64_t m, int64_t n, int64_t k) {
-  GemmCall c;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  c.element_compute = c.element_scalar = NumericTypeID::kF32;
-  c.element_A = c.element_B = c.element_C = c.element_D = NumericTypeID::kBF16;
-  c.layout_A = LayoutTypeID::kRowMajor;
-  c.layout_B = LayoutTypeID::kColumnMajor;
-  c.A = address(0x100000);
-  c.B = address(0x200000);
-  c.C = address(0x300000);
-  c.D = const_cast<void *>(address(0x400000));
-  c.lda = k;
-  c.ldb = k;
-  c.ldc = c.ldd = m;
-  return c;
-}
+using selection_test::address;
+using selection_test::bf16_tn_call;
+using selection_test::sm90_bf16;
+using selection_test::tiled;
 
 GemmOperationVector const *candidates_for(GemmCall const &c) {
   return Singleton::get().operation_table.find_gemm(functional_key(c));
@@ -261,14 +245,6 @@ TEST(Selection, SgemmFallsToSimtOnAnyArch) {
   EXPECT_EQ(OpcodeClassID::kSimt, desc_of(op).tile_description.math_instruction.opcode_class);
 }
 
-/// A description with only what wave_cost reads: the CTA tile and the tile scheduler.
-GemmDescription tiled(int m, int n, TileSchedulerType scheduler = TileSchedulerType::kDefault) {
-  GemmDescription d;
-  d.tile_description.threadblock_shape = cutlass::gemm::GemmCoord(m, n, 64);
-  d.tile_description.tile_scheduler = scheduler;
-  return d;
-}
-
 /// The sm90 few-token tile (tile N 32) takes calls with N up to its N only, the few-row tile
 /// (tile M 16) calls with M up to its M; other kernels of the same shape rules (sm80, or tile
 /// sides >= 64) are not limited.
@@ -294,19 +270,6 @@ TEST(Selection, FewTokenTileTakesOnlyCallsWithinItsN) {
   EXPECT_FALSE(description_fits(rows, bf16_tn_call(64, 8192, 8192), 90, &why));
   EXPECT_STREQ("M above the few-row (swap-AB) tile's", why);
   EXPECT_FALSE(description_fits(rows, bf16_tn_call(8192, 16, 8192), 90, &why)) << "N small, M large: not its shape";
-}
-
-/// An sm90 bf16 tensor-op description as estimated_time reads it: tile, scheduler, compute
-/// capability, opcode class, element and alignment.
-GemmDescription sm90_bf16(int m, int n, TileSchedulerType scheduler = TileSchedulerType::kPersistent) {
-  GemmDescription d = tiled(m, n, scheduler);
-  d.tile_description.minimum_compute_capability = d.tile_description.maximum_compute_capability = 90;
-  d.tile_description.math_instruction.opcode_class = OpcodeClassID::kTensorOp;
-  for (TensorDescription *t : {&d.A, &d.B, &d.C, &d.D}) {
-    t->element = NumericTypeID::kBF16;
-    t->alignment = 8;
-  }
-  return d;
 }
 
 /// The cost model ranks the default set's sm90 tiles as the H200 did (docs/NOTES.md, s11, s13,

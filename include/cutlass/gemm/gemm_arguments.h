@@ -61,6 +61,13 @@ CUTLASS_HOST_DEVICE bool raster_is_valid(RasterOrder order, int swizzle_size) {
                       swizzle_size == 8);
 }
 
+/// The order `order` names for the transposed problem (D^T = B^T A^T, where M and N trade
+/// places): along M and along N swap; kHeuristic and kInvalid stay.
+CUTLASS_HOST_DEVICE RasterOrder transposed(RasterOrder order) {
+  return order == RasterOrder::kAlongM ? RasterOrder::kAlongN
+                                       : order == RasterOrder::kAlongN ? RasterOrder::kAlongM : order;
+}
+
 template <typename ElementA, typename ElementB, typename ElementC, typename EpilogueParams>
 struct GemmArguments {
   GemmCoord problem_size;       ///< M, N, K (elements)

@@ -284,10 +284,7 @@ struct GemmSm90 {
       scheduler.batch = args.batch_count;
       scheduler.k_tiles = k_tiles;
     }
-    RasterOrder order = args.raster_order;
-    if (kSwapAB && order != RasterOrder::kHeuristic) {
-      order = order == RasterOrder::kAlongM ? RasterOrder::kAlongN : RasterOrder::kAlongM;
-    }
+    RasterOrder const order = kSwapAB ? transposed(args.raster_order) : args.raster_order;
     if constexpr (kStreamK) {
       scheduler.tiles.set_raster(order, args.swizzle_size);
     } else {
