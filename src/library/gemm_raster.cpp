@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cutlass/gemm/kernel/sm90_tile_scheduler.h"
 #include "gemm_selection.h"
 #include "cutlass/library/util.h"
 
@@ -15,6 +16,8 @@ namespace {
 
 /// How much smaller (a fraction of the default's) another order's window must be to be chosen.
 constexpr double kRasterGain = 0.10;
+/// The kernels' default band width, in tiles (swizzle_size 0).
+constexpr int kDefaultWidth = cutlass::gemm::kernel::Sm90TileScheduler<>::kGroupM;
 
 bool reads_raster(GemmDescription const &d) {
   TileDescription const &t = d.tile_description;
@@ -45,7 +48,8 @@ double window_bytes(GemmDescription const &d, Grid const &g, RasterChoice choice
   bool const along_m = choice.order == RasterOrder::kAlongM;
   double const walk = along_m ? g.m_tiles : g.n_tiles;    // tiles along the walk
   double const side = along_m ? g.n_tiles : g.m_tiles;    // tiles across it (the band's side)
-  double const width = std::max(choice.swizzle_size > 0 ? choice.swizzle_size : 8, along_m ? cluster.n() : cluster.m());
+  int const tiles = choice.swizzle_size > 0 ? choice.swizzle_size : kDefaultWidth;
+  double const width = std::max(tiles, along_m ? cluster.n() : cluster.m());
   double const band = std::min(width, side);
   double across, along;
   if (band * walk >= g.running) {
@@ -66,7 +70,7 @@ RasterChoice choose_raster(GemmDescription const &desc, GemmCall const &call, in
   RasterChoice const kernel_default;
   if (!reads_raster(desc)) return kernel_default;
   Grid const g = grid_of(desc, call, sm_count);
-  double const default_bytes = window_bytes(desc, g, RasterChoice{RasterOrder::kAlongN, 8});
+  double const default_bytes = window_bytes(desc, g, RasterChoice{RasterOrder::kAlongN, kDefaultWidth});
   RasterChoice best = kernel_default;
   double best_bytes = default_bytes * (1.0 - kRasterGain);
   for (int width : {8, 4, 2, 1}) {
