@@ -236,14 +236,10 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   // the call the kernel runs: the route's plan (re-planned on the real workspace below) or the call
   GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
   if (selection_log_enabled()) {
-    char const *const order = route.raster.order == RasterOrder::kAlongN   ? "along N"
-                              : route.raster.order == RasterOrder::kAlongM ? "along M"
-                                                                           : "default";
-    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s (tile order %s, swizzle %d)\n",
+    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n",
                  (long long)call.m, (long long)call.n, (long long)call.k, (long long)call.batch_count,
                  chosen->description().name,
-                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "",
-                 order, route.raster.swizzle_size);
+                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "");
   }
   GemmUniversalConfiguration const configuration = configuration_of(kernel_call);
   size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(kernel_call));
@@ -267,8 +263,6 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
     return gemm_failure(GemmFailure::kLaunchFailed, "the split-K plan changed between sizing and launch");
   }
   GemmUniversalArguments arguments = arguments_of(kernel_call);
-  arguments.raster_order = route.raster.order;
-  arguments.swizzle_size = route.raster.swizzle_size;
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = call.epilogue.kind.fused() && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;

@@ -99,7 +99,6 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
     route.kernel = sliced_kernel;
     route.splits = split.splits;
   }
-  route.raster = choose_raster(gemm_description(route.kernel), call, context.sm_count);
   return route;
 }
 

@@ -25,7 +25,6 @@
 #include <unordered_map>
 
 #include "gemm_call.h"
-#include "gemm_raster.h"
 
 namespace cutlass {
 namespace library {
@@ -36,8 +35,6 @@ struct Route {
   Operation const *preferred = nullptr;  ///< staged: the kernel whose alignment the copies follow
   bool staged = false;                   ///< runs on aligned copies (staging.h)
   int splits = 0;                        ///< > 0: the split-K route with this many slices (split_k.h)
-  RasterChoice raster;                   ///< the kernel's tile order (gemm_raster.h; the staged and
-                                         ///< sliced calls keep the call's M and N, so its tiles)
 };
 
 /// A workspace address for planning only (sizes and alignment; nothing is written there).
@@ -52,7 +49,7 @@ extern void *const kNominalWorkspace;
 /// kernel exists), with MN-major operands transposed into the copies, when no kernel fits directly
 /// or the direct choice is of an older family (e.g. fp8, s8 or tf32 MN-major operands, which the
 /// sm90 kernels take K-major only); then the split-K route when the cost model says slices of K
-/// and a reduction win; the kernel's tile order (choose_raster). No kernel: route.kernel is null and *any_for_device tells a misfit (true)
+/// and a reduction win. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
 /// from an architecture mismatch. With `ask_kernels` false the kernels are judged by their
 /// descriptions alone (no can_implement, which may query the device): the cost model replayed
 /// on a host without one (test/library/selection_replay.cpp).

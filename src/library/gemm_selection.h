@@ -14,8 +14,8 @@
 ///             over K, re-reads included; stream-K: its whole tiles plus its run of split
 ///             k-blocks) at one CTA's measured rate (100 GB/s on the H200), so a tile that
 ///             re-reads a large operand many times (a 64-wide tile over a big weight) costs what
-///             it streams, and the operand panels every wave re-reads from HBM under the tile
-///             order the call runs in (raster_hbm_bytes, gemm_raster.h) at HBM bandwidth.
+///             it streams, and the operand panels every wave re-reads from HBM in the default
+///             tile order (raster_hbm_bytes, gemm_raster.h) at HBM bandwidth.
 ///             Other tiled kernels (sm80 cp.async, SIMT): the bytes over
 ///             min(HBM bandwidth, min(tiles, 2 x SMs) x 12.5 GB/s)
 /// Kernels that take only problems with a small side (GEMV: M or N == 1; the skinny family:

@@ -1,5 +1,5 @@
 /// The persistent tile order's run-time raster (cutlass/gemm/kernel/sm90_tile_scheduler.h) and
-/// the handle's choice of it (src/library/gemm_raster.h).
+/// the cost model's HBM bytes of the default order (src/library/gemm_raster.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -99,27 +99,6 @@ TEST(Raster, ValidValuesAreCutlasss) {
   for (int w : {-1, 3, 5, 16}) EXPECT_FALSE(cutlass::gemm::raster_is_valid(RasterOrder::kAlongN, w)) << w;
   EXPECT_FALSE(cutlass::gemm::raster_is_valid(RasterOrder::kInvalid, 0));
   EXPECT_FALSE(cutlass::gemm::raster_is_valid(RasterOrder(7), 0));
-}
-
-/// The window model (gemm_raster.h): square tiles keep the default order, a 128x256 tile on a
-/// large problem takes bands of columns along M (a window of 17 x 8 tiles: 4224 K-rows per
-/// k-block against 8 x 17: 5376), a 256x128 tile the default; kernels that do not read the
-/// order (sm80, grouped) get the default.
-TEST(Raster, ChoiceFollowsTheWindowModel) {
-  GemmCall const big = bf16_tn_call(8192, 8192, 8192);
-  RasterChoice const square = choose_raster(sm90_bf16(128, 128), big, 132);
-  EXPECT_EQ(RasterOrder::kHeuristic, square.order);
-  EXPECT_EQ(0, square.swizzle_size);
-  RasterChoice const wide = choose_raster(sm90_bf16(128, 256), big, 132);
-  EXPECT_EQ(RasterOrder::kAlongM, wide.order);
-  EXPECT_EQ(8, wide.swizzle_size);
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(256, 128), big, 132).order);
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(128, 256, TileSchedulerType::kGrouped), big, 132).order);
-  GemmDescription sm80 = sm90_bf16(128, 256, TileSchedulerType::kDefault);
-  sm80.tile_description.minimum_compute_capability = 80;
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm80, big, 132).order);
-  // one wave: every order reads each operand once, the default stays
-  EXPECT_EQ(RasterOrder::kHeuristic, choose_raster(sm90_bf16(128, 256), bf16_tn_call(1024, 1024, 8192), 132).order);
 }
 
 /// The bytes the model charges: one wave reads A and B once; 8192^3 on the 128x128 tile reads a

@@ -48,11 +48,10 @@
 ///               (sm80, SIMT): the bytes / min(HBM bandwidth, busy CTAs x per-CTA bandwidth)
 ///     GEMV / skinny: the bytes over 90% / 72% of the HBM bandwidth (or their compute, if larger).
 /// Ties keep the order above. The first of these whose can_implement() accepts the problem runs.
-/// An sm90 persistent or stream-K kernel runs in a tile order chosen per call (raster_order and
-/// swizzle_size of GemmUniversalArguments, CUTLASS's names): bands of 8 tile rows walked along N
-/// (the kernels' default), unless a window model of the operand panels the SMs' concurrent tiles
-/// read (src/library/gemm_raster.h; not yet fitted on a GPU) finds another order and band width
-/// (along M / N, 1-8 tiles) that reads 10% fewer bytes per wave.
+/// An sm90 persistent or stream-K kernel runs in its default tile order: bands of 8 tile rows
+/// walked along N (raster_order / swizzle_size of GemmUniversalArguments, CUTLASS's names, are
+/// run-time arguments of the Operation; the handle leaves them at the default because a model of
+/// the order's HBM bytes ranked the orders wrong on the H200: src/library/gemm_raster.h).
 /// The GEMV and skinny kernels split K over CTAs (deterministically) when their outputs fill less
 /// than half the GPU, in a workspace the handle grows. When the most preferred group refuses only
 /// for alignment (e.g. a leading dimension that is not a multiple of 16 bytes, which TMA needs),
