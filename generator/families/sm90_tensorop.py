@@ -151,6 +151,16 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (128, 192, 5, COOPERATIVE, "stream_k", False),
     ))
 
+#: ... and for e4m3 inputs, the other tiles whose consumer warpgroups own 128 rows: the cooperative
+#: 256x128 and ping-pong token-count tiles of 32, 64 and 96 columns (the fp8 output of a
+#: framework's linear at 1-256 tokens; the 128x128 tile alone ran 28672 x 256 x 4096 at 0.63x
+#: cuBLASLt's fp8 D, s32). Not the stream-K 128x128: with the fp8 epilogue its consumers spill
+#: (420 bytes at bias+GELU+amax, ptxas, s33). Opt-in with the rest of the fp8 outputs.
+TILES_FP8_MORE = (TILES[4],) + tuple(
+    TileRow(threadblock=Shape(128, n, 64), warp=Shape(128, n, 64), stages=stages, schedule=PINGPONG,
+            instruction=Shape(64, n, 16), in_default_set=False)
+    for n, stages in ((32, 10), (64, 8))) + (TILES_FEW_TOKENS[8],)
+
 #: 200-208 tokens in one tile (wgmma N = 208, 16-bit types; the epilogue stores 16-column boxes):
 #: 4096 x 200 x 11008 pads 200 to 256 on the 128-wide tiles (0.56x cuBLAS, whose 128x104 tiles pad
 #: 4%). The stream-K twin spreads that shape's 32 tiles over every SM: 0.89x on the H200 (s13), so
@@ -272,13 +282,14 @@ ROWS = tuple(
     for c in (BF16, F16, F32)
 ) + tuple(
     # e4m3 x e4m3 -> e4m3 / e5m2: the fp8 epilogue (D scale and amax; bias in bf16, as cuBLASLt's
-    # fp8-output bias) on the one 128-row warpgroup tile a 1-byte output's TMA box needs
-    # (TILES_FP8, K doubled). Opt-in ("*e4m3_e4m3_f32_e4m3_e4m3_*", "*e4m3_e4m3_f32_e5m2_e5m2_*")
-    # until run on a GPU.
+    # fp8-output bias) on the tiles whose warpgroups own the 128 rows a 1-byte output's TMA box
+    # needs (TILES_FP8 + TILES_FP8_MORE, K doubled). Opt-in ("*e4m3_e4m3_f32_e4m3_e4m3_*",
+    # "*e4m3_e4m3_f32_e5m2_e5m2_*"): the 128x128 tile passed the GPU suite (s31); slower than
+    # cuBLASLt at 256 tokens (s32). One row per tile: a row's fused variants go on its first tile.
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FP8), in_default_set=False,
+            alignments=ALIGNMENTS_S8, tiles=(tile,), in_default_set=False,
             epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=BF16))
-    for c in (E4M3, E5M2)
+    for c in (E4M3, E5M2) for tile in tiles_for(E4M3, TILES_FP8 + TILES_FP8_MORE)
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite. Bias + ReLU
     # and bias + GELU (a framework's fused linear at 1-256 tokens; issue 20; passed the GPU suite,
