@@ -187,7 +187,8 @@ struct GemmUniversalArguments {
   GemmEpilogueArguments epilogue;   ///< fused-epilogue operands (kind must match the kernel's)
   /// The sm90 persistent kernels' tile order and its band width in tiles (1, 2, 4, 8; 0: 8), as
   /// CUTLASS's raster_order / swizzle_size (its default width is 1). Other kernels ignore them;
-  /// an invalid value is kErrorInvalidProblem from can_implement. The handle chooses both per call.
+  /// an invalid value is kErrorInvalidProblem from can_implement. The handle leaves both at the
+  /// default (src/library/gemm_raster.h says why).
   RasterOrder raster_order = RasterOrder::kHeuristic;
   int swizzle_size = 0;
 };

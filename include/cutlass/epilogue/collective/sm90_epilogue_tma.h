@@ -275,6 +275,10 @@ struct Sm90EpilogueTma {
   /// One box, one shared-memory store per element (f32 and fp8 outputs): atom a, 8-column group
   /// i, row half h, column c of this thread's accumulators, at their swizzled places; for a
   /// transposed part (kTransposed) the fragment's row is D's column and its column D's row.
+  /// A fragment row's staged vector terms are read once, ahead of its elements' stores: the stores
+  /// go through a generic pointer the compiler cannot tell apart from the staged terms, so a term
+  /// read between two stores is read again for every element (5 generic loads per element in the
+  /// fp8-output consumers' SASS, s33). The column's terms are still read per element.
   template <bool kTransposed>
   CUTLASS_DEVICE static void store_box_per_element(SharedStorage &smem, EpilogueOutputOp &output_op, bool source,
                                                    int consumer, int warp, int lane,
@@ -291,6 +295,9 @@ struct Sm90EpilogueTma {
         int const row = thread_row(warp, lane, a, h);   // in the warpgroup tile
         if (kTransposed ? row / kBoxN != bn : row / kBoxM != bm) continue;
         int const r = kTransposed ? row % kBoxN : row % kBoxM;
+        // the fragment row's terms: D's row's, or D's column's for a transposed part
+        Terms const row_side = kTransposed ? column_terms<kTransposed>(smem, consumer, bn * kBoxN + r)
+                                           : row_terms<kTransposed>(smem, consumer, row);
         CUTLASS_PRAGMA_UNROLL
         for (int i = box * kGroups; i < (box + 1) * kGroups; ++i) {
           CUTLASS_PRAGMA_UNROLL
@@ -302,8 +309,8 @@ struct Sm90EpilogueTma {
             // of D in the part: (row, bn kBoxN + column), or (bm kBoxM + column, bn kBoxN + r) transposed
             int const d_row = kTransposed ? bm * kBoxM + column : row;
             int const d_column = bn * kBoxN + (kTransposed ? r : column);
-            Terms const rt = row_terms<kTransposed>(smem, consumer, d_row);
-            Terms const ct = column_terms<kTransposed>(smem, consumer, d_column);
+            Terms const rt = kTransposed ? row_terms<kTransposed>(smem, consumer, d_row) : row_side;
+            Terms const ct = kTransposed ? row_side : column_terms<kTransposed>(smem, consumer, d_column);
             int const m = row0 + d_row, n = col0 + d_column;
             *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
           }
