@@ -151,12 +151,14 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (128, 192, 5, COOPERATIVE, "stream_k", False),
     ))
 
-#: ... and for e4m3 inputs, the other tiles whose consumer warpgroups own 128 rows: the cooperative
-#: 256x128 and ping-pong token-count tiles of 32, 64 and 96 columns (the fp8 output of a
-#: framework's linear at 1-256 tokens; the 128x128 tile alone ran 28672 x 256 x 4096 at 0.63x
-#: cuBLASLt's fp8 D, s32). Not the stream-K 128x128: with the fp8 epilogue its consumers spill
-#: (420 bytes at bias+GELU+amax, ptxas, s33). Opt-in with the rest of the fp8 outputs.
-TILES_FP8_MORE = (TILES[4],) + tuple(
+#: ... and for e4m3 inputs, ping-pong token-count tiles of 32, 64 and 96 columns whose warpgroups
+#: own 128 rows (the fp8 output of a framework's linear at 1-256 tokens; the 128x128 tile alone
+#: ran 28672 x 16-64 x 4096 at 0.59-0.64x cuBLASLt's fp8 D, these at 0.93-0.97, s33). Not the
+#: stream-K 128x128: with the fp8 epilogue its consumers spill (420 bytes at bias+GELU+amax,
+#: ptxas, s33); not the cooperative 256x128: never the fastest of these on the H200 (0.61-0.83x
+#: cuBLASLt at 16-256 tokens and 8192^3, s33) and the cost model ranked it first at 128 tokens,
+#: where it ran 15% slower than 128x128. Opt-in with the rest of the fp8 outputs.
+TILES_FP8_MORE = tuple(
     TileRow(threadblock=Shape(128, n, 64), warp=Shape(128, n, 64), stages=stages, schedule=PINGPONG,
             instruction=Shape(64, n, 16), in_default_set=False)
     for n, stages in ((32, 10), (64, 8))) + (TILES_FEW_TOKENS[8],)

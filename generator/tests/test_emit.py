@@ -317,10 +317,10 @@ def test_manifest_epilogue_objects(tmp_path):
     # plain, sm90: 3 outputs x (13 tiles + 14 token-count + 3 block-scaled tiles) and 2 outputs x 2
     # grouped tiles; GEMV 3 x 4 layouts; fused: 3 outputs x the 17 standard variants on the first
     # tile and (bf16, f16 out) x bias_relu, bias_gelu on the other two default-set tiles, the bias and
-    # aux in the output type; fp8 out (e4m3, e5m2): the 4 fp8 variants on each of the 5 tiles with 128-row warpgroups, bias in bf16
+    # aux in the output type; fp8 out (e4m3, e5m2): the 4 fp8 variants on each of the 4 tiles with 128-row warpgroups, bias in bf16
     fp8_out = [k for k in fp8_in if k["C"]["element"] in ("fe4m3", "fe5m2")]
-    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4 + 3 * len(STANDARD) + 2 * 5 * 4 + 2 * 2 * 2
-    assert len(fp8_out) == 2 * 5 * 4 and all(k["epilogue"]["scale_amax"] for k in fp8_out)
+    assert len(fp8_in) == 3 * 30 + 2 * 2 + 3 * 4 + 3 * len(STANDARD) + 2 * 4 * 4 + 2 * 2 * 2
+    assert len(fp8_out) == 2 * 4 * 4 and all(k["epilogue"]["scale_amax"] for k in fp8_out)
     assert all(k["epilogue"]["bias"] in ("", "bf16") for k in fp8_out)
     fp8_in = [k for k in fp8_in if k not in fp8_out]
     for k in fp8_in:

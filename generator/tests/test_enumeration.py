@@ -67,14 +67,14 @@ def test_counts_per_family(kernels):
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
     # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in);
-    # e4m3 x e4m3 -> (e4m3, e5m2) tn x 5 tiles x 4 (opt-in); bias_relu and bias_gelu on the few-token row's
+    # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 tiles x 4 (opt-in); bias_relu and bias_gelu on the few-token row's
     # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208) for its 2 16-bit-output rows x (tn,
     # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in); bias_relu and bias_gelu
     # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
-        + 3 * N_STANDARD + 2 * 5 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 40 + 40 + 8
+        + 3 * N_STANDARD + 2 * 4 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 32 + 40 + 8
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -84,8 +84,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 680 + 340 + 72 = 1448
-    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1448
+    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 672 + 340 + 72 = 1440
+    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1440
 
 
 def test_default_set_counts(kernels):
@@ -205,7 +205,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 5 * 4 + 40 + 8
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 * 4 + 40 + 8
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
@@ -229,8 +229,8 @@ def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
 def test_fp8_rows_have_no_plain_kernel_and_always_scale_amax(kernels):
     fp8 = [k for k in kernels if k.c.element in (E4M3, E5M2)]
     # (bf16, f16) x (e4m3, e5m2) x tn x 4 variants, in each of sm80 and sm90; e4m3 x e4m3 -> (e4m3,
-    # e5m2) on sm90's 5 tiles with 128-row warpgroups (TILES_FP8 + TILES_FP8_MORE)
-    assert len(fp8) == 2 * 4 * N_FP8 + 2 * 5 * N_FP8
+    # e5m2) on sm90's 4 tiles with 128-row warpgroups (TILES_FP8 + TILES_FP8_MORE)
+    assert len(fp8) == 2 * 4 * N_FP8 + 2 * 4 * N_FP8
     assert all(k.epilogue.fused and k.epilogue.scale_amax for k in fp8)
     assert [k.epilogue for k in fp8 if k.family is sm90_tensorop.FAMILY][:N_FP8] == list(FP8)
     assert {k.a.layout.letter + k.b.layout.letter for k in fp8} == {"tn"}
