@@ -161,7 +161,7 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
 TILES_FP8_MORE = tuple(
     TileRow(threadblock=Shape(128, n, 64), warp=Shape(128, n, 64), stages=stages, schedule=PINGPONG,
             instruction=Shape(64, n, 16), in_default_set=False)
-    for n, stages in ((32, 10), (64, 8))) + (TILES_FEW_TOKENS[8],)
+    for n, stages in ((32, 10), (64, 8), (96, 7)))
 
 #: 200-208 tokens in one tile (wgmma N = 208, 16-bit types; the epilogue stores 16-column boxes):
 #: 4096 x 200 x 11008 pads 200 to 256 on the 128-wide tiles (0.56x cuBLAS, whose 128x104 tiles pad

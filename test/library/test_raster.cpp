@@ -109,6 +109,9 @@ TEST(Raster, HbmBytesOfTheWindowModel) {
   EXPECT_DOUBLE_EQ(operands, raster_hbm_bytes(sm90_bf16(128, 128), one_wave, 132));
   double const waves = 32, window = (8 * 128 + 17 * 128) * 2.0 * 8192;
   EXPECT_DOUBLE_EQ(waves * window, raster_hbm_bytes(sm90_bf16(128, 128), bf16_tn_call(8192, 8192, 8192), 132));
+  // a tile wider than tall in the same default order (bands of 8 tile rows): 8 x 17 tiles, 16 waves
+  double const wide_window = (8 * 128 + 17 * 256) * 2.0 * 8192;
+  EXPECT_DOUBLE_EQ(16 * wide_window, raster_hbm_bytes(sm90_bf16(128, 256), bf16_tn_call(8192, 8192, 8192), 132));
   EXPECT_EQ(0, raster_hbm_bytes(sm90_bf16(128, 128, TileSchedulerType::kGrouped), one_wave, 132));
 }
 
