@@ -228,6 +228,11 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
       (split_k && !plan_split_k(call, route.splits, kNominalWorkspace, &split))) {
     return gemm_failure(GemmFailure::kLaunchFailed, "a remembered route's plan no longer applies");
   }
+  if (selection_log_enabled()) {
+    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
+                 (long long)call.k, (long long)call.batch_count, chosen->description().name,
+                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "");
+  }
   // 7. Workspace (grown on demand: staging copies or split-K partials, then the kernel's own),
   //    then launch.
   GemmOutcome outcome;
@@ -235,12 +240,6 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   size_t const route_bytes = staged ? plan.workspace_bytes : split_k ? split.workspace_bytes : 0;
   // the call the kernel runs: the route's plan (re-planned on the real workspace below) or the call
   GemmCall const &kernel_call = staged ? plan.staged : split_k ? split.sliced : call;
-  if (selection_log_enabled()) {
-    std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n",
-                 (long long)call.m, (long long)call.n, (long long)call.k, (long long)call.batch_count,
-                 chosen->description().name,
-                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "");
-  }
   GemmUniversalConfiguration const configuration = configuration_of(kernel_call);
   size_t const kernel_workspace_bytes = chosen->get_device_workspace_size(configuration, arguments_of(kernel_call));
   outcome.workspace_bytes = route_bytes + kernel_workspace_bytes;
@@ -262,7 +261,7 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (split_k && !plan_split_k(call, split.splits, *context.workspace, &split)) {
     return gemm_failure(GemmFailure::kLaunchFailed, "the split-K plan changed between sizing and launch");
   }
-  GemmUniversalArguments arguments = arguments_of(kernel_call);
+  GemmUniversalArguments const arguments = arguments_of(kernel_call);
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = call.epilogue.kind.fused() && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;

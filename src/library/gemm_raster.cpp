@@ -64,13 +64,8 @@ double raster_hbm_bytes(GemmDescription const &desc, GemmCall const &call, int s
   Grid const g = grid_of(desc, call, sm_count);
   if (g.running <= 0) return 0;
   double const waves = std::ceil(g.m_tiles * g.n_tiles * double(call.batch_count) / g.running);
-  auto const &tile = desc.tile_description.threadblock_shape;
-  double const k_blocks = std::ceil(double(call.k) / tile.k());
-  if (waves == 1) {   // one wave reads each tile row of A and column of B once
-    return (g.m_tiles * tile.m() * double(bytes_of(desc.A.element)) +
-            g.n_tiles * tile.n() * double(bytes_of(desc.B.element))) *
-           tile.k() * k_blocks;
-  }
+  // (one wave's window is the whole grid: each tile row of A and column of B once)
+  double const k_blocks = std::ceil(double(call.k) / desc.tile_description.threadblock_shape.k());
   return waves * window_bytes(desc, g) * k_blocks;
 }
 

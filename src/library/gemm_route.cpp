@@ -91,11 +91,11 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
   }
   // a kernel of either list runs on this device: a misfit, not an architecture mismatch
   *any_for_device = any_direct || any_packed || preferred || k_major_preferred;
-  if (!route.kernel) return route;
+  if (!route.kernel || route.staged) return route;
   SplitKPlan split;
   Operation const *sliced_kernel = nullptr;
-  if (!route.staged && choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, limit, kNominalWorkspace,
-                                      &split, &sliced_kernel)) {
+  if (choose_split_k(call, route.kernel, cc, context.sm_count, ask_kernels, limit, kNominalWorkspace, &split,
+                     &sliced_kernel)) {
     route.kernel = sliced_kernel;
     route.splits = split.splits;
   }

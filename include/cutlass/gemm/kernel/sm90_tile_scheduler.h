@@ -10,9 +10,9 @@
 /// ~132 tiles in flight at once share a few A row panels and B column panels in L2 (grouped
 /// raster order, as CUTLASS's swizzled scheduler and Triton's grouped ordering). The order and
 /// the band's width (swizzle_size tiles, default kGroupM) are run-time arguments (set_raster):
-/// the handle keeps the default (no order rule has held on the H200: src/library/gemm_raster.h),
-/// an Operation's caller or the profiler may set another. With 1x1 clusters a unit
-/// is a tile and the order is the plain grouped one.
+/// the handle keeps the default (no order rule has held on the H200: src/library/gemm_raster.h);
+/// an Operation's caller or the profiler may set another. With 1x1 clusters a unit is a tile and
+/// the order is the plain grouped one.
 /// At the M or N edge a partial cluster keeps its shape: a CTA whose tile lies wholly outside the
 /// problem still runs it (its loads are zero-filled, its stores clipped by TMA), because its
 /// peers need its share of the multicast loads and its barrier arrivals.
