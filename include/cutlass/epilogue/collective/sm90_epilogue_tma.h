@@ -312,7 +312,8 @@ struct Sm90EpilogueTma {
             Terms const rt = kTransposed ? row_terms<kTransposed>(smem, consumer, d_row) : row_side;
             Terms const ct = kTransposed ? row_side : column_terms<kTransposed>(smem, consumer, d_column);
             int const m = row0 + d_row, n = col0 + d_column;
-            *out = source ? output_op(value, *out, rt, ct, m, n) : output_op(value, rt, ct, m, n);
+            ElementC const c_value = source ? *out : ElementC();
+            *out = output_op(value, source, c_value, rt, ct, m, n);
           }
         }
       }
@@ -342,7 +343,7 @@ struct Sm90EpilogueTma {
       uint32_t const address =
           base + uint32_t(kTransposed ? swizzled_offset(16 * g + 8 * (q / 2), 16 * warp + 8 * (q % 2) + j - bn * kBoxN)
                                       : swizzled_offset(16 * warp + 8 * (q % 2), address_column));
-      uint32_t source_words[4];
+      uint32_t source_words[4] = {0u, 0u, 0u, 0u};
       if (source) {
         if constexpr (kTransposed) {
           arch::ldsm_x4(source_words, address);
@@ -365,14 +366,10 @@ struct Sm90EpilogueTma {
           Terms const rt = row_terms<kTransposed>(smem, consumer, kTransposed ? column : row);
           Terms const ct = column_terms<kTransposed>(smem, consumer, kTransposed ? row : column);
           int const m = row0 + (kTransposed ? column : row), n = col0 + (kTransposed ? row : column);
-          if (source) {
-            ElementC c_value;
-            uint16_t const half = uint16_t(source_words[s] >> (16 * c));
-            memcpy(&c_value, &half, 2);
-            out[c] = output_op(value, c_value, rt, ct, m, n);
-          } else {
-            out[c] = output_op(value, rt, ct, m, n);
-          }
+          ElementC c_value;
+          uint16_t const half = uint16_t(source_words[s] >> (16 * c));
+          memcpy(&c_value, &half, 2);
+          out[c] = output_op(value, source, c_value, rt, ct, m, n);
         }
         memcpy(&words[s], out, 4);
       }

@@ -213,6 +213,14 @@ class LinearCombination {
     return finish(add(scaled(acc, row, column), multiply(beta_, s)), row, column, m, n);
   }
 
+  /// D(m, n), with the source term only when `source` (one body for both cases).
+  CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, bool source, ElementOutput c, Terms const &row,
+                                          Terms const &column, int m, int n) {
+    ElementCompute x = scaled(acc, row, column);
+    if (source) x = add(x, multiply(beta_, NumericConverter<ElementCompute, ElementOutput>::convert(c)));
+    return finish(x, row, column, m, n);
+  }
+
   /// D(m, n) from the accumulator alone (source not needed).
   CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, Terms const &row, Terms const &column, int m,
                                           int n) {
