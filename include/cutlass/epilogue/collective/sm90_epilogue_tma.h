@@ -204,8 +204,7 @@ struct Sm90EpilogueTma {
           Terms const rt = output_op.row_terms(m);
           Accumulator const value = acc[0][4 * i + 2 * h + e];
           ElementC &target = d[int64_t(n) * out.ldd + m];
-          target = source ? output_op(value, c[int64_t(n) * out.ldc + m], rt, ct, m, n)
-                          : output_op(value, rt, ct, m, n);
+          target = output_op(value, source, source ? c[int64_t(n) * out.ldc + m] : ElementC(), rt, ct, m, n);
         }
       }
     }

@@ -37,7 +37,7 @@
 /// How a kernel's epilogue drives it, per tile:
 ///     op.set_batch(l);
 ///     Terms r = op.row_terms(m);  Terms c = op.column_terms(n);   // hoisted per row / column
-///     D(m, n) = op(acc, [C(m, n),] r, c, m, n);                       // every element of the tile
+///     D(m, n) = op(acc, source, C(m, n) or any value, r, c, m, n);   // every element of the tile
 ///     op.end_tile();                                                  // all 32 lanes of each warp
 /// m and n are global coordinates in D; elements outside rows x columns (the tile's padding) may
 /// be passed: they read no vector element, write no aux and do not count toward amax.
@@ -206,25 +206,15 @@ class LinearCombination {
     return vector_terms(n, params_.columns, VectorBroadcast::kPerColumn);
   }
 
-  /// D(m, n) from the accumulator and C(m, n).
-  CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, ElementOutput c, Terms const &row,
-                                          Terms const &column, int m, int n) {
-    ElementCompute const s = NumericConverter<ElementCompute, ElementOutput>::convert(c);
-    return finish(add(scaled(acc, row, column), multiply(beta_, s)), row, column, m, n);
-  }
-
-  /// D(m, n), with the source term only when `source` (one body for both cases).
+  /// D(m, n) from the accumulator, plus beta C(m, n) when `source` (c is then C(m, n); otherwise it
+  /// is not read). One body for both cases: an epilogue that unrolls over a tile keeps one copy of
+  /// the fused code (two copies cost the sm90 bias+GELU kernels ~20% at 256 tokens in instruction
+  /// fetch stalls, docs/NOTES.md s33 / s34).
   CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, bool source, ElementOutput c, Terms const &row,
                                           Terms const &column, int m, int n) {
     ElementCompute x = scaled(acc, row, column);
     if (source) x = add(x, multiply(beta_, NumericConverter<ElementCompute, ElementOutput>::convert(c)));
     return finish(x, row, column, m, n);
-  }
-
-  /// D(m, n) from the accumulator alone (source not needed).
-  CUTLASS_DEVICE ElementOutput operator()(ElementAccumulator acc, Terms const &row, Terms const &column, int m,
-                                          int n) {
-    return finish(scaled(acc, row, column), row, column, m, n);
   }
 
   /// Folds this thread's amax into *amax (one atomic per warp). Every lane of the warp calls it.
@@ -241,7 +231,7 @@ class LinearCombination {
 
   /// D = alpha * acc + beta * c (the plain epilogue only).
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc, ElementOutput c) const {
-    static_assert(!kFused, "a fused LinearCombination needs the (acc, c, row, column, m, n) form");
+    static_assert(!kFused, "a fused LinearCombination needs the (acc, source, c, row, column, m, n) form");
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
     ElementCompute s = NumericConverter<ElementCompute, ElementOutput>::convert(c);
     return NumericConverter<ElementOutput, ElementCompute>::convert(add(multiply(alpha_, a), multiply(beta_, s)));

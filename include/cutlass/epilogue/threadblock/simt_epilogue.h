@@ -107,12 +107,8 @@ class SimtEpilogue {
           int const m = int(m_global), n = int(n_global);
           auto const row_terms = op.row_terms(m);
           auto const column_terms = op.column_terms(n);
-          if (kReadSource) {
-            out.ptr_D[m_global + n_global * out.ldd] =
-                op(value, out.ptr_C[m_global + n_global * out.ldc], row_terms, column_terms, m, n);
-          } else {
-            out.ptr_D[m_global + n_global * out.ldd] = op(value, row_terms, column_terms, m, n);
-          }
+          ElementC const c = kReadSource ? out.ptr_C[m_global + n_global * out.ldc] : ElementC();
+          out.ptr_D[m_global + n_global * out.ldd] = op(value, kReadSource, c, row_terms, column_terms, m, n);
         }
       }
       __syncwarp();

@@ -141,17 +141,11 @@ class Sm80EpilogueStaged {
           using OutputVector = Sm80VectorAccess<ElementC, kAlignmentC, kAlignmentC * int(sizeof(ElementC))>;
           OutputVector out;
           typename OutputOp::Terms const column_terms = op.column_terms(n);
-          if (read_c) {
-            OutputVector const c = *reinterpret_cast<OutputVector const *>(ptr_c + int64_t(n) * ldc + m);
-            CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kAlignmentC; ++e) {
-              out.storage[e] = op(accum.storage[e], c.storage[e], op.row_terms(m + e), column_terms, m + e, n);
-            }
-          } else {
-            CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kAlignmentC; ++e) {
-              out.storage[e] = op(accum.storage[e], op.row_terms(m + e), column_terms, m + e, n);
-            }
+          OutputVector c{};
+          if (read_c) c = *reinterpret_cast<OutputVector const *>(ptr_c + int64_t(n) * ldc + m);
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < kAlignmentC; ++e) {
+            out.storage[e] = op(accum.storage[e], read_c, c.storage[e], op.row_terms(m + e), column_terms, m + e, n);
           }
           *reinterpret_cast<OutputVector *>(ptr_d + int64_t(n) * ldd + m) = out;
         }

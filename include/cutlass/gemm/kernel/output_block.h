@@ -154,12 +154,8 @@ CUTLASS_DEVICE void store_outputs(OutputOperands<ElementC, typename OutputOp::Pa
     auto const rt = op.row_terms(m[j]);
     auto const ct = op.column_terms(n[j]);
     ElementC *d = out.d + int64_t(l) * out.batch_stride_d + m[j] + int64_t(n[j]) * out.ldd;
-    if (source) {
-      ElementC const c = out.c[int64_t(l) * out.batch_stride_c + m[j] + int64_t(n[j]) * out.ldc];
-      *d = op(value[j], c, rt, ct, m[j], n[j]);
-    } else {
-      *d = op(value[j], rt, ct, m[j], n[j]);
-    }
+    ElementC const c = source ? out.c[int64_t(l) * out.batch_stride_c + m[j] + int64_t(n[j]) * out.ldc] : ElementC();
+    *d = op(value[j], source, c, rt, ct, m[j], n[j]);
   }
   op.end_tile();
 }
