@@ -9,7 +9,7 @@ Either way ``*bias_gelu`` selects the bias+GELU kernels; ``cutlass_*_epi_`` sele
 ``_epi_tma_`` every fused 3.x kernel (plain 3.x names end in ``_epi_tma``).
 The plain epilogue adds nothing, so existing names and filters are unchanged.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Tuple
 
 from .datatypes import DataType
@@ -95,6 +95,10 @@ FP8 = (
 
 #: In the default set of the main 16-bit kernels.
 DEFAULT_SET = (Epilogue(activation="relu", bias=True), Epilogue(activation="gelu", bias=True))
+
+#: In the default set of the fp8-output kernels: the D scale and amax alone, and with the default
+#: set's two fused activations.
+FP8_DEFAULT_SET = (Epilogue(scale_amax=True),) + tuple(replace(e, scale_amax=True) for e in DEFAULT_SET)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
 from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, E5M2, F16, F32, ROW_MAJOR, S8, S32, TF32, DataType, Shape
-from ..epilogues import DEFAULT_SET, FP8, STANDARD, Epilogue, EpilogueRow
+from ..epilogues import DEFAULT_SET, FP8, FP8_DEFAULT_SET, STANDARD, Epilogue, EpilogueRow
 
 COOPERATIVE = "KernelTmaWarpSpecializedCooperative"
 PINGPONG = "KernelTmaWarpSpecializedPingpong"
@@ -285,12 +285,16 @@ ROWS = tuple(
 ) + tuple(
     # e4m3 x e4m3 -> e4m3 / e5m2: the fp8 epilogue (D scale and amax; bias in bf16, as cuBLASLt's
     # fp8-output bias) on the tiles whose warpgroups own the 128 rows a 1-byte output's TMA box
-    # needs (TILES_FP8 + TILES_FP8_MORE, K doubled). Opt-in ("*e4m3_e4m3_f32_e4m3_e4m3_*",
-    # "*e4m3_e4m3_f32_e5m2_e5m2_*"): the 128x128 tile passed the GPU suite (s31); slower than
-    # cuBLASLt at 256 tokens (s32). One row per tile: a row's fused variants go on its first tile.
+    # needs (TILES_FP8 + TILES_FP8_MORE, K doubled). Every kernel passed the GPU suite (s33, s34).
+    # Default set: FP8_DEFAULT_SET on the 128x128 tile for both outputs, and for e4m3 outputs (a
+    # framework's fp8 linear at 1-256 tokens) also on 128x32 and 128x64 (H200, bias+GELU+amax at
+    # 28672 x N x 4096: 0.96 of cuBLASLt at N = 16-32 on 128x32, 0.95 at 64 on 128x64, 0.85 at 256
+    # on 128x128, s33 / s34); the rest is opt-in ("*e4m3_e4m3_f32_e4m3_e4m3_*",
+    # "*e4m3_e4m3_f32_e5m2_e5m2_*"). One row per tile: a row's fused variants go on its first tile.
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=(tile,), in_default_set=False,
-            epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=BF16))
+            alignments=ALIGNMENTS_S8, tiles=(tile,),
+            in_default_set=tile.threadblock.n == 128 or (c == E4M3 and tile.threadblock.n in (32, 64)),
+            epilogues=EpilogueRow(variants=FP8, plain=False, bias_type=BF16, in_default_set=FP8_DEFAULT_SET))
     for c in (E4M3, E5M2) for tile in tiles_for(E4M3, TILES_FP8 + TILES_FP8_MORE)
 ) + tuple(
     # few tokens (TILE_SMALL_N): 16-bit with B K-major, e4m3 TN; passed the GPU suite. Bias + ReLU

@@ -272,12 +272,14 @@ def test_manifest_fields(manifest, default_output, capsys):
     plain = by_name["cutlass_tensorop_bf16_s16816gemm_bf16_128x256_32x3_tn_align8"]
     assert {key: value for key, value in fused.items() if key not in ("name", "epilogue")} == \
         {key: value for key, value in plain.items() if key not in ("name", "epilogue")}
-    # the default set's fused kernels are exactly bias_relu and bias_gelu, and the grouped
-    # kernels' bias alone
-    fused_pieces = {(e["epilogue"]["activation"], e["epilogue"]["bias"] != "", e["tile_scheduler"] == "grouped")
+    # the default set's fused kernels are exactly bias_relu and bias_gelu, the grouped kernels'
+    # bias alone, and the fp8 outputs' amax alone and with bias_relu / bias_gelu
+    fused_pieces = {(e["epilogue"]["activation"], e["epilogue"]["bias"] != "", e["tile_scheduler"] == "grouped",
+                     e["epilogue"]["scale_amax"])
                     for e in manifest["kernels"] if e["epilogue"] != PLAIN_EPILOGUE}
-    assert fused_pieces == {("relu", True, False), ("gelu", True, False),
-                            ("identity", True, True), ("relu", True, True), ("gelu", True, True)}
+    assert fused_pieces == {("relu", True, False, False), ("gelu", True, False, False),
+                            ("identity", True, True, False), ("relu", True, True, False), ("gelu", True, True, False),
+                            ("identity", False, False, True), ("relu", True, False, True), ("gelu", True, False, True)}
     igemm = by_name["cutlass_simt_igemm_s8_64x64_16x2_nt_align1"]
     assert igemm["family"] == sm50_simt.FAMILY.name and igemm["opcode_class"] == "simt"
     assert igemm["instruction_shape"] == [1, 1, 1] and igemm["warp_count"] == [2, 2, 1]
@@ -368,7 +370,7 @@ def test_summary_line(tmp_path, capsys):
 
 def test_list_writes_nothing(tmp_path, capsys):
     assert cli.main(["--architectures", ARCHS, "--curr-build-dir", str(tmp_path), "--list"]) == 0
-    assert len(capsys.readouterr().out.split()) == 402  # the default set (test_enumeration.py)
+    assert len(capsys.readouterr().out.split()) == 414  # the default set (test_enumeration.py)
     assert list(tmp_path.iterdir()) == []
 
 

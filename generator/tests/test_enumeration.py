@@ -7,7 +7,7 @@ from generator import rules
 from generator.config import TileRow
 from generator.datatypes import ALL_LAYOUTS, BF16, E4M3, E5M2, F16, F32, Shape
 from generator.enumeration import enumerate_kernels
-from generator.epilogues import DEFAULT_SET, FP8, PLAIN, STANDARD, Epilogue
+from generator.epilogues import DEFAULT_SET, FP8, FP8_DEFAULT_SET, PLAIN, STANDARD, Epilogue
 from generator.families import FAMILIES, gemv, sm50_simt, sm80_skinny, sm80_tensorop, sm90_tensorop
 
 #: Fused variants (epilogues.py): every float row with fusions offers the 17 STANDARD variants on
@@ -107,15 +107,16 @@ def test_default_set_counts(kernels):
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48, the
     # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12, the few-token
     # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32,
-    # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12
+    # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12, e4m3 x e4m3 -> fp8
+    # (e4m3 out on 128x128, 128x64, 128x32; e5m2 out on 128x128) x (amax, bias_relu_amax, bias_gelu_amax) = 12
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
         96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 \
-        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS == 253
+        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 == 265
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 253 + 48 + 16 == 402
+    assert len(default) == 11 + 74 + 265 + 48 + 16 == 414
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -234,7 +235,12 @@ def test_fp8_rows_have_no_plain_kernel_and_always_scale_amax(kernels):
     assert all(k.epilogue.fused and k.epilogue.scale_amax for k in fp8)
     assert [k.epilogue for k in fp8 if k.family is sm90_tensorop.FAMILY][:N_FP8] == list(FP8)
     assert {k.a.layout.letter + k.b.layout.letter for k in fp8} == {"tn"}
-    assert not any(k.in_default_set for k in fp8)
+    # the default set: e4m3 x e4m3 -> e4m3 on 128x128, 128x64 and 128x32, -> e5m2 on 128x128, each
+    # with FP8_DEFAULT_SET (amax alone, bias+ReLU+amax, bias+GELU+amax)
+    default = [(k.c.element, k.tile.threadblock.n, k.epilogue) for k in fp8 if k.in_default_set]
+    assert all(k.a.element == E4M3 for k in fp8 if k.in_default_set)
+    assert sorted(default, key=str) == sorted(
+        [(E4M3, n, e) for n in (128, 64, 32) for e in FP8_DEFAULT_SET] + [(E5M2, 128, e) for e in FP8_DEFAULT_SET], key=str)
     assert not any(k.epilogue.scale_amax for k in kernels if k.c.element not in (E4M3, E5M2))
 
 
@@ -270,7 +276,9 @@ def test_grouped_fused_kernels(kernels):
 
 
 def test_default_set_fused_kernels_are_bias_relu_and_bias_gelu_of_16bit_outputs(kernels):
-    fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused and k.tile.scheduler != "grouped"]
+    # (the fp8 outputs' default set, which has no plain kernel: test_fp8_rows_have_no_plain_kernel...)
+    fused_default = [k for k in kernels if k.in_default_set and k.epilogue.fused and k.tile.scheduler != "grouped"
+                     and not k.epilogue.scale_amax]
     assert {k.family for k in fused_default} == {gemv.FAMILY, sm80_skinny.FAMILY, sm80_tensorop.FAMILY, sm90_tensorop.FAMILY}
     assert all(k.c.element in (BF16, F16) and k.a.element in (k.c.element, E4M3) for k in fused_default)
     for family in (sm80_tensorop.FAMILY, sm90_tensorop.FAMILY):

@@ -11,7 +11,7 @@ from generator.epilogues import STANDARD
 from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 
 #: The default set with every family enabled (test_enumeration.py derives it).
-DEFAULT_SET_SIZE = 402
+DEFAULT_SET_SIZE = 414
 #: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
 SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
 #: GEMV kernels (CUDA cores too, any arch): 8 type rows and 3 opt-in e4m3 rows x 4 layouts, plus 5
