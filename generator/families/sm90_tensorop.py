@@ -340,10 +340,11 @@ ROWS = tuple(
     for a in (BF16, F16) for layout in B_K_MAJOR
 ) + tuple(
     # grouped 16-bit in, f32 out, TN (an MoE layer whose outputs are accumulated in f32): the
-    # 128x128 and 64x32 grouped tiles, plain epilogue; opt-in ("*_f32_f32_*_grouped_*"), written s30
-    # after the device budget, compiled on the host, NOT yet run on a GPU
+    # 128x128 and 64x32 grouped tiles, plain epilogue, in the default set (passed the grouped C
+    # API's GPU test, s31)
     MathRow(a=a, b=a, c=F32, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED, TILE_GROUPED_FEW_TOKENS), in_default_set=False)
+            alignments=ALIGNMENTS,
+            tiles=(TILE_GROUPED, dataclasses.replace(TILE_GROUPED_FEW_TOKENS, in_default_set=True)))
     for a in (BF16, F16)
 ) + tuple(
     # grouped e4m3 x e4m3 -> bf16 / f16, TN (MoE layers in fp8: per-expert per-tensor scales as

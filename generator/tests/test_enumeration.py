@@ -108,15 +108,16 @@ def test_default_set_counts(kernels):
     # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12, the few-token
     # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32,
     # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12, e4m3 x e4m3 -> fp8
-    # (e4m3 out on 128x128, 128x64, 128x32; e5m2 out on 128x128) x (amax, bias_relu_amax, bias_gelu_amax) = 12
+    # (e4m3 out on 128x128, 128x64, 128x32; e5m2 out on 128x128) x (amax, bias_relu_amax, bias_gelu_amax) = 12,
+    # the grouped 128x128 and 64x32 (bf16, f16) -> f32 tn = 4
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
         96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 \
-        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 == 265
+        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 + 4 == 269
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 265 + 48 + 16 == 414
+    assert len(default) == 11 + 74 + 269 + 48 + 16 == 418
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):

@@ -241,7 +241,7 @@ TEST_F(CApiGroupedGpu, DecodeMoEGroupsMatchTheReference) {
 }
 
 /// kDifferentKGroups with f32 C (Ctype CUDA_R_32F, MoE experts accumulated in f32): one launch of
-/// a grouped f32-output kernel when the build has one (opt-in, "*_f32_f32_*_grouped_*"), else
+/// a grouped f32-output kernel when the build has one (the default set's 128x128 and 64x32), else
 /// problem by problem; twice.
 TEST_F(CApiGroupedGpu, F32OutputGroupsMatchTheReference) {
   if (!has_kernels_for(kDifferentKGroups, NumericTypeID::kBF16, NumericTypeID::kF32)) NO_KERNEL_FOR(missing_);
