@@ -306,9 +306,12 @@ ROWS = tuple(
             epilogues=EpilogueRow(variants=DEFAULT_SET, in_default_set=DEFAULT_SET if c == a else ()))
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
-    # few rows (TILES_FEW_ROWS, the swap-AB tiles): 16-bit TN; passed the GPU suite (s27)
+    # few rows (TILES_FEW_ROWS, the swap-AB tiles): 16-bit TN; passed the GPU suite (s27). Bias +
+    # ReLU and bias + GELU on the default-set tiles (a fused linear at 1-32 tokens from a caller that
+    # puts them in M; the epilogue's direct path reads the bias per element; issue 20)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS, tiles=TILES_FEW_ROWS)
+            alignments=ALIGNMENTS, tiles=TILES_FEW_ROWS,
+            epilogues=EpilogueRow(variants=DEFAULT_SET, in_default_set=DEFAULT_SET))
     for a in (BF16, F16)
 ) + tuple(
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,

@@ -70,11 +70,14 @@ def test_counts_per_family(kernels):
     # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 tiles x 4 (opt-in); bias_relu and bias_gelu on the few-token row's
     # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208) for its 2 16-bit-output rows x (tn,
     # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in); bias_relu and bias_gelu
-    # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn
+    # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn;
+    # bias_relu and bias_gelu on the swap-AB row's default-set tiles (32x64, its stream-K twin,
+    # 16x64) for bf16 and f16, tn
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
-        + 3 * N_STANDARD + 2 * 4 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 32 + 40 + 8
+        + 3 * N_STANDARD + 2 * 4 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS \
+        + 2 * 3 * N_DEFAULT_VARIANTS
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 32 + 40 + 8 + 12
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -84,8 +87,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 672 + 340 + 72 = 1440
-    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1440
+    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 684 + 340 + 72 = 1452
+    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1452
 
 
 def test_default_set_counts(kernels):
@@ -109,15 +112,16 @@ def test_default_set_counts(kernels):
     # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32,
     # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12, e4m3 x e4m3 -> fp8
     # (e4m3 out on 128x128, 128x64, 128x32; e5m2 out on 128x128) x (amax, bias_relu_amax, bias_gelu_amax) = 12,
-    # the grouped 128x128 and 64x32 (bf16, f16) -> f32 tn = 4
+    # the grouped 128x128 and 64x32 (bf16, f16) -> f32 tn = 4, the swap-AB tiles 32x64, its stream-K
+    # twin and 16x64 (bf16, f16) tn x (bias_relu, bias_gelu) = 12
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
         96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 \
-        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 + 4 == 269
+        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 + 4 + 3 * 2 * N_DEFAULT_VARIANTS == 281
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 269 + 48 + 16 == 418
+    assert len(default) == 11 + 74 + 281 + 48 + 16 == 430
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -207,7 +211,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 * 4 + 40 + 8
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 * 4 + 40 + 8 + 12
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):
