@@ -400,19 +400,26 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  cutlassLibGemmGroupedContiguousEx apply (a workspace that outlives the graph). max_n: an upper
  *  bound on every n_g when the caller knows one (e.g. the step's tokens), else 0; it only picks
  *  the tile (<= 32 or so: the token tile, when built).
+ *  The handle's fused epilogue (cutlassLibSetEpilogue: bias, ReLU / GELU / ..., alpha vector)
+ *  applies to group g as to batch entry g of a strided call: its bias is bias + g * batchStride
+ *  (cutlassLibSetEpilogueBias; PER_ROW: m_g values, PER_COLUMN: n_g), its alpha vector alike, so
+ *  batchStride must cover the largest group's vector (not checked: the sizes are on the device).
  *  What the kernels do per group (nothing can be reported back to the host): m_g or n_g == 0
  *  does nothing; k_g == 0, or alpha == 0 with host scalars, writes beta * C_g (A_g, B_g not
- *  read; beta == 0 writes zeros without reading C_g); a group the kernels cannot run is
+ *  read; beta == 0 writes zeros without reading C_g) with the plain epilogue; with a fused one
+ *  a k_g == 0 group is skipped, C_g untouched (a fused cutlassLibGemmEx with k == 0 is
+ *  NOT_SUPPORTED), and host alpha == 0 runs the GEMM as that call does; a group the kernels cannot run is
  *  skipped, C_g untouched: a negative size, a null C_g (or null A_g / B_g with k_g > 0), ldc < m_g
  *  or an lda / ldb below the stored extent (k_g for transa = T / transb = N, else m_g / n_g), a
  *  pointer, leading dimension or contiguous extent (m_g; k_g, m_g or n_g as stored) that is not a
  *  multiple of 16 bytes, a leading dimension of 2^40 bytes or more, more than (2^31 - 1) /
  *  group_count units (output tiles, or tile pairs on 2-CTA-cluster kernels). Groups may not overlap (not checked: the device owns the pointers).
  *  With host scalars and beta == 0, C is never read.
- *  Requirements (else NOT_SUPPORTED): the plain epilogue (no fused epilogue or D scale / amax),
- *  per-tensor scales only, fast accumulation, group_count <= 2^30 - 1; a build with a grouped
- *  kernel for the types and transposes (the 16-bit rows, e4m3 TN: the grouped tiles; else
- *  NO_KERNEL, ARCH_MISMATCH on a device of another architecture).
+ *  Requirements (else NOT_SUPPORTED): no aux output and no D scale / amax, per-tensor scales
+ *  only, fast accumulation, group_count <= 2^30 - 1; a build with a grouped kernel for the types,
+ *  transposes and epilogue (the 16-bit rows, e4m3 TN: the grouped tiles; the default set's fused
+ *  ones: bias, bias+ReLU, bias+GELU for 16-bit TN; else NO_KERNEL, ARCH_MISMATCH on a device of
+ *  another architecture).
  *  Statuses, in this order: NOT_INITIALIZED for a null handle; INVALID_VALUE for a transpose flag
  *  other than N / T, group_count < 0, max_n < 0, null alpha or beta, and, when group_count > 0,
  *  a null per-group array, one in pageable host memory (told with a device only) or one not

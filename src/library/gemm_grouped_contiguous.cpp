@@ -153,11 +153,14 @@ GemmGroupedOutcome check_device_sized_arguments(GemmGroupedDeviceCall const &cal
   }
   GemmOutcome const prototype = check_gemm_arguments(device_sized_prototype(c));   // the handle's epilogue and scales
   if (prototype.failure != GemmFailure::kNone) return failed(prototype.failure, prototype.detail);
+  // the fused pieces a group takes as batch entry g (bias, alpha vector, activation); an aux
+  // matrix's ldaux would have to cover every group's M, which only the device knows
   GemmEpilogueArguments const &e = c.epilogue;
-  if (e.kind.fused() || e.scale_a_mode != epilogue::OperandScaleMode::kScalar ||
-      e.scale_b_mode != epilogue::OperandScaleMode::kScalar || e.accumulation != AccumulationMode::kFast) {
+  if (e.kind.element_aux != NumericTypeID::kInvalid || e.kind.scale_amax ||
+      e.scale_a_mode != epilogue::OperandScaleMode::kScalar || e.scale_b_mode != epilogue::OperandScaleMode::kScalar ||
+      e.accumulation != AccumulationMode::kFast) {
     return failed(GemmFailure::kNotSupported,
-                  "no fused epilogue, D scale / amax, vector or block scales, or precise accumulation");
+                  "no aux output, D scale / amax, vector or block scales, or precise accumulation");
   }
   if (c.layout_C != LayoutTypeID::kColumnMajor || c.layout_D != LayoutTypeID::kColumnMajor) {
     return failed(GemmFailure::kNotSupported, "C must be column-major");

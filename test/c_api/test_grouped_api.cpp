@@ -307,9 +307,16 @@ TEST_F(CApiGrouped, DeviceSizesArgumentChecks) {
   EXPECT_EQ(after_arguments, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_8U));
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call(handle_, CUTLASS_LIB_OP_T, nullptr, &alpha, 0, 0, CUDA_R_16BF))
       << "no groups: nothing read, nothing run";
+  // a fused epilogue passes (the fake arrays then fail with a device, the device check without);
+  // a D scale / amax is not offered
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
-  EXPECT_EQ(after_arguments, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
+  EXPECT_EQ(has_device() ? CUTLASS_LIB_STATUS_INVALID_VALUE : CUTLASS_LIB_STATUS_NO_DEVICE,
+            call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueScaleAmax(handle_, nullptr, static_cast<float *>(mutable_address(0x6000000))));
+  EXPECT_EQ(after_arguments, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
   if (!has_device()) {
     EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 16, CUDA_R_16BF));
   }

@@ -2,7 +2,7 @@
 /// group's sizes, leading dimensions and pointers in device memory. Each group against the device
 /// reference with the shared C buffer unchanged outside the groups' M x N regions; K == 0 and
 /// empty groups; groups the kernels must skip (negative sizes, a misaligned leading dimension)
-/// leave their C untouched; a CUDA graph captured once and replayed with new sizes and pointers;
+/// leave their C untouched; the handle's bias + activation per group; a CUDA graph captured once and replayed with new sizes and pointers;
 /// the argument checks a device is needed for. Host-side statuses: test/c_api/test_grouped_api.cpp.
 #include <gtest/gtest.h>
 
@@ -268,9 +268,63 @@ TEST_F(DeviceSizesGpu, ACapturedGraphReplaysWithNewSizes) {
   cudaStreamDestroy(stream);
 }
 
-/// What a device tells: arrays in pageable host memory are refused, not read; a fused epilogue
+/// The handle's bias + activation on every group: group g adds batch entry g's PER_ROW bias
+/// (bias + g * batchStride) before the activation, on prefill-sized groups (beta != 0) and on
+/// decode-sized ones with max_n = 16 (the 64x32 grouped tile, when built; beta == 0 over NaN). A
+/// K == 0 group is skipped with a fused epilogue: its poisoned C keeps its bytes.
+TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
+  using cutlass::epilogue::ActivationKind;
+  struct Variant {
+    cutlassLibEpilogue_t epilogue;
+    ActivationKind activation;
+  };
+  Variant const variants[] = {{CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity},
+                              {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU},
+                              {CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU}};
+  for (Variant const &v : variants) {
+    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16,
+                                                    GroupedProblems::Fused{v.activation, nullptr, 0}.description())) {
+      NO_KERNEL_FOR(std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation));
+    }
+  }
+  constexpr int64_t kStride = 264;   // elements from one group's bias to the next: >= every M
+  DeviceBuffer bias(size_t(8 * kStride * kBf16Bytes));
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 8 * kStride, 78));
+  DeviceBuffer operand(64 * 64 * 2), poisoned(64 * 64 * 2), before(64 * 64 * 2);
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, operand.get(), 64 * 64, 8));
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, poisoned.get(), 64 * 64));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(before.get(), poisoned.get(), poisoned.size(), cudaMemcpyDeviceToDevice));
+  void const *const a = operand.get();
+  struct Round {
+    std::vector<Group> groups;
+    float alpha, beta;
+    int64_t max_n;
+  };
+  Round const rounds[] = {{tn_groups({{96, 80, 72}, {72, 56, 40}, {40, 24, 136}, {256, 192, 264}}), 1.25f, 0.5f, 0},
+                          {tn_groups({{256, 3, 512}, {256, 16, 512}, {128, 1, 64}}, 1.0f, 0.0f), 1.0f, 0.0f, 16}};
+  uint64_t seed = 1400;
+  for (Variant const &v : variants) {
+    SCOPED_TRACE(cutlass::library::to_string(v.activation));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, v.epilogue));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetEpilogueBias(handle_, bias.get(), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, kStride));
+    GroupedProblems::Fused const fused{v.activation, bias.bytes_ptr(), kStride};
+    for (Round const &r : rounds) {
+      GroupedProblems problems(r.groups, /*device_scalars=*/false, seed++);
+      DeviceGroups const groups(problems, {{16, 16, 0, a, a, poisoned.get(), 16, 16, 16}});
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, groups.run(handle_, r.alpha, r.beta, r.max_n));
+      ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+      problems.expect_results(1.0, &fused);
+      EXPECT_TRUE(ref::bytes_equal(before.get(), poisoned.get(), poisoned.size())) << "the K == 0 group wrote its C";
+    }
+  }
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+}
+
+/// What a device tells: arrays in pageable host memory are refused, not read; a D scale / amax
 /// is not offered; nothing runs for either.
-TEST_F(DeviceSizesGpu, HostArraysAndFusedEpiloguesLaunchNothing) {
+TEST_F(DeviceSizesGpu, HostArraysAndTheDScaleLaunchNothing) {
   GroupedProblems problems(kGroups, /*device_scalars=*/false, 1000);
   DeviceGroups const groups(problems);
   float const alpha = 1.25f, beta = 0.5f;
@@ -283,8 +337,11 @@ TEST_F(DeviceSizesGpu, HostArraysAndFusedEpiloguesLaunchNothing) {
                 static_cast<void *const *>(groups.d_C.get()), CUDA_R_16BF,
                 static_cast<int64_t const *>(groups.d_ldc.get()), groups.count(), 0, CUTLASS_LIB_COMPUTE_32F))
       << "sizes in pageable host memory";
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));
+  DeviceBuffer amax(sizeof(float));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibSetEpilogueScaleAmax(handle_, nullptr, static_cast<float *>(amax.get())));
   EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, groups.run(handle_, alpha, beta));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   EXPECT_TRUE(problems.c_untouched());
 }

@@ -267,9 +267,10 @@ class CUTLASS_LIB_API Handle {
   /// kernel, no copy: capturable into a CUDA graph (with a workspace that outlives it:
   /// set_workspace). `max_n`: an upper bound on every group's n if known (else 0), which only
   /// picks the tile. Statuses as gemm_universal's: kErrorInvalidProblem, kErrorNotSupported
-  /// (types without grouped kernels, a fused epilogue, non-scalar scales), then the device, the
-  /// kernels, the workspace, the launch. `epilogue`: per-tensor fp8 operand scales only (no
-  /// fused pieces: kErrorNotSupported).
+  /// (types without grouped kernels, an aux output, D scale / amax, non-scalar scales), then the
+  /// device, the kernels, the workspace, the launch. `epilogue`: the fused pieces, group g's
+  /// vectors those of batch entry g (bias + g * batch_stride_bias, ...), and per-tensor fp8
+  /// operand scales.
   Status gemm_grouped_device_sizes(NumericTypeID element_compute, NumericTypeID element_scalar,
                                    NumericTypeID element_A, LayoutTypeID layout_A, NumericTypeID element_B,
                                    LayoutTypeID layout_B, NumericTypeID element_C, void const *alpha,

@@ -177,10 +177,22 @@ class LinearCombination {
   CUTLASS_HOST_DEVICE bool is_source_needed() const { return beta_ != ElementCompute(0); }
 
   /// Moves the vector and aux pointers to batch entry l.
-  CUTLASS_HOST_DEVICE void set_batch(int64_t l) {
-    if (Fusion_::kBias) params_.bias += l * params_.batch_stride_bias;
-    if (Fusion_::kAlphaVector) params_.alpha_vector += l * params_.batch_stride_alpha_vector;
-    if (Fusion_::kAux) params_.aux += l * params_.batch_stride_aux;
+  CUTLASS_HOST_DEVICE void set_batch(int64_t l) { to_batch_entry(params_, l); }
+
+  /// The vector and aux pointers of `p` moved to batch entry l (vector + l * its batch stride).
+  CUTLASS_HOST_DEVICE static void to_batch_entry(Params &p, int64_t l) {
+    if (Fusion_::kBias) p.bias += l * p.batch_stride_bias;
+    if (Fusion_::kAlphaVector) p.alpha_vector += l * p.batch_stride_alpha_vector;
+    if (Fusion_::kAux) p.aux += l * p.batch_stride_aux;
+  }
+
+  /// Params of group g of a device-sized grouped launch (GemmSm90::prepare_device_sized_device),
+  /// made from the call's: the group's vectors are batch entry g's (as a host-sized grouped call's
+  /// problem g), over its rows x columns.
+  CUTLASS_HOST_DEVICE static void move_to_entry(Params &p, int64_t g, int rows, int columns) {
+    to_batch_entry(p, g);
+    p.rows = rows;
+    p.columns = columns;
   }
 
   /// Params of one group of a contiguous grouped launch (GemmSm90::prepare_contiguous_device), made

@@ -812,10 +812,11 @@ struct GemmSm90 {
     }
   }
 
-  /// Whether the call's alpha is 0 on the host (alpha_ptr null): every group is C = beta * C
-  /// without reading A or B (scale_device_group), as a single call with host alpha == 0.
+  /// Whether the call's alpha is 0 on the host (alpha_ptr null) and the epilogue plain: every
+  /// group is C = beta * C without reading A or B (scale_device_group), as a single call with host
+  /// alpha == 0 (with a fused epilogue the groups run the GEMM, as that call does).
   CUTLASS_DEVICE static bool scales_only(DeviceSizedPrepare const &p) {
-    return p.epilogue.output_op.alpha_ptr == nullptr && p.epilogue.output_op.alpha == 0;
+    return !EpilogueOutputOp::kFused && p.epilogue.output_op.alpha_ptr == nullptr && p.epilogue.output_op.alpha == 0;
   }
 
   /// Group g's (m, n, k).
@@ -856,8 +857,10 @@ struct GemmSm90 {
 
   /// Group g's C = beta * C when its K is 0 (any K with a host alpha of 0) and C passes
   /// device_group_units' checks (beta == 0 writes zeros without reading C, as BLAS), by the
-  /// calling CTA's threads.
+  /// calling CTA's threads. Not with a fused epilogue: such a group is skipped, its C untouched
+  /// (a single fused call with K == 0 is NOT_SUPPORTED).
   CUTLASS_DEVICE static void scale_device_group(DeviceSizedPrepare const &p, int g) {
+    if (EpilogueOutputOp::kFused) return;
     GroupedDeviceArrays const &in = p.groups_in;
     int m, n, k;
     device_group_size(in, g, m, n, k);
@@ -1046,6 +1049,7 @@ struct GemmSm90 {
           GroupParams &group = p.groups[g];
           group.mainloop = p.mainloop;
           group.epilogue = p.epilogue;
+          EpilogueOutputOp::move_to_entry(group.epilogue.output_op, g, m, n);   // fused pieces
           auto const a = Mainloop::operand_map_shape(Mainloop::kKMajorA, uint64_t(m), uint64_t(k), p.groups_in.lda[g], 1, 0);
           auto const b = Mainloop::operand_map_shape(Mainloop::kKMajorB, uint64_t(n), uint64_t(k), p.groups_in.ldb[g], 1, 0);
           write_map(&group.mainloop.tma_A, p.groups_in.A[g], a);
