@@ -39,6 +39,17 @@ inline LayoutTypeID layout_of(cutlassLibOperation_t op) {
   return op == CUTLASS_LIB_OP_N ? LayoutTypeID::kColumnMajor : LayoutTypeID::kRowMajor;
 }
 
+/// The handle's bias epilogues the grouped fused tests run (the C API value and its activation):
+/// the default set's fused grouped kernels (bias, bias+ReLU, bias+GELU; bf16 TN).
+struct BiasEpilogue {
+  cutlassLibEpilogue_t epilogue;
+  cutlass::epilogue::ActivationKind activation;
+};
+inline constexpr BiasEpilogue kBiasEpilogues[] = {
+    {CUTLASS_LIB_EPILOGUE_BIAS, cutlass::epilogue::ActivationKind::kIdentity},
+    {CUTLASS_LIB_EPILOGUE_RELU_BIAS, cutlass::epilogue::ActivationKind::kReLU},
+    {CUTLASS_LIB_EPILOGUE_GELU_BIAS, cutlass::epilogue::ActivationKind::kGELU}};
+
 /// The groups' problems on the device: A and B of each in its own buffer (none when k == 0:
 /// the call gets NULL there, which it must not read), every C in one buffer with 8 padding rows
 /// (ldc = m + 8) and 64 elements between problems, laid out in reverse problem order so the
@@ -231,6 +242,18 @@ class GroupedProblems {
   DeviceBuffer C_, C_before_;
   size_t c_bytes_ = 0;
 };
+
+/// The first of kBiasEpilogues without a grouped bf16 TN kernel in this build, as NO_KERNEL_FOR's
+/// text, or "" when every one has one.
+inline std::string missing_bias_epilogue_kernel() {
+  for (BiasEpilogue const &v : kBiasEpilogues) {
+    if (!build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                  NumericTypeID::kBF16, GroupedProblems::Fused{v.activation, nullptr, 0}.description())) {
+      return std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation);
+    }
+  }
+  return "";
+}
 
 }  // namespace grouped
 }  // namespace cutlass_lib_test

@@ -256,14 +256,6 @@ TEST_F(CApiGroupedGpu, F32OutputGroupsMatchTheReference) {
 /// then the activation; prefill-sized and decode-sized groups (the 128x128 and the 64x32 grouped
 /// tiles), beta != 0 reading C and beta == 0 over NaN.
 TEST_F(CApiGroupedGpu, FusedBiasAndActivationPerProblem) {
-  using cutlass::epilogue::ActivationKind;
-  struct Variant {
-    cutlassLibEpilogue_t epilogue;
-    ActivationKind activation;
-  };
-  Variant const variants[] = {{CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity},
-                              {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU},
-                              {CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU}};
   std::vector<Group> const prefill = {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 96, 80, 72, 1.0f, 0.0f, 2},
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 40, 24, 136, 0.5f, 1.0f, 1},
@@ -273,19 +265,13 @@ TEST_F(CApiGroupedGpu, FusedBiasAndActivationPerProblem) {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 512, 3, 264, 1.0f, 0.0f, 2},
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 256, 8, 128, 1.0f, 0.5f, 3},
   };
-  for (Variant const &v : variants) {
-    GroupedProblems::Fused const fused{v.activation, nullptr, 0};
-    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
-                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16,
-                                                    fused.description())) {
-      NO_KERNEL_FOR(std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation));
-    }
-  }
+  std::string const missing = missing_bias_epilogue_kernel();
+  if (!missing.empty()) NO_KERNEL_FOR(missing);
   constexpr int64_t kStride = 520;   // elements from one problem's bias to the next: >= every M
   DeviceBuffer bias(size_t(5 * kStride * kBf16Bytes));
   ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 5 * kStride, 77));
   uint64_t seed = 900;
-  for (Variant const &v : variants) {
+  for (BiasEpilogue const &v : kBiasEpilogues) {
     SCOPED_TRACE(cutlass::library::to_string(v.activation));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, v.epilogue));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,

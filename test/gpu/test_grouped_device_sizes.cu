@@ -273,21 +273,8 @@ TEST_F(DeviceSizesGpu, ACapturedGraphReplaysWithNewSizes) {
 /// decode-sized ones with max_n = 16 (the 64x32 grouped tile, when built; beta == 0 over NaN). A
 /// K == 0 group is skipped with a fused epilogue: its poisoned C keeps its bytes.
 TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
-  using cutlass::epilogue::ActivationKind;
-  struct Variant {
-    cutlassLibEpilogue_t epilogue;
-    ActivationKind activation;
-  };
-  Variant const variants[] = {{CUTLASS_LIB_EPILOGUE_BIAS, ActivationKind::kIdentity},
-                              {CUTLASS_LIB_EPILOGUE_RELU_BIAS, ActivationKind::kReLU},
-                              {CUTLASS_LIB_EPILOGUE_GELU_BIAS, ActivationKind::kGELU}};
-  for (Variant const &v : variants) {
-    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
-                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16,
-                                                    GroupedProblems::Fused{v.activation, nullptr, 0}.description())) {
-      NO_KERNEL_FOR(std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation));
-    }
-  }
+  std::string const missing = missing_bias_epilogue_kernel();
+  if (!missing.empty()) NO_KERNEL_FOR(missing);
   constexpr int64_t kStride = 264;   // elements from one group's bias to the next: >= every M
   DeviceBuffer bias(size_t(8 * kStride * kBf16Bytes));
   ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 8 * kStride, 78));
@@ -304,7 +291,7 @@ TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
   Round const rounds[] = {{tn_groups({{96, 80, 72}, {72, 56, 40}, {40, 24, 136}, {256, 192, 264}}), 1.25f, 0.5f, 0},
                           {tn_groups({{256, 3, 512}, {256, 16, 512}, {128, 1, 64}}, 1.0f, 0.0f), 1.0f, 0.0f, 16}};
   uint64_t seed = 1400;
-  for (Variant const &v : variants) {
+  for (BiasEpilogue const &v : kBiasEpilogues) {
     SCOPED_TRACE(cutlass::library::to_string(v.activation));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, v.epilogue));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
