@@ -408,8 +408,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  does nothing; k_g == 0, or alpha == 0 with host scalars, writes beta * C_g (A_g, B_g not
  *  read; beta == 0 writes zeros without reading C_g) with the plain epilogue; with a fused one
  *  a k_g == 0 group is skipped, C_g untouched (a fused cutlassLibGemmEx with k == 0 is
- *  NOT_SUPPORTED), and host alpha == 0 runs the GEMM as that call does; a group the kernels cannot run is
- *  skipped, C_g untouched: a negative size, a null C_g (or null A_g / B_g with k_g > 0), ldc < m_g
+ *  NOT_SUPPORTED), and host alpha == 0 runs the GEMM as that call does; a group the kernels
+ *  cannot run is skipped, C_g untouched: a negative size, a null C_g (or null A_g / B_g with k_g > 0), ldc < m_g
  *  or an lda / ldb below the stored extent (k_g for transa = T / transb = N, else m_g / n_g), a
  *  pointer, leading dimension or contiguous extent (m_g; k_g, m_g or n_g as stored) that is not a
  *  multiple of 16 bytes, a leading dimension of 2^40 bytes or more, more than (2^31 - 1) /
