@@ -243,9 +243,9 @@ class GemmUniversalOperation : public Operation {
 
   Status can_implement_contiguous(GemmUniversalArguments const &shape, int count) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      std::vector<KernelArguments> kernel_shape;
-      Status const status = grouped_arguments(&shape, 1, kernel_shape);
-      return status != Status::kSuccess ? status : Kernel::can_implement_contiguous(kernel_shape.front(), count);
+      KernelArguments kernel_shape;
+      Status const status = grouped_argument(shape, kernel_shape);
+      return status != Status::kSuccess ? status : Kernel::can_implement_contiguous(kernel_shape, count);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -262,12 +262,11 @@ class GemmUniversalOperation : public Operation {
   Status run_contiguous(GemmUniversalArguments const &shape, int const *offsets, int count, void *device_workspace,
                         cudaStream_t stream) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      std::vector<KernelArguments> kernel_shape;
-      Status status = grouped_arguments(&shape, 1, kernel_shape);
-      if (status == Status::kSuccess) status = Kernel::can_implement_contiguous(kernel_shape.front(), count);
-      return status != Status::kSuccess
-                 ? status
-                 : Kernel::run_contiguous(kernel_shape.front(), offsets, count, device_workspace, stream);
+      KernelArguments kernel_shape;
+      Status status = grouped_argument(shape, kernel_shape);
+      if (status == Status::kSuccess) status = Kernel::can_implement_contiguous(kernel_shape, count);
+      return status != Status::kSuccess ? status
+                                        : Kernel::run_contiguous(kernel_shape, offsets, count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -275,9 +274,9 @@ class GemmUniversalOperation : public Operation {
 
   Status can_implement_device_sized(GemmUniversalArguments const &prototype, int count) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      std::vector<KernelArguments> kernel_prototype;
-      Status const status = grouped_arguments(&prototype, 1, kernel_prototype);
-      return status != Status::kSuccess ? status : Kernel::can_implement_device_sized(kernel_prototype.front(), count);
+      KernelArguments kernel_prototype;
+      Status const status = grouped_argument(prototype, kernel_prototype);
+      return status != Status::kSuccess ? status : Kernel::can_implement_device_sized(kernel_prototype, count);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -294,11 +293,12 @@ class GemmUniversalOperation : public Operation {
   Status run_device_sized(GemmUniversalArguments const &prototype, GroupedDeviceArrays const &groups, int count,
                           void *device_workspace, cudaStream_t stream) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      std::vector<KernelArguments> kernel_prototype;
-      Status status = grouped_arguments(&prototype, 1, kernel_prototype);
-      if (status == Status::kSuccess) status = Kernel::can_implement_device_sized(kernel_prototype.front(), count);
-      if (status != Status::kSuccess) return status;
-      return Kernel::run_device_sized(kernel_prototype.front(), groups, count, device_workspace, stream);
+      KernelArguments kernel_prototype;
+      Status status = grouped_argument(prototype, kernel_prototype);
+      if (status == Status::kSuccess) status = Kernel::can_implement_device_sized(kernel_prototype, count);
+      return status != Status::kSuccess
+                 ? status
+                 : Kernel::run_device_sized(kernel_prototype, groups, count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -325,6 +325,15 @@ class GemmUniversalOperation : public Operation {
       kernel_problems.push_back(to_kernel_arguments(a));
     }
     return Status::kSuccess;
+  }
+
+  /// grouped_arguments of the one problem that stands for every group (the contiguous call's
+  /// packed shape, the device-sized call's prototype).
+  Status grouped_argument(GemmUniversalArguments const &problem, KernelArguments &kernel_problem) const {
+    std::vector<KernelArguments> one;
+    Status const status = grouped_arguments(&problem, 1, one);
+    if (status == Status::kSuccess) kernel_problem = one.front();
+    return status;
   }
 
   KernelArguments to_kernel_arguments(GemmUniversalArguments const &a) const {
