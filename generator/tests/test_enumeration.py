@@ -82,13 +82,18 @@ def test_counts_per_family(kernels):
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
     assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
+    # the bulk-copy GEMV (opt-in): 16-bit TN, plain, its 4-buffer ring in the name's stages
+    assert [k.name for k in by_family(kernels, gemv.FAMILY_BULK)] == [
+        "cutlass_simt_bf16_sgemv_bf16_256x1_1x4_tn_align1_splitk", "cutlass_simt_f16_sgemv_f16_256x1_1x4_tn_align1_splitk"]
+    assert not any(k.in_default_set for k in by_family(kernels, gemv.FAMILY_BULK))
     # skinny: plain 4 type rows x 2 widths (tn); fused: 4 rows x 17 on the first width, and the 2
     # 16-bit-output rows x the other width x (bias_relu, bias_gelu)
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 = 1074; fused 68 + 288 + 684 + 340 + 72 = 1452
-    assert len(kernels) == (1074 + 4 * (N_SGEMM_TILES - 4)) + 1452
+    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 + 2 (sm90_gemv) = 1076;
+    # fused 68 + 288 + 684 + 340 + 72 = 1452
+    assert len(kernels) == (1076 + 4 * (N_SGEMM_TILES - 4)) + 1452
 
 
 def test_default_set_counts(kernels):
