@@ -8,17 +8,25 @@
 #     stream-K at 1 x 11008 x 4096 (s28: 0.96 against the GEMV's 0.91) and the 64x16 / 64x32 tiles at
 #     11008 x 1 x 4096, interleaved with cuBLAS, to decide a selection rule for the GEMV rows;
 # (3) where the fp8-output epilogue's last ~8 us go at 28672 x 256 x 4096 (128x128: 63.7 us fp8 out
-#     + bias+GELU+amax against ~55 us with a bf16 out).
-# Run from the repository root with carry [".device"]; ~5 minutes cold.
+#     + bias+GELU+amax against ~55 us with a bf16 out);
+# (0) first: the opt-in bulk-copy GEMV (sm90_gemv, "*sgemv*_1x4_*", written s34, never run): its
+#     per-kernel GPU tests and memcheck, then it races the register-form GEMV in (2).
+# Run from the repository root with carry [".device"]; ~7 minutes cold.
 set -u
 o=${OUT:-/tmp/out}; b=build-n; start=$(date +%s)
 mkdir -p $o/l
 trap 'tar czf $o/next_logs.tar.gz -C $o/l .' EXIT
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a -DCUTLASS_ENABLE_TESTS=OFF \
-  -DCUTLASS_LIBRARY_KERNELS='*bf16_bf16_f32_bf16_bf16_16x64x64*_tnn_*,*bf16_bf16_f32_bf16_bf16_64x16x64*_tnn_*,*bf16_bf16_f32_bf16_bf16_64x32x64_1x1x1_16_tnn_align8_warpspecialized_pingpong_epi_tma,*sgemv_bf16_256x1*_tn_*,*e4m3_e4m3_f32_e4m3_e4m3_128x128x128_1x1x1_6*bias_gelu_amax,cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_6_tnn_align16_warpspecialized_pingpong_epi_tma' > $o/l/cfg.log 2>&1
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTLASS_NVCC_ARCHS=90a -DCUTLASS_LIB_PTXAS_VERBOSE=ON \
+  -DCUTLASS_LIBRARY_KERNELS='*sgemv*_1x4_*,*bf16_bf16_f32_bf16_bf16_16x64x64*_tnn_*,*bf16_bf16_f32_bf16_bf16_64x16x64*_tnn_*,*bf16_bf16_f32_bf16_bf16_64x32x64_1x1x1_16_tnn_align8_warpspecialized_pingpong_epi_tma,*sgemv_bf16_256x1*_tn_*,*e4m3_e4m3_f32_e4m3_e4m3_128x128x128_1x1x1_6*bias_gelu_amax,cutlass3x_sm90_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x1x1_6_tnn_align16_warpspecialized_pingpong_epi_tma' > $o/l/cfg.log 2>&1
 grep "kernels selected" $o/l/cfg.log
-cmake --build $b -j16 --target cutlass_profiler > $o/l/build.log 2>&1 || { grep -E "error" $o/l/build.log | head -30; exit 1; }
+cmake --build $b -j16 > $o/l/build.log 2>&1 || { grep -E "error" $o/l/build.log | head -30; exit 1; }
 echo "build $(( $(date +%s) - start )) s"
+# (0) the opt-in kernels' per-kernel entries (bulk GEMV, 16x64 stream-K, 64x16), memcheck of the bulk GEMV's
+timeout 200 ctest --test-dir $b -j14 --timeout 100 -R 'Manifest/.*(_1x4_|16x64x64_1x1x1_20_tnn_align8_stream_k|64x16x64)' > $o/l/ctest_optin.log 2>&1
+grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" $o/l/ctest_optin.log | tail -12
+G=$(find $b -name cutlass_lib_gpu_tests -type f | head -1)
+timeout 60 compute-sanitizer --tool memcheck $G --gtest_filter='Manifest/BandwidthKernelTest.*sgemv_bf16_256x1_1x4*' > $o/l/memcheck.log 2>&1
+echo "memcheck bulk GEMV: $(grep -E 'ERROR SUMMARY' $o/l/memcheck.log | tail -1)"
 P=$b/src/profiler/cutlass_profiler
 # (2) the opt-in tiles on the GEMV rows, every built kernel against cuBLAS, two rounds
 for r in 1 2; do
