@@ -403,7 +403,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
  *  The handle's fused epilogue (cutlassLibSetEpilogue: bias, ReLU / GELU / ..., alpha vector)
  *  applies to group g as to batch entry g of a strided call: its bias is bias + g * batchStride
  *  (cutlassLibSetEpilogueBias; PER_ROW: m_g values, PER_COLUMN: n_g), its alpha vector alike, so
- *  batchStride must cover the largest group's vector (not checked: the sizes are on the device).
+ *  batchStride is 0 (one vector for every group) or at least the largest group's m_g / n_g (not
+ *  checked: the sizes are on the device).
  *  What the kernels do per group (nothing can be reported back to the host): m_g or n_g == 0
  *  does nothing; k_g == 0, or alpha == 0 with host scalars, writes beta * C_g (A_g, B_g not
  *  read; beta == 0 writes zeros without reading C_g) with the plain epilogue; with a fused one

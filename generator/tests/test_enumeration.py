@@ -59,7 +59,7 @@ def test_counts_per_family(kernels):
     # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
     # the grouped 256x128 on a 1x2 cluster (bf16, f16) tn (opt-in); the swap-AB tiles, 32x64 and
     # 16x64 persistent and stream-K (bf16, f16) tn; the 64x16 few-token tile: 16-bit 4 rows x (tn, nn);
-    # the grouped 128x128 and 64x32 tiles with f32 out (bf16, f16) tn (opt-in)
+    # the grouped 128x128 and 64x32 tiles with f32 out (bf16, f16) tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
         208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
         + 2 * 4 + 4 * 2 + 2 * 2
@@ -67,7 +67,7 @@ def test_counts_per_family(kernels):
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
     # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in);
-    # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 tiles x 4 (opt-in); bias_relu and bias_gelu on the few-token row's
+    # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 tiles x 4 (12 in the default set); bias_relu and bias_gelu on the few-token row's
     # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208) for its 2 16-bit-output rows x (tn,
     # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in); bias_relu and bias_gelu
     # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn;

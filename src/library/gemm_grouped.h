@@ -129,7 +129,7 @@ struct GemmGroupedDeviceCall {
 /// The argument checks of a device-sized call, every kInvalidValue first: count < 0, max_n < 0,
 /// null alpha / beta, a null per-group array, one in pageable host memory or not aligned to its
 /// element type (when count > 0), the handle's epilogue and scale arguments (check_gemm_arguments
-/// of a 128^3 problem); then kNotSupported: a fused epilogue, D scale / amax, non-scalar operand
+/// of a 128^3 problem); then kNotSupported: an aux output, D scale / amax, non-scalar operand
 /// scales, precise accumulation, row-major C, count past 2^30 - 1.
 GemmGroupedOutcome check_device_sized_arguments(GemmGroupedDeviceCall const &call);
 

@@ -124,6 +124,11 @@ GemmCall device_sized_prototype(GemmCall c) {
   c.A = c.B = address;
   c.D = address;
   c.C = gemm_reads_c(c) ? address : nullptr;
+  // an aux output is refused after the argument checks (NOT_SUPPORTED): its ldaux against the
+  // groups' M is not this prototype's to judge
+  if (c.epilogue.kind.element_aux != NumericTypeID::kInvalid && c.epilogue.ldaux >= 0) {
+    c.epilogue.ldaux = std::max<int64_t>(c.epilogue.ldaux, 128);
+  }
   return c;
 }
 

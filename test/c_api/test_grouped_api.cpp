@@ -317,6 +317,11 @@ TEST_F(CApiGrouped, DeviceSizesArgumentChecks) {
             cutlassLibSetEpilogueScaleAmax(handle_, nullptr, static_cast<float *>(mutable_address(0x6000000))));
   EXPECT_EQ(after_arguments, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueScaleAmax(handle_, nullptr, nullptr));
+  // an aux output too, whatever its ldaux (the groups' M is on the device), not INVALID_VALUE
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_GELU_AUX));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAux(handle_, mutable_address(0x7000000), CUDA_R_16BF, 64, 0));
+  EXPECT_EQ(after_arguments, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 0, CUDA_R_16BF));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
   if (!has_device()) {
     EXPECT_EQ(CUTLASS_LIB_STATUS_NO_DEVICE, call(handle_, CUTLASS_LIB_OP_T, sizes, &alpha, 4, 16, CUDA_R_16BF));
   }

@@ -297,7 +297,9 @@ class CUTLASS_LIB_API Operation {
   /// every group and skips (C untouched) one the kernels cannot run: negative sizes, null or
   /// misaligned pointers, leading dimensions below the stored extent or off the 16-byte rule,
   /// contiguous extents (m for C, the K-major extent or m / n for A, B) off it, more than
-  /// (2^31 - 1) / count tiles; K == 0 writes beta * C. Two kernels, no copy: capturable into a
+  /// (2^31 - 1) / count tiles; K == 0 writes beta * C (plain epilogue; fused: the group is skipped).
+  /// A fused epilogue's vectors of group g are `prototype`'s batch entry g (vector + g * its batch
+  /// stride) over the group's m x n. Two kernels, no copy: capturable into a
   /// CUDA graph. can_implement_device_sized: kSuccess, kErrorNotSupported (not a grouped kernel,
   /// count past 2^30), can_implement's answers for the prototype; run_device_sized launches nothing
   /// when it fails (kErrorWorkspaceNull, kErrorMisalignedOperand for a workspace not 256-byte

@@ -251,7 +251,7 @@ class LinearCombination {
 
   /// D = alpha * acc (the plain epilogue only, source not needed).
   CUTLASS_HOST_DEVICE ElementOutput operator()(ElementAccumulator acc) const {
-    static_assert(!kFused, "a fused LinearCombination needs the (acc, row, column, m, n) form");
+    static_assert(!kFused, "a fused LinearCombination needs the (acc, source, c, row, column, m, n) form");
     ElementCompute a = NumericConverter<ElementCompute, ElementAccumulator>::convert(acc);
     return NumericConverter<ElementOutput, ElementCompute>::convert(multiply(alpha_, a));
   }

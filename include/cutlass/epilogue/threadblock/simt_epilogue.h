@@ -2,7 +2,7 @@
 /// The SIMT epilogue: applies the output operator to a thread's accumulators (laid out as in
 /// gemm/threadblock/simt_policy.h) and writes the CTA tile of the column-major output
 ///
-///     D(m, n) = op(acc(m, n), C(m, n))   or   op(acc(m, n)) when !op.is_source_needed()
+///     D(m, n) = op(acc(m, n), source, C(m, n))   (C not read when !op.is_source_needed())
 ///
 /// with element (m, n) of C at m + n * ldc and of D at m + n * ldd (elements).
 ///
