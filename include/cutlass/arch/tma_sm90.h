@@ -144,6 +144,8 @@ CUTLASS_DEVICE void mbarrier_arrive_cluster(uint64_t *barrier, uint32_t cta_rank
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900   // (clusters: sm_90; the header also serves sm_80 builds)
   auto *remote = static_cast<uint64_t *>(__cluster_map_shared_rank(barrier, cta_rank));
   cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster, cuda::ptx::space_cluster, remote);
+#elif defined(__CUDA_ARCH__)
+  __trap();
 #endif
 }
 

@@ -83,6 +83,8 @@ template <typename Kernel>
 __global__ void __launch_bounds__(256) gemv_bulk_kernel(typename Kernel::Params const params) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   Kernel::run_dot_bulk(params);
+#elif defined(__CUDA_ARCH__)
+  __trap();   // sm_90 and later only (can_implement refuses older devices)
 #endif
 }
 
@@ -184,22 +186,25 @@ struct Gemv {
     return (int64_t(params.length) + rows - 1) / rows;
   }
 
-  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, once
-  /// per device and form; 4 if it fails).
+  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, the
+  /// bulk form's with its static buffers; once per device and form; 4 if it fails).
   static int resident_ctas(bool dot) {
     int device = 0;
     cudaGetDevice(&device);
-    auto const query = [](auto kernel) {
+    auto const query = [](auto kernel, size_t dynamic_shared) {
       int ctas = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, kMaxStagedBytes) != cudaSuccess ||
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, dynamic_shared) != cudaSuccess ||
           ctas < 1) {
         cudaGetLastError();
         ctas = 4;
       }
       return ctas;
     };
-    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
-               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
+    if constexpr (kBulk) {
+      if (dot) return once_per_device(device, [&] { return query(gemv_bulk_kernel<Gemv>, 0); });
+    }
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>, kMaxStagedBytes); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>, kMaxStagedBytes); });
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
@@ -245,6 +250,14 @@ struct Gemv {
   static Status can_implement(Arguments const &args) {
     Status status = can_implement_common<Gemv>(args);
     if (status != Status::kSuccess) return status;
+    if constexpr (kBulk) {   // the bulk copies: sm_90 and later
+      int device = 0, major = 0;
+      if (cudaGetDevice(&device) != cudaSuccess ||
+          cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9) {
+        cudaGetLastError();
+        return Status::kErrorArchMismatch;
+      }
+    }
     auto const &p = args.problem_size;
     if (p.m() != 1 && p.n() != 1) return Status::kErrorNotSupported;   // a GEMV: M == 1 or N == 1
     if (args.batch_count > 65535) return Status::kErrorNotSupported;   // grid z
@@ -407,9 +420,10 @@ struct Gemv {
   /// Dot form through shared memory (kBulk, sm_90): as run_dot, warp w of CTA (bx, split, l)
   /// computes output bx * kWarps + w over its K run, the run's whole vectors read from the ring
   /// (chunk c of every row in buffer c % kStages), its last K % kVector elements from global
-  /// memory. Thread 0 issues the copies: the first kStages chunks up front, then chunk c +
-  /// kStages once every warp has given chunk c's buffer back. Needs the vector loads' alignment
-  /// and x_direct (run() checks both).
+  /// memory. Thread 0 issues the copies: the first kStages chunks up front, then, after its own
+  /// chunk c, chunk c - 1 + kStages into chunk c - 1's buffer once every warp has given that back
+  /// (a chunk late, so thread 0 seldom waits for the slowest warp). Needs the vector loads'
+  /// alignment and x_direct (run() checks both).
   CUTLASS_DEVICE static void run_dot_bulk(Params const &params) {
     __shared__ BulkStorage s;
     int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -459,9 +473,10 @@ struct Gemv {
       }
       __syncwarp();
       if (lane == 0) arch::mbarrier_arrive(&s.empty[b]);
-      if (threadIdx.x == 0 && c + kStages < chunks) {
-        arch::mbarrier_wait(&s.empty[b], parity);   // every warp is done with chunk c
-        issue(c + kStages);
+      int const refill = c - 1 + kStages;   // into chunk c - 1's buffer
+      if (threadIdx.x == 0 && c >= 1 && refill < chunks) {
+        arch::mbarrier_wait(&s.empty[(c - 1) % kStages], uint32_t((c - 1) / kStages) & 1u);   // every warp is done with chunk c - 1
+        issue(refill);
       }
     }
     if (warp < rows) {
