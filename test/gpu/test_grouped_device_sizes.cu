@@ -39,8 +39,10 @@ struct DeviceGroups {
   std::vector<void *> C;
   std::vector<int64_t> lda, ldb, ldc;
   DeviceBuffer d_sizes, d_A, d_B, d_C, d_lda, d_ldb, d_ldc;
+  cudaDataType input_type, output_type;   ///< A's and B's, C's (the problems')
 
-  DeviceGroups(GroupedProblems const &problems, std::vector<Extra> const &extra = {}) {
+  DeviceGroups(GroupedProblems const &problems, std::vector<Extra> const &extra = {})
+      : input_type(problems.input_type()), output_type(problems.output_type()) {
     std::vector<int64_t> const m = problems.m(), n = problems.n(), k = problems.k();
     std::vector<int64_t> const glda = problems.lda(), gldb = problems.ldb(), gldc = problems.ldc();
     A = problems.A(), B = problems.B(), C = problems.C();
@@ -82,18 +84,18 @@ struct DeviceGroups {
                             size_t *bytes) const {
     return cutlassLibGemmGroupedDeviceSizesExSelect(
         handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, static_cast<int32_t const *>(d_sizes.get()), &alpha,
-        static_cast<void const *const *>(d_A.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_lda.get()),
-        static_cast<void const *const *>(d_B.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldb.get()), &beta,
-        static_cast<void *const *>(d_C.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldc.get()), count(), 0,
+        static_cast<void const *const *>(d_A.get()), input_type, static_cast<int64_t const *>(d_lda.get()),
+        static_cast<void const *const *>(d_B.get()), input_type, static_cast<int64_t const *>(d_ldb.get()), &beta,
+        static_cast<void *const *>(d_C.get()), output_type, static_cast<int64_t const *>(d_ldc.get()), count(), 0,
         CUTLASS_LIB_COMPUTE_32F, name, bytes);
   }
 
   cutlassLibStatus_t run(cutlassLibHandle_t handle, float alpha, float beta, int64_t max_n = 0) const {
     return cutlassLibGemmGroupedDeviceSizesEx(
         handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, static_cast<int32_t const *>(d_sizes.get()), &alpha,
-        static_cast<void const *const *>(d_A.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_lda.get()),
-        static_cast<void const *const *>(d_B.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldb.get()), &beta,
-        static_cast<void *const *>(d_C.get()), CUDA_R_16BF, static_cast<int64_t const *>(d_ldc.get()), count(), max_n,
+        static_cast<void const *const *>(d_A.get()), input_type, static_cast<int64_t const *>(d_lda.get()),
+        static_cast<void const *const *>(d_B.get()), input_type, static_cast<int64_t const *>(d_ldb.get()), &beta,
+        static_cast<void *const *>(d_C.get()), output_type, static_cast<int64_t const *>(d_ldc.get()), count(), max_n,
         CUTLASS_LIB_COMPUTE_32F);
   }
 };
@@ -307,6 +309,26 @@ TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
     }
   }
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+}
+
+/// e4m3 groups (the grouped e4m3 TN kernels) with the handle's per-tensor operand scales (device
+/// scalars) on every group, and a K == 0 group (beta * C).
+TEST_F(DeviceSizesGpu, E4m3GroupsWithOperandScales) {
+  if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kFE4M3, LayoutTypeID::kRowMajor,
+                                                  LayoutTypeID::kColumnMajor, NumericTypeID::kBF16)) {
+    NO_KERNEL_FOR("a grouped e4m3 TN GEMM");
+  }
+  float const scales[2] = {0.5f, 0.25f};
+  DeviceBuffer scale_buffer(sizeof(scales));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(scale_buffer.get(), scales, sizeof(scales), cudaMemcpyHostToDevice));
+  float const *const scale_device = static_cast<float const *>(scale_buffer.get());
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale_device, scale_device + 1));
+  GroupedProblems problems(tn_groups({{256, 17, 512}, {128, 8, 0}, {384, 200, 512}, {256, 129, 1040}}),
+                           /*device_scalars=*/false, 1500, NumericTypeID::kFE4M3);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, DeviceGroups(problems).run(handle_, 1.25f, 0.5f));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results(double(scales[0]) * scales[1]);
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, nullptr, nullptr));
 }
 
 /// What a device tells: arrays in pageable host memory are refused, not read; a D scale / amax
