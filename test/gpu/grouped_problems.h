@@ -131,12 +131,14 @@ class GroupedProblems {
   /// C's CUDA type.
   cudaDataType output_type() const { return output_ == NumericTypeID::kF32 ? CUDA_R_32F : CUDA_R_16BF; }
 
-  /// The handle's fused epilogue of a call: `activation`, and a PER_ROW bf16 bias whose batch
-  /// entry e (problem e's) starts `bias_stride` elements after entry e - 1's.
+  /// The handle's fused epilogue of a call: `activation`, and a bf16 bias (PER_ROW, or PER_COLUMN
+  /// when `per_column`) whose batch entry e (problem e's) starts `bias_stride` elements after entry
+  /// e - 1's.
   struct Fused {
     cutlass::epilogue::ActivationKind activation;
     char const *bias;
     int64_t bias_stride;
+    bool per_column = false;
     /// The fused pieces the call asks of its kernel.
     EpilogueDescription description() const {
       EpilogueDescription d;
@@ -175,7 +177,8 @@ class GroupedProblems {
         region.activation = fused->activation;
         region.alpha = r.alpha, region.beta = r.beta;
         region.before = r.C, region.got = c(p), region.ldc = p.ldc;
-        region.row_bias = fused->bias + int64_t(e) * fused->bias_stride * kBf16Bytes;
+        (fused->per_column ? region.column_bias : region.row_bias) =
+            fused->bias + int64_t(e) * fused->bias_stride * kBf16Bytes;
         EXPECT_TRUE(cutlass_lib_test::fused_region_matches(region)) << where;
       } else {
         ASSERT_TRUE(ref::reference_gemm(r)) << where;

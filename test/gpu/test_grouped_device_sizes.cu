@@ -270,14 +270,15 @@ TEST_F(DeviceSizesGpu, ACapturedGraphReplaysWithNewSizes) {
   cudaStreamDestroy(stream);
 }
 
-/// The handle's bias + activation on every group: group g adds batch entry g's PER_ROW bias
-/// (bias + g * batchStride) before the activation, on prefill-sized groups (beta != 0) and on
-/// decode-sized ones with max_n = 16 (the 64x32 grouped tile, when built; beta == 0 over NaN). A
-/// K == 0 group is skipped with a fused epilogue: its poisoned C keeps its bytes.
+/// The handle's bias + activation on every group: group g adds batch entry g's bias (bias + g *
+/// batchStride; PER_ROW, and PER_COLUMN for bias+GELU) before the activation, on prefill-sized
+/// groups (beta != 0) and on decode-sized ones with max_n = 16 (the 64x32 grouped tile, when
+/// built; beta == 0 over NaN). A K == 0 group is skipped with a fused epilogue: its poisoned C
+/// keeps its bytes.
 TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
   std::string const missing = missing_bias_epilogue_kernel();
   if (!missing.empty()) NO_KERNEL_FOR(missing);
-  constexpr int64_t kStride = 264;   // elements from one group's bias to the next: >= every M
+  constexpr int64_t kStride = 264;   // elements from one group's bias to the next: >= every M and N
   DeviceBuffer bias(size_t(8 * kStride * kBf16Bytes));
   ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 8 * kStride, 78));
   DeviceBuffer operand(64 * 64 * 2), poisoned(64 * 64 * 2), before(64 * 64 * 2);
@@ -293,12 +294,22 @@ TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
   Round const rounds[] = {{tn_groups({{96, 80, 72}, {72, 56, 40}, {40, 24, 136}, {256, 192, 264}}), 1.25f, 0.5f, 0},
                           {tn_groups({{256, 3, 512}, {256, 16, 512}, {128, 1, 64}}, 1.0f, 0.0f), 1.0f, 0.0f, 16}};
   uint64_t seed = 1400;
-  for (BiasEpilogue const &v : kBiasEpilogues) {
-    SCOPED_TRACE(cutlass::library::to_string(v.activation));
+  struct Case {
+    BiasEpilogue epilogue;
+    bool per_column;
+  };
+  std::vector<Case> cases;
+  for (BiasEpilogue const &v : kBiasEpilogues) cases.push_back({v, false});
+  cases.push_back({kBiasEpilogues[2], true});   // bias+GELU, PER_COLUMN
+  for (Case const &k : cases) {
+    BiasEpilogue const &v = k.epilogue;
+    SCOPED_TRACE(std::string(cutlass::library::to_string(v.activation)) + (k.per_column ? " per column" : " per row"));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, v.epilogue));
     ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-              cutlassLibSetEpilogueBias(handle_, bias.get(), CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, kStride));
-    GroupedProblems::Fused const fused{v.activation, bias.bytes_ptr(), kStride};
+              cutlassLibSetEpilogueBias(handle_, bias.get(), CUDA_R_16BF,
+                                        k.per_column ? CUTLASS_LIB_VECTOR_PER_COLUMN : CUTLASS_LIB_VECTOR_PER_ROW,
+                                        kStride));
+    GroupedProblems::Fused const fused{v.activation, bias.bytes_ptr(), kStride, k.per_column};
     for (Round const &r : rounds) {
       GroupedProblems problems(r.groups, /*device_scalars=*/false, seed++);
       DeviceGroups const groups(problems, {{16, 16, 0, a, a, poisoned.get(), 16, 16, 16}});
