@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(256) gemv_bulk_kernel(typename Kernel::Params 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   Kernel::run_dot_bulk(params);
 #elif defined(__CUDA_ARCH__)
-  __trap();   // sm_90 and later only (can_implement refuses older devices)
+  __trap();   // sm_90 and later only (kMinComputeCapability: the library refuses older devices)
 #endif
 }
 
@@ -250,14 +250,6 @@ struct Gemv {
   static Status can_implement(Arguments const &args) {
     Status status = can_implement_common<Gemv>(args);
     if (status != Status::kSuccess) return status;
-    if constexpr (kBulk) {   // the bulk copies: sm_90 and later
-      int device = 0, major = 0;
-      if (cudaGetDevice(&device) != cudaSuccess ||
-          cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9) {
-        cudaGetLastError();
-        return Status::kErrorArchMismatch;
-      }
-    }
     auto const &p = args.problem_size;
     if (p.m() != 1 && p.n() != 1) return Status::kErrorNotSupported;   // a GEMV: M == 1 or N == 1
     if (args.batch_count > 65535) return Status::kErrorNotSupported;   // grid z
@@ -347,6 +339,12 @@ struct Gemv {
     return NumericConverter<ElementAccumulator, Element>::convert(x);
   }
 
+  /// acc += a . b over one vector pair, in element order.
+  CUTLASS_DEVICE static void add_dot(ElementAccumulator &acc, Vector const &a, Vector const &b) {
+    CUTLASS_PRAGMA_UNROLL
+    for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
+  }
+
   /// x(k_begin .. k_begin + count - 1) of batch entry l into `staged` (all threads of the CTA).
   CUTLASS_DEVICE static void stage_x(Params const &params, Element *staged, int l, int64_t k_begin, int count) {
     Element const *x = params.x + int64_t(l) * params.x_batch_stride;
@@ -383,16 +381,12 @@ struct Gemv {
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) {
-            Vector const b = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
-            CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
+            add_dot(acc, a[u], load_x(xs + (v + 32 * u) * kVector, params.x_direct));
           }
         }
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
-          Vector const b = load_x(xs + v * kVector, params.x_direct);
-          CUTLASS_PRAGMA_UNROLL
-          for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
+          add_dot(acc, a, load_x(xs + v * kVector, params.x_direct));
         }
         done = vectors * kVector;
       }
@@ -466,9 +460,7 @@ struct Gemv {
         for (int v = lane; v < vectors; v += 32) {
           Vector a;
           memcpy(&a, &s.rows[b][warp][v * kVector], sizeof(Vector));
-          Vector const xv = load_x(x + int64_t(c) * kChunk + v * kVector, true);
-          CUTLASS_PRAGMA_UNROLL
-          for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(xv.e[e]);
+          add_dot(acc, a, load_x(x + int64_t(c) * kChunk + v * kVector, true));
         }
       }
       __syncwarp();
