@@ -657,8 +657,9 @@ typedef enum {
  *  ceil(in / 128) values: out = 4096, in = 7168 gives 32 x 56, block (r, kb) at scale[r * 56 + kb];
  *  56 is a multiple of 4, so no padding)
  *  and B = x with VEC128 (tokens x ceil(in / 128): token t of k-block kb at scale[kb * tokens + t]).
- *  The block modes run on the block-scaled sm90 kernels only (names "..._blockscale", e4m3 /
- *  e5m2 TN, 16-byte alignment; a build without them answers NO_KERNEL), which promote every
+ *  The block modes run on the block-scaled sm90 kernels only (names "..._blockscale"; e4m3 x
+ *  e4m3, e4m3 x e5m2 and e5m2 x e4m3, cuBLASLt's fp8 pairings; TN, 16-byte alignment; a build
+ *  without them answers NO_KERNEL), which promote every
  *  k-block's partial sum to f32 registers, so block scales imply precise accumulation.
  *  Only calls with fp8 Atype / Btype take scales, and CUDA_R_8I ones with COMPUTE_32F the
  *  SCALAR_32F and OUTER_VEC_32F modes (int8 dequantization: the s32 sum of each output times

@@ -4,7 +4,6 @@ from . import gemv, sm50_simt, sm80_skinny, sm80_tensorop, sm90_tensorop
 #: Every family the generator knows. Registration order sorts them by descending min_cc.
 FAMILIES = (
     gemv.FAMILY,   # before SIMT: among equal minimum capabilities the registry order is the preference
-    gemv.FAMILY_BULK,
     sm50_simt.FAMILY,
     sm80_tensorop.FAMILY,
     sm80_skinny.FAMILY,

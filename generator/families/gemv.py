@@ -8,29 +8,20 @@ is the CTA's 256 threads (1x1 K, 1 stage: no shared-memory pipeline), e.g.
 cutlass_simt_bf16_sgemv_bf16_256x1_1x1_tn_align1_splitk (it splits K over CTAs as
 the problem needs). Selection sends it only M == 1 or N == 1 calls
 (its can_implement refuses the rest), where its cost (bytes / bandwidth) beats the tiled kernels'.
-
-FAMILY_BULK (sm90_gemv, opt-in): the same kernel template with Stages > 1, the dot form's rows
-streamed through shared memory by bulk copies (sm_90), e.g.
-cutlass_simt_bf16_sgemv_bf16_256x1_1x4_tn_align1_splitk.
 """
-import dataclasses
 from typing import List
 
 from ..config import Family, KernelConfig, MathRow, TileRow
-from ..datatypes import ALL_LAYOUTS, BF16, COLUMN_MAJOR, E4M3, F16, F32, F64, ROW_MAJOR, S8, S32, TF32, Shape
+from ..datatypes import ALL_LAYOUTS, BF16, E4M3, F16, F32, F64, S8, S32, TF32, Shape
 from ..epilogues import DEFAULT_SET, STANDARD, EpilogueRow
 
 TILES = (TileRow(threadblock=Shape(256, 1, 1), warp=Shape(32, 1, 1), stages=1),)
-#: The bulk-copy dot form (gemv.h, Stages > 1; sm_90): each CTA's 8 rows stream through 4 shared
-#: memory buffers of 1 KB per row, filled by cp.async.bulk (32 KB in flight per CTA without
-#: registers). The "stages" of the name (..._256x1_1x4_...) is the ring's depth.
-TILES_BULK = (TileRow(threadblock=Shape(256, 1, 1), warp=Shape(32, 1, 1), stages=4),)
 INSTRUCTION = Shape(1, 1, 1)
 
 
-def _row(a, c, accumulator, epilogues=EpilogueRow(), in_default_set=True, layouts=ALL_LAYOUTS, tiles=TILES):
+def _row(a, c, accumulator, epilogues=EpilogueRow(), in_default_set=True):
     return MathRow(a=a, b=a, c=c, accumulator=accumulator, compute=accumulator, instruction=INSTRUCTION,
-                   layouts=layouts, alignments=(1,), tiles=tiles, epilogues=epilogues,
+                   layouts=ALL_LAYOUTS, alignments=(1,), tiles=TILES, epilogues=epilogues,
                    in_default_set=in_default_set)
 
 
@@ -48,21 +39,12 @@ ROWS = tuple(
     _row(E4M3, c, F32, in_default_set=False) for c in (BF16, F16, F32)
 )
 
-#: The bulk-copy dot form, 16-bit TN (the dot form of both N == 1, A row-major, and M == 1, B
-#: column-major), its own family (sm_90 and later): written s34 after the device budget, compiled
-#: on the host, NOT yet run on a GPU; opt-in ("*sgemv*_1x4_*") until its tests pass and it is
-#: measured against the register form.
-ROWS_BULK = tuple(
-    _row(a, a, F32, layouts=((ROW_MAJOR, COLUMN_MAJOR),), tiles=TILES_BULK) for a in (BF16, F16)
-)
-
 
 def kernel_rules(cfg: KernelConfig) -> List[str]:
     """Gemv's own rules (gemv.h), as sentences."""
     problems = []
-    if cfg.tile.threadblock != Shape(256, 1, 1) or cfg.tile.warp != Shape(32, 1, 1) or not 1 <= cfg.tile.stages <= 5:
-        problems.append("a GEMV CTA is 256 threads of 32-thread warps (threadblock 256x1x1, warp 32x1x1), one stage "
-                        "or a bulk ring of 2-5 (gemv.h: 8 rows x 1 KB per buffer in static shared memory)")
+    if cfg.tile.threadblock != Shape(256, 1, 1) or cfg.tile.warp != Shape(32, 1, 1) or cfg.tile.stages != 1:
+        problems.append("a GEMV CTA is 256 threads of 32-thread warps, one stage (threadblock 256x1x1, warp 32x1x1)")
     if cfg.a.alignment != 1 or cfg.b.alignment != 1:
         problems.append("GEMV kernels take any alignment (align1); they vectorize at run time")
     if cfg.a.element != cfg.b.element:
@@ -89,6 +71,3 @@ FAMILY = Family(
     name_suffix="_splitk",   # it splits K over CTAs when the outputs cannot fill the GPU
     # verified on the H200 (docs/NOTES.md, 2026-12-01): every kernel's GPU tests pass
 )
-
-FAMILY_BULK = dataclasses.replace(FAMILY, name="sm90_gemv", min_cc=90, file_prefix="gemv_sm90", sources_bucket=90,
-                                  rows=ROWS_BULK, default_set=False)

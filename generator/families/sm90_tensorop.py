@@ -325,10 +325,12 @@ ROWS = tuple(
             alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, (TILES[0], TILES[2], TILES[7])))
     for a, b in ((E4M3, E5M2), (E5M2, E4M3)) for c in (BF16, F16, F32)
 ) + tuple(
-    # block-scaled e4m3 x e4m3 -> bf16 / f16 / f32, TN (TILES_BLOCKSCALED)
-    MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
+    # block-scaled e4m3 x e4m3 -> bf16 / f16 / f32, TN (TILES_BLOCKSCALED), and the mixed pairings
+    # e4m3 x e5m2, e5m2 x e4m3 (cuBLASLt's other fp8 pairings; their kernels promote 1x128 column
+    # scales unswapped: GemmSm90::kSwapsColumnScales needs one operand type)
+    MathRow(a=a, b=b, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
             alignments=ALIGNMENTS_S8, tiles=TILES_BLOCKSCALED, in_default_set=False)
-    for c in (BF16, F16, F32)
+    for a, b in ((E4M3, E4M3), (E4M3, E5M2), (E5M2, E4M3)) for c in (BF16, F16, F32)
 ) + tuple(
     # grouped (TILE_GROUPED): 16-bit in, 16-bit out, every layout; passed the GPU suite (the C API's
     # and Python's grouped calls take it for problems of one type and layout, each its own K);

@@ -329,9 +329,11 @@ def test_manifest_epilogue_objects(tmp_path):
         assert k["epilogue"]["bias"] in ("", k["C"]["element"]) and k["epilogue"]["aux"] in ("", k["C"]["element"])
     assert {k["C"]["element"] for k in fp8_in} == {"bf16", "f16", "f32"}
     assert all(not k["epilogue"]["scale_amax"] for k in fp8_in)
-    # the mixed pairings: e4m3 x e5m2 and e5m2 x e4m3, 3 outputs x 3 tiles each
+    # the mixed pairings: e4m3 x e5m2 and e5m2 x e4m3, 3 outputs x 3 tiles each, and as many
+    # block-scaled ones (3 outputs x 3 block-scaled tiles)
     mixed = [k for k in by_name.values() if {k["A"]["element"], k["B"]["element"]} == {"fe4m3", "fe5m2"}]
-    assert len(mixed) == 2 * 3 * 3
+    assert len(mixed) == 2 * 3 * 3 * 2
+    assert len([k for k in mixed if k["name"].endswith("_blockscale_epi_tma")]) == 2 * 3 * 3
     assert {(k["A"]["element"], k["B"]["element"]) for k in mixed} == {("fe4m3", "fe5m2"), ("fe5m2", "fe4m3")}
 
 

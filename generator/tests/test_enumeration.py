@@ -53,7 +53,8 @@ def test_counts_per_family(kernels):
     # 128x256 (opt-in) tiles: (bf16, f16) x 4 layouts each, and the grouped 64x32: (bf16, f16) x
     # (tn, nn); the mixed fp8
     # pairings: 2 x 3 outputs x 3 tiles, tn; the 128x208 tiles (persistent, stream-K): 16-bit 4 rows x (tn, nn);
-    # the block-scaled e4m3 tiles: 3 outputs x 3 tiles (128x128 on 1x1 and 2x1 clusters, 64x128), tn;
+    # the block-scaled tiles: 3 pairings (e4m3 x e4m3, e4m3 x e5m2, e5m2 x e4m3) x 3 outputs x 3 tiles
+    # (128x128 on 1x1 and 2x1 clusters, 64x128), tn;
     # s8 dequantization (bf16, f16, f32 out) tn x 13 tiles x alignment 16; s8 requantization (s8 out)
     # tn x the one 128-row warpgroup tile; grouped e4m3 (bf16, f16 out) tn x 2 tiles (opt-in); the
     # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
@@ -61,7 +62,7 @@ def test_counts_per_family(kernels):
     # 16x64 persistent and stream-K (bf16, f16) tn; the 64x16 few-token tile: 16-bit 4 rows x (tn, nn);
     # the grouped 128x128 and 64x32 tiles with f32 out (bf16, f16) tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
-        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
+        208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
         + 2 * 4 + 4 * 2 + 2 * 2
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
@@ -82,18 +83,13 @@ def test_counts_per_family(kernels):
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
     assert len([k for k in gemvs if k.epilogue.fused]) == 5 * 4 * N_STANDARD == 340
-    # the bulk-copy GEMV (opt-in): 16-bit TN, plain, its 4-buffer ring in the name's stages
-    assert [k.name for k in by_family(kernels, gemv.FAMILY_BULK)] == [
-        "cutlass_simt_bf16_sgemv_bf16_256x1_1x4_tn_align1_splitk", "cutlass_simt_f16_sgemv_f16_256x1_1x4_tn_align1_splitk"]
-    assert not any(k.in_default_set for k in by_family(kernels, gemv.FAMILY_BULK))
     # skinny: plain 4 type rows x 2 widths (tn); fused: 4 rows x 17 on the first width, and the 2
     # 16-bit-output rows x the other width x (bias_relu, bias_gelu)
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 560 + 44 + 8 + 2 (sm90_gemv) = 1076;
-    # fused 68 + 288 + 684 + 340 + 72 = 1452
-    assert len(kernels) == (1076 + 4 * (N_SGEMM_TILES - 4)) + 1452
+    # plain 27 (+4 per extra sgemm tile) + 435 + 578 + 44 + 8 = 1092; fused 68 + 288 + 684 + 340 + 72 = 1452
+    assert len(kernels) == (1092 + 4 * (N_SGEMM_TILES - 4)) + 1452
 
 
 def test_default_set_counts(kernels):
@@ -392,8 +388,8 @@ def test_sm90_cluster_rules(tile_fields, message):
 def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
     # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32, s8, the 3 e4m3 and
-    # the 3 s8-dequantization rows tn x 4 each, the block-scaled 128x128 2x1 tile (3 outputs), the
+    # the 3 s8-dequantization rows tn x 4 each, the block-scaled 128x128 2x1 tile (3 pairings x 3 outputs), the
     # grouped 128x128 2x1 and 256x128 1x2 tiles (bf16, f16) tn; no fused variant on them
-    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 + 2 + 2
+    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 * 3 + 2 + 2
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}

@@ -1,6 +1,6 @@
 /// Block-scaled fp8 GEMMs and precise accumulation through the C API (cutlassLibSetMatrixScale
 /// with VEC128_32F / BLK128x128_32F, cutlassLibSetAccumulation), on the block-scaled sm90 kernels
-/// ("..._blockscale"). The reference: each 128-deep k-block's product from the f64-summing
+/// ("..._blockscale"): e4m3 x e4m3 and the mixed pairings e4m3 x e5m2, e5m2 x e4m3. The reference: each 128-deep k-block's product from the f64-summing
 /// reference GEMM, scaled and summed on the host in double, so the scales' layout and indexing
 /// are checked independently of the kernel.
 #include <gtest/gtest.h>
@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "cutlass/library/singleton.h"
@@ -24,13 +26,14 @@ using namespace cutlass::library;
 namespace ref = cutlass::reference;
 using cutlass_lib_test::DeviceBuffer;
 
-/// Whether the build has a block-scaled e4m3 TN kernel with output `c` for this device.
-bool build_has_block_scaled(NumericTypeID c) {
+/// Whether the build has a block-scaled TN kernel with operands `a` x `b` and output `c` for this device.
+bool build_has_block_scaled(NumericTypeID c, NumericTypeID a = NumericTypeID::kFE4M3,
+                            NumericTypeID b = NumericTypeID::kFE4M3) {
   int const cc = cutlass_lib_test::device_compute_capability();
   for (auto const &op : Singleton::get().manifest.operations()) {
     auto const &d = static_cast<GemmDescription const &>(op->description());
-    if (cutlass_lib_test::is_block_scaled(d) && d.A.element == NumericTypeID::kFE4M3 &&
-        d.B.element == NumericTypeID::kFE4M3 && d.C.element == c && cc >= d.tile_description.minimum_compute_capability &&
+    if (cutlass_lib_test::is_block_scaled(d) && d.A.element == a && d.B.element == b && d.C.element == c &&
+        cc >= d.tile_description.minimum_compute_capability &&
         cc <= d.tile_description.maximum_compute_capability) {
       return true;
     }
@@ -45,14 +48,19 @@ std::vector<float> to_host(void const *device, int64_t count) {
   return host;
 }
 
-/// A (M x K row-major, "T") and B (K x N column-major, "N") e4m3, uniform [-1, 1].
+/// The C API's name of an fp8 type.
+cudaDataType_t cuda_type(NumericTypeID t) { return t == NumericTypeID::kFE5M2 ? CUDA_R_8F_E5M2 : CUDA_R_8F_E4M3; }
+
+/// A (M x K row-major, "T") and B (K x N column-major, "N") fp8 (e4m3 unless asked), uniform [-1, 1].
 struct Operands {
   int64_t m, n, k;
+  NumericTypeID type_a, type_b;
   DeviceBuffer A, B;
-  Operands(int64_t m_, int64_t n_, int64_t k_, uint64_t seed)
-      : m(m_), n(n_), k(k_), A(size_t(m_ * k_ + 16)), B(size_t(k_ * n_ + 16)) {
-    EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kFE4M3, A.get(), m * k, seed, -1, 1));
-    EXPECT_TRUE(ref::fill_uniform(NumericTypeID::kFE4M3, B.get(), k * n, seed + 1, -1, 1));
+  Operands(int64_t m_, int64_t n_, int64_t k_, uint64_t seed, NumericTypeID a = NumericTypeID::kFE4M3,
+           NumericTypeID b = NumericTypeID::kFE4M3)
+      : m(m_), n(n_), k(k_), type_a(a), type_b(b), A(size_t(m_ * k_ + 16)), B(size_t(k_ * n_ + 16)) {
+    EXPECT_TRUE(ref::fill_uniform(type_a, A.get(), m * k, seed, -1, 1));
+    EXPECT_TRUE(ref::fill_uniform(type_b, B.get(), k * n, seed + 1, -1, 1));
   }
 
   /// The f32 product of K-slice [k0, k0 + depth) (column-major M x N), summed in double.
@@ -60,7 +68,7 @@ struct Operands {
     DeviceBuffer D(size_t(m * n * 4));
     ref::GemmProblem p;
     p.m = m, p.n = n, p.k = depth;
-    p.element_A = p.element_B = NumericTypeID::kFE4M3, p.element_C = NumericTypeID::kF32;
+    p.element_A = type_a, p.element_B = type_b, p.element_C = NumericTypeID::kF32;
     p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
     p.A = A.bytes_ptr() + k0, p.lda = k, p.B = B.bytes_ptr() + k0, p.ldb = k;
     p.C = D.get(), p.ldc = m, p.D = D.get(), p.ldd = m;
@@ -75,8 +83,8 @@ struct Operands {
     EXPECT_TRUE(ref::fill_poison(NumericTypeID::kF32, D.get(), m * n));
     float const beta = 0;
     EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
-              cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.get(), CUDA_R_8F_E4M3, k,
-                               B.get(), CUDA_R_8F_E4M3, k, &beta, D.get(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
+              cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, m, n, k, &alpha, A.get(), cuda_type(type_a), k,
+                               B.get(), cuda_type(type_b), k, &beta, D.get(), CUDA_R_32F, m, CUTLASS_LIB_COMPUTE_32F));
     EXPECT_EQ(cudaSuccess, cudaDeviceSynchronize());
     return to_host(D.get(), m * n);
   }
@@ -147,8 +155,9 @@ struct ScaledCase {
   DeviceBuffer device_sa, device_sb;
   std::vector<double> expected;
 
-  ScaledCase(ModeCase mode, int64_t k_, int64_t offset_ = 0)
-      : k(k_), k_blocks((k_ + 127) / 128), offset(offset_), x(m, n, k_, 71),
+  ScaledCase(ModeCase mode, int64_t k_, int64_t offset_ = 0, NumericTypeID a = NumericTypeID::kFE4M3,
+             NumericTypeID b = NumericTypeID::kFE4M3)
+      : k(k_), k_blocks((k_ + 127) / 128), offset(offset_), x(m, n, k_, 71, a, b),
         sa(size_t(scale_count(mode.a, m, k_blocks))), sb(size_t(scale_count(mode.b, n, k_blocks))),
         device_sa((sa.size() + offset_) * 4), device_sb((sb.size() + offset_) * 4) {
     for (size_t i = 0; i < sa.size(); ++i) sa[i] = 0.25f + float((i * 37) % 16) / 8.0f;   // 0.25 .. 2.125
@@ -162,24 +171,31 @@ struct ScaledCase {
 };
 
 /// The C API: each pairing of the block modes on the kernel the handle selects (DeepSeek-V3's
-/// pairing is BLK128x128 weights as A with VEC128 activations as B).
+/// pairing is BLK128x128 weights as A with VEC128 activations as B), for each operand-type pairing
+/// (e4m3 x e4m3, e4m3 x e5m2, e5m2 x e4m3) whose f32-output kernels the build has.
 TEST_P(BlockScalesGpu, SumOfScaledKBlocks) {
   SKIP_WITHOUT_GPU();
-  if (!build_has_block_scaled(NumericTypeID::kF32)) {
-    GTEST_SKIP() << "the block-scaled e4m3 -> f32 kernels are opt-in and not in this build";
-  }
   ModeCase const mode = GetParam();
-  ScaledCase const c(mode, 600);   // lda = ldb = 600 bytes: the handle's packing route (TMA needs 16-byte strides)
-  cutlassLibHandle_t handle = nullptr;
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, c.scale_a()));
-  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, c.scale_b()));
-  std::vector<float> const ours = c.x.run(handle, c.alpha);
-  cutlassLibDestroy(handle);
-  int64_t nonfinite = 0;
-  double const error = relative_error(ours, c.expected, nonfinite);
-  EXPECT_EQ(0, nonfinite);
-  EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, NumericTypeID::kF32, c.k)) << mode.name;
+  constexpr NumericTypeID e4m3 = NumericTypeID::kFE4M3, e5m2 = NumericTypeID::kFE5M2;
+  int ran = 0;
+  for (auto const &types : {std::make_pair(e4m3, e4m3), std::make_pair(e4m3, e5m2), std::make_pair(e5m2, e4m3)}) {
+    if (!build_has_block_scaled(NumericTypeID::kF32, types.first, types.second)) continue;
+    SCOPED_TRACE(types.first == types.second ? "e4m3 x e4m3" : types.first == e4m3 ? "e4m3 x e5m2" : "e5m2 x e4m3");
+    // lda = ldb = 600 bytes: the handle's packing route (TMA needs 16-byte strides)
+    ScaledCase const c(mode, 600, 0, types.first, types.second);
+    cutlassLibHandle_t handle = nullptr;
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_A, mode.a, c.scale_a()));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetMatrixScale(handle, CUTLASS_LIB_MATRIX_B, mode.b, c.scale_b()));
+    std::vector<float> const ours = c.x.run(handle, c.alpha);
+    cutlassLibDestroy(handle);
+    int64_t nonfinite = 0;
+    double const error = relative_error(ours, c.expected, nonfinite);
+    EXPECT_EQ(0, nonfinite);
+    EXPECT_LE(error, ref::error_bound(types.first, NumericTypeID::kF32, c.k)) << mode.name;
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "the block-scaled fp8 -> f32 kernels are opt-in and not in this build";
 }
 
 /// Strided-batched: two batch entries, each with its own operands and scales, the scales of entry
@@ -261,7 +277,7 @@ cutlass::epilogue::OperandScaleMode block_mode(cutlassLibMatrixScale_t mode) {
                                                      : cutlass::epilogue::OperandScaleMode::kBlock128x128;
 }
 
-/// Every block-scaled e4m3 kernel of the build (each tile, cluster and output type) run directly
+/// Every block-scaled kernel of the build (each operand pairing, tile, cluster and output type) run directly
 /// with each pairing, so kernels the handle would not pick for this shape are checked too, at K of
 /// 1, 2, 3, 5 and 6 k-blocks (the mainloop's pipeline has a different tail for each parity; K = 112
 /// and 592 end in a partial k-block), the scales 16-byte aligned at odd k-block counts and
@@ -275,17 +291,17 @@ TEST_P(BlockScalesGpu, EveryKernel) {
   int ran = 0;
   for (int64_t const depth : {112, 256, 384, 592, 768}) {
     int64_t const k_blocks = (depth + 127) / 128;
-    std::unique_ptr<ScaledCase> c;
+    std::map<std::pair<NumericTypeID, NumericTypeID>, std::unique_ptr<ScaledCase>> cases;   // per operand pairing
     for (auto const &op : Singleton::get().manifest.operations()) {
       auto const &d = static_cast<GemmDescription const &>(op->description());
-      if (!cutlass_lib_test::is_block_scaled(d) || d.A.element != NumericTypeID::kFE4M3 ||
-          d.B.element != NumericTypeID::kFE4M3 || cc < d.tile_description.minimum_compute_capability ||
+      if (!cutlass_lib_test::is_block_scaled(d) || cc < d.tile_description.minimum_compute_capability ||
           cc > d.tile_description.maximum_compute_capability) {
         continue;
       }
       SCOPED_TRACE(std::string(d.name) + " K=" + std::to_string(depth));
       SCOPED_TRACE(k_blocks % 2 ? "scales 16-byte aligned" : "scales misaligned");
-      if (!c) c.reset(new ScaledCase(mode, depth, k_blocks % 2 ? 0 : 1));
+      std::unique_ptr<ScaledCase> &c = cases[std::make_pair(d.A.element, d.B.element)];
+      if (!c) c.reset(new ScaledCase(mode, depth, k_blocks % 2 ? 0 : 1, d.A.element, d.B.element));
       int64_t const m = ScaledCase::m, n = ScaledCase::n, k = c->k;
       // beta = 0, and at K = 256 and 384 (both scale copy paths) also beta = 8 with a C of uniform
       // [-1, 1], large enough against A B (RMS ~19 here) that C read from the wrong place in one
@@ -324,12 +340,12 @@ TEST_P(BlockScalesGpu, EveryKernel) {
         int64_t nonfinite = 0;
         double const error = relative_error(output_to_host(d.C.element, D.get(), m * n), expected, nonfinite);
         EXPECT_EQ(0, nonfinite);
-        EXPECT_LE(error, ref::error_bound(NumericTypeID::kFE4M3, d.C.element, k)) << mode.name;
+        EXPECT_LE(error, ref::error_bound(d.A.element, d.C.element, k)) << mode.name;
       }
       ++ran;
     }
   }
-  if (ran == 0) GTEST_SKIP() << "the block-scaled e4m3 kernels are opt-in and not in this build";
+  if (ran == 0) GTEST_SKIP() << "the block-scaled fp8 kernels are opt-in and not in this build";
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, BlockScalesGpu,

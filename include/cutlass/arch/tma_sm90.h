@@ -141,12 +141,8 @@ CUTLASS_DEVICE void mbarrier_wait(uint64_t *barrier, uint32_t parity) {
 /// in SASS). For its use, a consumer giving a stage back, nothing needs ordering: the stage's only
 /// readers are wgmma operations that wgmma.wait_group has already completed.
 CUTLASS_DEVICE void mbarrier_arrive_cluster(uint64_t *barrier, uint32_t cta_rank) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900   // (clusters: sm_90; the header also serves sm_80 builds)
   auto *remote = static_cast<uint64_t *>(__cluster_map_shared_rank(barrier, cta_rank));
   cuda::ptx::mbarrier_arrive(cuda::ptx::sem_relaxed, cuda::ptx::scope_cluster, cuda::ptx::space_cluster, remote);
-#elif defined(__CUDA_ARCH__)
-  __trap();
-#endif
 }
 
 /// This CTA's rank in its cluster (0 without a cluster launch).

@@ -23,14 +23,6 @@
 /// ElementAccumulator (f32 for 16-bit, tf32 and f32 inputs, f64, s32 for s8), summed in a fixed
 /// order. The epilogue is the output operator every family uses (thread/linear_combination.h),
 /// so the fused pieces (bias, activation, aux, scale and amax) work at one token too.
-///
-/// Stages > 1 (sm_90): the dot form's rows stream through shared memory instead of registers.
-/// A CTA's 8 rows move in chunks of kChunkBytes per row through a ring of `Stages` buffers, each
-/// filled by one thread's bulk copies (PTX ISA, "cp.async.bulk": global to shared, completing on
-/// the buffer's mbarrier) and given back by the 8 warps (an mbarrier of 8 arrivals), so each CTA
-/// keeps Stages x 8 x kChunkBytes in flight without holding them in registers (the register
-/// form: 4 x 16 bytes per lane, s28's ncu: 64 KB per SM). Used where the vector loads are (16-byte
-/// aligned rows, x contiguous and aligned); otherwise the register form runs.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -41,7 +33,6 @@
 #include <type_traits>
 
 #include "cutlass/arch/arch.h"
-#include "cutlass/arch/tma_sm90.h"
 #include "cutlass/device_once.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/kernel/output_block.h"
@@ -79,19 +70,8 @@ __global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const
   }
 }
 
-template <typename Kernel>
-__global__ void __launch_bounds__(256) gemv_bulk_kernel(typename Kernel::Params const params) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  Kernel::run_dot_bulk(params);
-#elif defined(__CUDA_ARCH__)
-  __trap();   // sm_90 and later only (kMinComputeCapability: the library refuses older devices)
-#endif
-}
-
-/// Stages: 1 = the register form; 2 or more = the bulk-copy dot form with that many buffers
-/// (sm_90 and later; see the file comment).
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
-          typename ElementAccumulator_, typename EpilogueOutputOp_, int Stages = 1>
+          typename ElementAccumulator_, typename EpilogueOutputOp_>
 struct Gemv {
   using ElementA = ElementA_;
   using LayoutA = LayoutA_;
@@ -121,17 +101,11 @@ struct Gemv {
   using ThreadblockShape = GemmShape<kThreads, 1, 1>;   ///< threads of a CTA (the name's tile)
   using WarpShape = GemmShape<32, 1, 1>;
   using InstructionShape = GemmShape<1, 1, 1>;
-  static constexpr int kStages = Stages;
-  static constexpr bool kBulk = kStages > 1;   ///< the bulk-copy dot form (sm_90)
-  /// Bytes of one row's chunk in one buffer of the bulk form (a multiple of 16: a bulk copy's unit).
-  static constexpr int kChunkBytes = 1024;
-  static constexpr int kChunk = kChunkBytes / int(sizeof(Element));
-  static_assert(kStages >= 1 && kStages * kDotRows * kChunkBytes <= 40 * 1024,
-                "Gemv: the bulk form's buffers fit static shared memory");
+  static constexpr int kStages = 1;
   static constexpr int kAlignmentA = 1;   ///< any alignment (vector loads where it allows)
   static constexpr int kAlignmentB = 1;
   static constexpr int kAlignmentC = 1;
-  static constexpr int kMinComputeCapability = kBulk ? 90 : 50;
+  static constexpr int kMinComputeCapability = 50;
   static constexpr int kMaxComputeCapability = 1000;
   static constexpr int kMaxSmallExtent = 1;      ///< M == 1 or N == 1 problems only
   static constexpr bool kSerialSplitK = true;    ///< splits K over CTAs (workspace)
@@ -186,25 +160,22 @@ struct Gemv {
     return (int64_t(params.length) + rows - 1) / rows;
   }
 
-  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, the
-  /// bulk form's with its static buffers; once per device and form; 4 if it fails).
+  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, once
+  /// per device and form; 4 if it fails).
   static int resident_ctas(bool dot) {
     int device = 0;
     cudaGetDevice(&device);
-    auto const query = [](auto kernel, size_t dynamic_shared) {
+    auto const query = [](auto kernel) {
       int ctas = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, dynamic_shared) != cudaSuccess ||
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, kMaxStagedBytes) != cudaSuccess ||
           ctas < 1) {
         cudaGetLastError();
         ctas = 4;
       }
       return ctas;
     };
-    if constexpr (kBulk) {
-      if (dot) return once_per_device(device, [&] { return query(gemv_bulk_kernel<Gemv>, 0); });
-    }
-    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>, kMaxStagedBytes); })
-               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>, kMaxStagedBytes); });
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
@@ -284,13 +255,6 @@ struct Gemv {
                       (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
     size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
-    auto const launched = [] { return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal; };
-    if constexpr (kBulk) {
-      if (dot && params.x_direct) {   // (x_direct implies the vector loads)
-        gemv_bulk_kernel<Gemv><<<grid, kThreads, 0, stream>>>(params);
-        return launched();
-      }
-    }
     if (dot) {
       if (vector) {
         gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
@@ -304,7 +268,7 @@ struct Gemv {
         gemv_kernel<Gemv, false, false><<<grid, kThreads, shared, stream>>>(params);
       }
     }
-    return launched();
+    return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
   }
 
 #if defined(__CUDACC__)
@@ -337,12 +301,6 @@ struct Gemv {
 
   CUTLASS_DEVICE static ElementAccumulator to_accumulator(Element x) {
     return NumericConverter<ElementAccumulator, Element>::convert(x);
-  }
-
-  /// acc += a . b over one vector pair, in element order.
-  CUTLASS_DEVICE static void add_dot(ElementAccumulator &acc, Vector const &a, Vector const &b) {
-    CUTLASS_PRAGMA_UNROLL
-    for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
   }
 
   /// x(k_begin .. k_begin + count - 1) of batch entry l into `staged` (all threads of the CTA).
@@ -381,12 +339,16 @@ struct Gemv {
           for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int u = 0; u < kUnroll; ++u) {
-            add_dot(acc, a[u], load_x(xs + (v + 32 * u) * kVector, params.x_direct));
+            Vector const b = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
+            CUTLASS_PRAGMA_UNROLL
+            for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
           }
         }
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
-          add_dot(acc, a, load_x(xs + v * kVector, params.x_direct));
+          Vector const b = load_x(xs + v * kVector, params.x_direct);
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
         }
         done = vectors * kVector;
       }
@@ -396,89 +358,6 @@ struct Gemv {
     }
     // lane 0 of each warp holds its output
     bool const owner[1] = {lane == 0 && i < params.length};
-    int64_t const index[1] = {i};
-    int const slot[1] = {warp};
-    ElementAccumulator value[1] = {acc};
-    finish<1>(params, owner, index, slot, value, l);
-  }
-
-  /// The bulk form's shared memory: Stages buffers of the CTA's kDotRows row chunks, and per
-  /// buffer a full barrier (one arrival with the bytes expected) and an empty one (one arrival
-  /// per warp).
-  struct BulkStorage {
-    alignas(128) Element rows[kStages][kDotRows][kChunk];
-    uint64_t full[kStages];
-    uint64_t empty[kStages];
-  };
-
-  /// Dot form through shared memory (kBulk, sm_90): as run_dot, warp w of CTA (bx, split, l)
-  /// computes output bx * kWarps + w over its K run, the run's whole vectors read from the ring
-  /// (chunk c of every row in buffer c % kStages), its last K % kVector elements from global
-  /// memory. Thread 0 issues the copies: the first kStages chunks up front, then, after its own
-  /// chunk c, chunk c - 1 + kStages into chunk c - 1's buffer once every warp has given that back
-  /// (a chunk late, so thread 0 seldom waits for the slowest warp). Needs the vector loads'
-  /// alignment and x_direct (run() checks both).
-  CUTLASS_DEVICE static void run_dot_bulk(Params const &params) {
-    __shared__ BulkStorage s;
-    int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int const l = blockIdx.z;
-    int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
-    int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
-    int const whole = count / kVector * kVector;   // elements the ring carries (whole 16-byte vectors)
-    int const chunks = (whole + kChunk - 1) / kChunk;
-    int64_t const row0 = int64_t(blockIdx.x) * kDotRows;
-    int const rows = int(min(int64_t(kDotRows), int64_t(params.length) - row0));
-    Element const *const mat = params.mat + int64_t(l) * params.mat_batch_stride + row0 * params.mat_ld + k_begin;
-    Element const *const x = params.x + int64_t(l) * params.x_batch_stride + k_begin;
-    if (threadIdx.x == 0) {
-      for (int b = 0; b < kStages; ++b) {
-        arch::mbarrier_init(&s.full[b], 1);
-        arch::mbarrier_init(&s.empty[b], kWarps);
-      }
-      arch::mbarrier_init_fence();
-    }
-    __syncthreads();
-    auto const issue = [&](int c) {   // chunk c of every row into buffer c % kStages (thread 0)
-      int const b = c % kStages;
-      uint32_t const bytes = uint32_t(min(kChunk, whole - c * kChunk)) * uint32_t(sizeof(Element));
-      arch::mbarrier_arrive_expect_tx(&s.full[b], bytes * uint32_t(rows));
-      for (int r = 0; r < rows; ++r) {
-        cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, &s.rows[b][r][0],
-                                 mat + r * params.mat_ld + int64_t(c) * kChunk, bytes, &s.full[b]);
-      }
-    };
-    if (threadIdx.x == 0) {
-      for (int c = 0; c < min(kStages, chunks); ++c) issue(c);
-    }
-    ElementAccumulator acc = ElementAccumulator(0);
-    for (int c = 0; c < chunks; ++c) {
-      int const b = c % kStages;
-      uint32_t const parity = uint32_t(c / kStages) & 1u;
-      arch::mbarrier_wait(&s.full[b], parity);
-      if (warp < rows) {
-        int const vectors = min(kChunk, whole - c * kChunk) / kVector;
-        for (int v = lane; v < vectors; v += 32) {
-          Vector a;
-          memcpy(&a, &s.rows[b][warp][v * kVector], sizeof(Vector));
-          add_dot(acc, a, load_x(x + int64_t(c) * kChunk + v * kVector, true));
-        }
-      }
-      __syncwarp();
-      if (lane == 0) arch::mbarrier_arrive(&s.empty[b]);
-      int const refill = c - 1 + kStages;   // into chunk c - 1's buffer
-      if (threadIdx.x == 0 && c >= 1 && refill < chunks) {
-        arch::mbarrier_wait(&s.empty[(c - 1) % kStages], uint32_t((c - 1) / kStages) & 1u);   // every warp is done with chunk c - 1
-        issue(refill);
-      }
-    }
-    if (warp < rows) {
-      Element const *const row = mat + warp * params.mat_ld;
-      for (int k = whole + lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(x[k]);
-    }
-    CUTLASS_PRAGMA_UNROLL
-    for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-    int64_t const i = row0 + warp;
-    bool const owner[1] = {lane == 0 && warp < rows};
     int64_t const index[1] = {i};
     int const slot[1] = {warp};
     ElementAccumulator value[1] = {acc};
