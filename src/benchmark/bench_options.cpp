@@ -74,7 +74,7 @@ bool parse_grouped(std::string const &value, BenchOptions &options, std::string 
   std::vector<std::string> const parts = split(value);
   int64_t experts = 0;
   if (parts.size() != 3 || !profiler::parse_integer_in_range(parts[0], 1, 4096, &experts, error) ||
-      !profiler::parse_integer_in_range(parts[1], 1, INT32_MAX, &options.grouped.n, error) ||
+      !profiler::parse_integer_in_range(parts[1], 1, INT32_MAX, &options.grouped.m, error) ||
       !profiler::parse_integer_in_range(parts[2], 1, INT32_MAX, &options.grouped.k, error)) {
     if (parts.size() != 3) *error = "'" + value + "' is not E,N,K (experts, out features, in features)";
     return false;
@@ -84,34 +84,11 @@ bool parse_grouped(std::string const &value, BenchOptions &options, std::string 
   return true;
 }
 
-bool parse_tokens(std::string const &value, BenchOptions &options, std::string *error) {
-  return profiler::parse_integer_in_range(value, 1, INT32_MAX, &options.grouped.tokens, error);
-}
-
-bool parse_distribution(std::string const &value, BenchOptions &options, std::string *error) {
-  if (value != "uniform" && value != "skewed" && value != "sparse") {
-    *error = "unknown distribution '" + value + "' (expected uniform, skewed or sparse)";
-    return false;
-  }
-  options.grouped.distribution = value;
-  return true;
-}
-
-bool parse_counts(std::string const &value, BenchOptions &options, std::string *error) {
-  options.grouped.counts.clear();
-  for (std::string const &part : split(value)) {
-    int64_t count = 0;
-    if (!profiler::parse_integer_in_range(part, 0, INT32_MAX, &count, error)) return false;
-    options.grouped.counts.push_back(count);
-  }
-  return true;
-}
-
-bool parse_seed(std::string const &value, BenchOptions &options, std::string *error) {
-  int64_t seed = 0;
-  if (!profiler::parse_integer_in_range(value, 0, INT64_MAX, &seed, error)) return false;
-  options.grouped.seed = uint64_t(seed);
-  return true;
+/// --tokens, --distribution, --counts, --seed: the grouped mode's own flags (grouped_profiler.h)
+FlagParser grouped_flag(std::string const &name) {
+  return [name](std::string const &value, BenchOptions &options, std::string *error) {
+    return profiler::parse_grouped_flag(name, value, &options.grouped, error);
+  };
 }
 
 bool parse_competitor(std::string const &value, BenchOptions &options, std::string *error) {
@@ -206,10 +183,10 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"scale-b", scale_flag(&profiler::ScalingSpec::B)},
       {"accumulation", parse_accumulation},
       {"grouped", parse_grouped},
-      {"tokens", parse_tokens},
-      {"distribution", parse_distribution},
-      {"counts", parse_counts},
-      {"seed", parse_seed},
+      {"tokens", grouped_flag("tokens")},
+      {"distribution", grouped_flag("distribution")},
+      {"counts", grouped_flag("counts")},
+      {"seed", grouped_flag("seed")},
   };
   return table;
 }
@@ -225,9 +202,7 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   result.error = profiler::parse_flags(
       arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help);
   BenchOptions &o = result.options;
-  bool const grouped_flags = !o.grouped.counts.empty() || o.grouped.tokens != GroupedBenchOptions().tokens ||
-                             o.grouped.distribution != GroupedBenchOptions().distribution ||
-                             o.grouped.seed != GroupedBenchOptions().seed;
+  bool const grouped_flags = profiler::grouped_flags_given(o.grouped);
   if (result.error.empty() && !o.help) {
     if (o.grouped_mode && !o.shapes.empty()) {
       result.error = "--grouped runs one layer, not a --shapes suite: give one of them";
@@ -310,8 +285,8 @@ Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
                              on the device)
                              against cublasGemmGroupedBatchedEx,
                              a loop of cublasGemmEx and the dense GEMM of the same flops (N x T x K)
-                             through cuBLAS and the library, interleaved; verifies the library's two
-                             and cuBLAS's grouped outputs against the loop's; prints each median, TFLOP/s
+                             through cuBLAS and the library, interleaved; verifies every expert's
+                             output of each against the reference GEMM; prints each median, TFLOP/s
                              over the routed tokens, ratios, and the active experts' weight bytes per
                              second against a device-to-device copy.
   --tokens=<T>               routed tokens in all (default 8192)

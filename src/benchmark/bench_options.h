@@ -8,7 +8,7 @@
 
 #include "cutlass/library/types.h"
 #include "gemm_spec.h"
-#include "grouped_bench.h"
+#include "grouped_profiler.h"
 
 namespace cutlass {
 namespace benchmark {
@@ -40,8 +40,8 @@ struct BenchOptions {
   int device = 0;
   bool competitor_cublaslt = false;   ///< --competitor=cublaslt: ratios against cublasLtMatmul
   profiler::ScalingSpec fp8_scaling;  ///< --scale-a, --scale-b, --accumulation: the fe4m3 rows'
-  bool grouped_mode = false;          ///< --grouped=E,N,K: one MoE layer (grouped_bench.h), no --shapes
-  GroupedBenchOptions grouped;        ///< --grouped, --tokens, --distribution, --counts, --seed
+  bool grouped_mode = false;          ///< --grouped=E,N,K: one MoE layer (grouped_profiler.h), no --shapes
+  profiler::GroupedOptions grouped;   ///< --grouped (its N: the groups' m), --tokens, --distribution, --counts, --seed
 };
 
 /// Options, or the reason the command line is not valid (a usage error, exit status 2).

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     std::fputs(help_text().c_str(), stdout);
     return kExitPassed;
   }
-  if (options.grouped_mode) return cutlass::benchmark::run_grouped_bench(options.grouped);
+  if (options.grouped_mode) return profiler::run_grouped(options.grouped, "cutlass_bench");
 
   std::vector<Shape> all_shapes;
   std::string error;
@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
 
   std::printf("cutlass_bench: %s\n", profiler::describe(device.facts).c_str());
   std::string copy_error;
-  double const copy_gbps = measure_copy_bandwidth(&copy_error);
+  double const copy_gbps = profiler::measure_copy_bandwidth(&copy_error);
   if (copy_error.empty()) {
     std::printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, median of 20); GB/s below counts the fewest "
                 "bytes a GEMM moves (A, B, D once, C when beta != 0), copy = its fraction of the copy's\n",

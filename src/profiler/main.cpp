@@ -8,6 +8,7 @@
 #include "cutlass/library/singleton.h"
 #include "device.h"
 #include "gemm_profiler.h"
+#include "grouped_profiler.h"
 #include "kernel_selection.h"
 #include "options.h"
 #include "problem_space.h"
@@ -37,6 +38,7 @@ int main(int argc, char **argv) {
     std::fputs(help_text().c_str(), stdout);
     return kExitPassed;
   }
+  if (options.grouped) return run_grouped(options.grouped_layer, "cutlass_profiler");
 
   auto const &manifest = cutlass::library::Singleton::get().manifest;
   std::vector<cutlass::library::Operation const *> kernels =

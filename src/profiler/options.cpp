@@ -1,11 +1,13 @@
 /// @file src/profiler/options.cpp
 #include "options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include "cutlass/library/util.h"
@@ -162,10 +164,27 @@ bool parse_verifiers(std::string const &value, Options &options, std::string *er
   return true;
 }
 
-bool parse_operation(std::string const &value, Options &, std::string *error) {
-  if (value == "gemm") return true;
-  *error = "unknown operation '" + value + "' (this profiler profiles 'gemm' only; names are case-sensitive)";
+bool parse_operation(std::string const &value, Options &options, std::string *error) {
+  if (value == "gemm" || value == "Gemm" || value == "grouped_gemm" || value == "GroupedGemm") {
+    options.grouped = value == "grouped_gemm" || value == "GroupedGemm";
+    return true;
+  }
+  *error = "unknown operation '" + value + "' (expected gemm or grouped_gemm, CUTLASS's names: Gemm, GroupedGemm)";
   return false;
+}
+
+bool parse_experts(std::string const &value, Options &options, std::string *error) {
+  int64_t experts = 0;
+  if (!parse_integer_in_range(value, 1, 4096, &experts, error)) return false;
+  options.grouped_layer.experts = int(experts);
+  return true;
+}
+
+/// --tokens, --distribution, --counts, --seed (grouped_profiler.h)
+FlagParser grouped_flag(std::string const &name) {
+  return [name](std::string const &value, Options &options, std::string *error) {
+    return parse_grouped_flag(name, value, &options.grouped_layer, error);
+  };
 }
 
 bool parse_verification_enabled(std::string const &value, Options &options, std::string *error) {
@@ -245,6 +264,11 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"profiling-iterations", integer_flag(&Options::profiling_iterations, 0, 1000000)},
       {"output", string_flag(&Options::output)},
       {"device", integer_flag(&Options::device, 0, 1023)},
+      {"experts", parse_experts},
+      {"tokens", grouped_flag("tokens")},
+      {"distribution", grouped_flag("distribution")},
+      {"counts", grouped_flag("counts")},
+      {"seed", grouped_flag("seed")},
   };
   return table;
 }
@@ -415,14 +439,51 @@ bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *err
   return true;
 }
 
+namespace {
+
+/// The grouped mode's flags against the rest (`given(name)`: whether --name=... was on the command
+/// line), and its layer filled from them; "" or the usage error.
+template <typename Given>
+std::string check_grouped(Options &o, Given given) {
+  GroupedOptions &layer = o.grouped_layer;
+  if (!o.grouped) {
+    for (char const *name : {"experts", "tokens", "distribution", "counts", "seed"}) {
+      if (given(name)) return std::string("--") + name + " needs --operation=grouped_gemm";
+    }
+    return "";
+  }
+  for (auto const &flag : flag_table()) {
+    static char const *const kGroupedFlags[] = {"operation", "m", "k", "experts", "tokens", "distribution", "counts",
+                                                "seed", "warmup-iterations", "profiling-iterations", "device"};
+    bool const grouped_flag = std::find_if(std::begin(kGroupedFlags), std::end(kGroupedFlags), [&](char const *f) {
+                                return flag.first == f;
+                              }) != std::end(kGroupedFlags);
+    if (!grouped_flag && given(flag.first.c_str())) {
+      return "--" + flag.first + " does not apply to --operation=grouped_gemm (bf16 TN layers of --experts, --m, --k)";
+    }
+  }
+  if (layer.experts == 0) return "--operation=grouped_gemm needs --experts=<E>";
+  if (o.m.size() != 1 || o.k.size() != 1) return "--operation=grouped_gemm takes one --m and one --k";
+  if (!layer.counts.empty() && int(layer.counts.size()) != layer.experts) {
+    return "--counts lists " + std::to_string(layer.counts.size()) + " experts, --experts " +
+           std::to_string(layer.experts);
+  }
+  layer.m = o.m[0], layer.k = o.k[0];
+  layer.warmup = o.warmup_iterations, layer.iterations = o.profiling_iterations, layer.device = o.device;
+  return "";
+}
+
+}  // namespace
+
 ParseResult parse_options(std::vector<std::string> const &arguments) {
   ParseResult result;
   result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help);
   if (!result.ok()) return result;
   // Flags of epilogue pieces the chosen variant lacks would silently do nothing: usage errors.
-  auto given = [&](char const *name) {
+  auto given = [&](char const *name) {   // --name=value, or --name alone (a boolean flag)
+    std::string const flag = std::string("--") + name;
     for (std::string const &argument : arguments) {
-      if (argument.compare(0, std::string(name).size() + 3, std::string("--") + name + "=") == 0) return true;
+      if (argument == flag || argument.compare(0, flag.size() + 1, flag + "=") == 0) return true;
     }
     return false;
   };
@@ -441,6 +502,7 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   if (result.ok() && o.scaling.any() && not_fp8) {
     result.error = "--scale-a, --scale-b and --accumulation=precise are for fp8 inputs (--A and --B fe4m3 or fe5m2)";
   }
+  if (result.ok()) result.error = check_grouped(result.options, given);
   return result;
 }
 
@@ -452,7 +514,9 @@ With no flags: bf16 4096x4096x4096, A row-major, B and C column-major ("tn"), al
 every fitting kernel, the Handle's choice and cuBLAS, each verified and timed.
 
 Problem (every combination of the values forms the problem space):
-  --operation=gemm           the only kind (any other name, e.g. GEMM, is an error)
+  --operation=gemm           the GEMMs below (default; also Gemm); grouped_gemm (or GroupedGemm):
+                             one mixture-of-experts layer, "Grouped GEMM" below (any other name,
+                             e.g. GEMM, is an error)
   --m=, --n=, --k=           sizes: 4096 | 128,256,512 | start:end[:step] (inclusive) | mixed lists
                              (default 4096 each)
   --batch_count=             1 (default) | >1: strided batched GEMM; lists and ranges as for m
@@ -548,6 +612,27 @@ Timing:
                              launch; the runtime is the median. Every launch reads the next copy of
                              the operands, with enough copies to exceed twice the L2 cache.
                              ratio = cuBLAS time / our time (> 1: faster than cuBLAS).
+
+Grouped GEMM (--operation=grouped_gemm; one mixture-of-experts layer, bf16, TN):
+  --experts=<E>              experts (1..4096), each with weights of --m x --k (out x in features,
+                             one value each); per expert the framework's GemmEx(T, N, m, n = its
+                             tokens, k), the tokens packed [T][k]. Runs, interleaved:
+                             cutlassLibGemmGroupedBatchedEx, the same layer through
+                             cutlassLibGemmGroupedContiguousEx (token ends on the device) and
+                             cutlassLibGemmGroupedDeviceSizesEx (sizes and pointers on the device),
+                             cublasGemmGroupedBatchedEx, a loop of cublasGemmEx, and the dense GEMM
+                             of the same flops (m x T x k) through cuBLAS and the library. Every
+                             expert's output of each is verified against the reference GEMM;
+                             prints each median, TFLOP/s over the routed tokens, the ratios, and the
+                             active experts' weights read rate against a device-to-device copy.
+  --tokens=<T>               routed tokens in all (default 8192)
+  --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
+                             largest, shuffled); sparse (skewed, the smallest quarter of the experts
+                             get none)
+  --counts=<c0,c1,...>       tokens per expert (E values; overrides --tokens and --distribution)
+  --seed=<n>                 the shuffle's seed (default 1)
+  (--warmup-iterations, --profiling-iterations and --device apply; other flags are errors.
+  cutlass_bench --grouped=E,N,K runs the same.)
 
 Output:
   --output=<path>            also write a CSV (one row per problem, provider and kernel) to <path>

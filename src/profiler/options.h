@@ -12,6 +12,7 @@
 #include "cutlass/library/types.h"
 #include "epilogue_variant.h"
 #include "gemm_spec.h"
+#include "grouped_profiler.h"
 
 namespace cutlass {
 namespace profiler {
@@ -40,6 +41,12 @@ struct VerifierSet {
 
 struct Options {
   bool help = false;
+
+  /// --operation=grouped_gemm (CUTLASS's name; also GroupedGemm): one mixture-of-experts layer
+  /// (grouped_profiler.h) from --experts, --m (out features), --k (in features), --tokens with
+  /// --distribution or --counts, and --seed, instead of the GEMM problem space below.
+  bool grouped = false;
+  GroupedOptions grouped_layer;
 
   std::vector<int64_t> m{4096}, n{4096}, k{4096}, batch_count{1};
   std::vector<double> alpha{1}, beta{0};

@@ -1,4 +1,4 @@
-/// @file src/benchmark/copy_bandwidth.cpp
+/// @file src/profiler/copy_bandwidth.cpp
 #include "copy_bandwidth.h"
 
 #include <cuda_runtime_api.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace cutlass {
-namespace benchmark {
+namespace profiler {
 
 double measure_copy_bandwidth(std::string *error) {
   constexpr size_t kBytes = size_t(1) << 30;
@@ -49,5 +49,5 @@ double measure_copy_bandwidth(std::string *error) {
   return result;
 }
 
-}  // namespace benchmark
+}  // namespace profiler
 }  // namespace cutlass
