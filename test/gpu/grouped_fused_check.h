@@ -27,6 +27,7 @@ struct FusedRegion {
   void const *got = nullptr;
   int64_t ldc = 0;
   void const *row_bias = nullptr, *column_bias = nullptr;
+  float const *row_alpha = nullptr, *column_alpha = nullptr;   ///< f32 alpha vector (M or N values), or null
   void const *aux = nullptr;
   int64_t ldaux = 0;
 };
@@ -68,6 +69,10 @@ inline ::testing::AssertionResult fused_region_matches(FusedRegion const &r) {
       r.row_bias ? host_matrix(NumericTypeID::kBF16, r.row_bias, m, 1, m) : std::vector<double>(size_t(m), 0.0);
   std::vector<double> const column_bias =
       r.column_bias ? host_matrix(NumericTypeID::kBF16, r.column_bias, n, 1, n) : std::vector<double>(size_t(n), 0.0);
+  std::vector<double> const row_alpha =
+      r.row_alpha ? host_matrix(NumericTypeID::kF32, r.row_alpha, m, 1, m) : std::vector<double>(size_t(m), 1.0);
+  std::vector<double> const column_alpha =
+      r.column_alpha ? host_matrix(NumericTypeID::kF32, r.column_alpha, n, 1, n) : std::vector<double>(size_t(n), 1.0);
   fused::Spec spec;
   spec.activation = r.activation;
   spec.alpha = r.alpha, spec.beta = r.beta;
@@ -79,7 +84,8 @@ inline ::testing::AssertionResult fused_region_matches(FusedRegion const &r) {
     for (int64_t i = 0; i < m; ++i) {
       size_t const e = size_t(j * m + i);
       double const source = r.beta != 0 ? c[e] : 0.0;
-      fused::Element const want = fused::reference_element(spec, acc[e], source, row_bias[size_t(i)] + column_bias[size_t(j)], 1.0);
+      fused::Element const want = fused::reference_element(spec, acc[e], source, row_bias[size_t(i)] + column_bias[size_t(j)],
+                                                           row_alpha[size_t(i)] * column_alpha[size_t(j)]);
       bool ok = fused::within(NumericTypeID::kBF16, d[e], want.d, want.ed);
       if (r.aux) ok = ok && fused::within(NumericTypeID::kBF16, aux[e], want.x, want.ex);
       if (!ok && bad++ == 0) {

@@ -131,19 +131,23 @@ class GroupedProblems {
   /// C's CUDA type.
   cudaDataType output_type() const { return output_ == NumericTypeID::kF32 ? CUDA_R_32F : CUDA_R_16BF; }
 
-  /// The handle's fused epilogue of a call: `activation`, and a bf16 bias (PER_ROW, or PER_COLUMN
-  /// when `per_column`) whose batch entry e (problem e's) starts `bias_stride` elements after entry
-  /// e - 1's.
+  /// The handle's fused epilogue of a call: `activation`, a bf16 bias (PER_ROW, or PER_COLUMN
+  /// when `per_column`; null: none) whose batch entry e (problem e's) starts `bias_stride`
+  /// elements after entry e - 1's, and an f32 PER_ROW alpha vector (null: none) likewise with
+  /// `alpha_stride`.
   struct Fused {
     cutlass::epilogue::ActivationKind activation;
     char const *bias;
     int64_t bias_stride;
     bool per_column = false;
+    float const *alpha_vector = nullptr;
+    int64_t alpha_stride = 0;
     /// The fused pieces the call asks of its kernel.
     EpilogueDescription description() const {
       EpilogueDescription d;
       d.activation = activation;
-      d.element_bias = NumericTypeID::kBF16;
+      d.element_bias = bias ? NumericTypeID::kBF16 : NumericTypeID::kInvalid;
+      d.alpha_vector = alpha_vector != nullptr;
       return d;
     }
   };
@@ -177,8 +181,11 @@ class GroupedProblems {
         region.activation = fused->activation;
         region.alpha = r.alpha, region.beta = r.beta;
         region.before = r.C, region.got = c(p), region.ldc = p.ldc;
-        (fused->per_column ? region.column_bias : region.row_bias) =
-            fused->bias + int64_t(e) * fused->bias_stride * kBf16Bytes;
+        if (fused->bias) {
+          (fused->per_column ? region.column_bias : region.row_bias) =
+              fused->bias + int64_t(e) * fused->bias_stride * kBf16Bytes;
+        }
+        if (fused->alpha_vector) region.row_alpha = fused->alpha_vector + int64_t(e) * fused->alpha_stride;
         EXPECT_TRUE(cutlass_lib_test::fused_region_matches(region)) << where;
       } else {
         ASSERT_TRUE(ref::reference_gemm(r)) << where;
@@ -250,8 +257,11 @@ class GroupedProblems {
 /// text, or "" when every one has one.
 inline std::string missing_bias_epilogue_kernel() {
   for (BiasEpilogue const &v : kBiasEpilogues) {
+    EpilogueDescription d;
+    d.activation = v.activation;
+    d.element_bias = NumericTypeID::kBF16;
     if (!build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                  NumericTypeID::kBF16, GroupedProblems::Fused{v.activation, nullptr, 0}.description())) {
+                                  NumericTypeID::kBF16, d)) {
       return std::string("a grouped bf16 TN GEMM with bias and ") + cutlass::library::to_string(v.activation);
     }
   }

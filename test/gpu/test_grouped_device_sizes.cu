@@ -322,6 +322,57 @@ TEST_F(DeviceSizesGpu, FusedBiasAndActivationPerGroup) {
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
 }
 
+/// The handle's alpha vector on every group: group g scales row i of its product by alpha *
+/// alphaVector[g * stride + i] (PER_ROW, m_g values, as batch entry g of a strided call), alone
+/// (the alphavec grouped kernels) and with a bias + ReLU (alphavec_bias_relu); opt-in kernels, so
+/// a default build skips. beta != 0, and a K == 0 group, skipped with a fused epilogue.
+TEST_F(DeviceSizesGpu, AlphaVectorPerGroup) {
+  constexpr int64_t kStride = 264;   // >= every group's M
+  DeviceBuffer alpha_vector(size_t(8 * kStride * 4)), bias(size_t(8 * kStride * kBf16Bytes));
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kF32, alpha_vector.get(), 8 * kStride, 91, 0.5, 1.5));
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, bias.get(), 8 * kStride, 92));
+  float const *const alphas = static_cast<float const *>(alpha_vector.get());
+  DeviceBuffer operand(64 * 64 * 2), poisoned(64 * 64 * 2), before(64 * 64 * 2);
+  ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, operand.get(), 64 * 64, 9));
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, poisoned.get(), 64 * 64));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(before.get(), poisoned.get(), poisoned.size(), cudaMemcpyDeviceToDevice));
+  struct Case {
+    cutlassLibEpilogue_t epilogue;
+    GroupedProblems::Fused fused;
+  };
+  Case const cases[] = {
+      {CUTLASS_LIB_EPILOGUE_DEFAULT, {cutlass::epilogue::ActivationKind::kIdentity, nullptr, 0, false, alphas, kStride}},
+      {CUTLASS_LIB_EPILOGUE_RELU_BIAS,
+       {cutlass::epilogue::ActivationKind::kReLU, bias.bytes_ptr(), kStride, false, alphas, kStride}}};
+  std::vector<Group> const groups = tn_groups({{96, 80, 72}, {72, 56, 40}, {40, 24, 136}, {256, 192, 264}}, 1.25f, 0.5f);
+  int ran = 0;
+  uint64_t seed = 1450;
+  for (Case const &c : cases) {
+    if (!cutlass_lib_test::build_has_grouped_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor,
+                                                    LayoutTypeID::kColumnMajor, NumericTypeID::kBF16,
+                                                    c.fused.description())) {
+      continue;
+    }
+    SCOPED_TRACE(c.fused.bias ? "alpha vector, bias + ReLU" : "alpha vector");
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, c.epilogue));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueBias(handle_, c.fused.bias ? bias.get() : nullptr,
+                                                                    CUDA_R_16BF, CUTLASS_LIB_VECTOR_PER_ROW, kStride));
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+              cutlassLibSetEpilogueAlphaVector(handle_, alphas, CUTLASS_LIB_VECTOR_PER_ROW, kStride));
+    GroupedProblems problems(groups, /*device_scalars=*/false, seed++);
+    void const *const a = operand.get();
+    DeviceGroups const device_groups(problems, {{16, 16, 0, a, a, poisoned.get(), 16, 16, 16}});
+    ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, device_groups.run(handle_, groups[0].alpha, groups[0].beta));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    problems.expect_results(1.0, &c.fused);
+    EXPECT_TRUE(ref::bytes_equal(before.get(), poisoned.get(), poisoned.size())) << "the K == 0 group wrote its C";
+    ++ran;
+  }
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogueAlphaVector(handle_, nullptr, CUTLASS_LIB_VECTOR_PER_ROW, 0));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_DEFAULT));
+  if (ran == 0) NO_KERNEL_FOR("a grouped bf16 TN GEMM with an alpha vector (opt-in: *grouped*_alphavec*)");
+}
+
 /// e4m3 groups (the grouped e4m3 TN kernels) with the handle's per-tensor operand scales (device
 /// scalars) on every group, and a K == 0 group (beta * C).
 TEST_F(DeviceSizesGpu, E4m3GroupsWithOperandScales) {
