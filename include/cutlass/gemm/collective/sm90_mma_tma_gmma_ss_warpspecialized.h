@@ -266,8 +266,9 @@ struct Sm90MmaTmaGmmaSS {
 
   /// Warpgroup `consumer` multiplies stage `stage` into its accumulators: kTileK/kInstructionK k-steps of
   /// kAtomsM wgmma each, committed as one wgmma-group. accumulate = false starts from zero.
-  /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, one
-  /// type, a square tile), so the accumulators hold the transposed part: rows are columns of D
+  /// kSwapAB: the stage's B tile is wgmma's A operand and its A tile wgmma's B (both K-major, of one
+  /// size: e4m3 x e5m2 runs as the wgmma .e5m2.e4m3; a square tile), so the accumulators hold the
+  /// transposed part: rows are columns of D
   /// [consumer_row, + kWgM), columns rows of D (the block-scaled kernels' swapped promotion).
   /// kColumns < the part's columns: only its first kColumns columns, into the first kColumns / 2
   /// accumulators of each atom (wgmma's fragment holds the columns in order, 8 at a time; PTX ISA,
@@ -276,10 +277,11 @@ struct Sm90MmaTmaGmmaSS {
   template <bool kSwapAB = false, int kColumns = kWgN>
   CUTLASS_DEVICE static void mma(SharedStorage &smem, int stage, int consumer,
                                  Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], bool accumulate) {
-    static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && std::is_same<ElementA, ElementB>::value),
-                  "sm90 mainloop: swapped operands are K-major, of one type, in a square tile");
+    static_assert(!kSwapAB || (kKMajorA && kKMajorB && kTileM == kTileN && sizeof(ElementA) == sizeof(ElementB)),
+                  "sm90 mainloop: swapped operands are K-major, of one size, in a square tile");
     static_assert(kColumns <= kWgN, "sm90 mainloop: at most the part's columns");
-    using PartWgmma = arch::WgmmaSS<kColumns, ElementA, !kKMajorA, !kKMajorB, ElementB>;
+    using PartWgmma = typename std::conditional<kSwapAB, arch::WgmmaSS<kColumns, ElementB, false, false, ElementA>,
+                                                arch::WgmmaSS<kColumns, ElementA, !kKMajorA, !kKMajorB, ElementB>>::type;
     using PartAccumulators = Accumulator[PartWgmma::kAccumulators];
     int const row0 = consumer_row(consumer);
     int const col0 = consumer_column(consumer);

@@ -169,10 +169,10 @@ struct GemmSm90 {
   using BlockScales = collective::Sm90BlockScales<(kBlockScaled ? TileShape::kM : 128), (kBlockScaled ? TileShape::kN : 128),
                                                   (kBlockScaled ? Mainloop::kWgM : 64), (kBlockScaled ? Mainloop::kWgN : 128)>;
   /// Block-scaled kernels with a square tile split along M run 1x128 scales on B's columns as the
-  /// tile's transpose (Sm90BlockScales::swaps; Mainloop::mma kSwapAB, Epilogue::store_transposed).
+  /// tile's transpose (Sm90BlockScales::swaps; Mainloop::mma kSwapAB, Epilogue::store_transposed;
+  /// a mixed fp8 pairing's wgmma swaps its operand types with them).
   static constexpr bool kSwapsColumnScales =
-      kBlockScaled && TileShape::kM == TileShape::kN && Mainloop::kSplitM && Mainloop::kAtomsM == 1 &&
-      std::is_same<ElementA, ElementB>::value;
+      kBlockScaled && TileShape::kM == TileShape::kN && Mainloop::kSplitM && Mainloop::kAtomsM == 1;
   using Epilogue = epilogue::collective::Sm90EpilogueTma<ElementC, EpilogueOutputOp, Mainloop::kWgM, Mainloop::kWgN,
                                                          Mainloop::kConsumers, Accumulator>;
   /// Four accumulators of a stream-K partial sum, moved as one 16-byte vector.
