@@ -376,9 +376,7 @@ struct GemmSm90 {
     cudaGetDevice(&device);
     if (!allow_shared_memory(device)) return Status::kErrorInternal;
     if constexpr (kStreamK) {
-      // the split's CTAs
-      gemm_sm90_kernel<GemmSm90><<<params.scheduler.grid, kThreads, kSharedBytes, stream>>>(params);
-      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+      return launch(params, params.scheduler.grid, stream);   // the split's CTAs
     } else {
       return launch_persistent(params, params.scheduler.unit_count(), device, sm_count, stream);
     }
@@ -389,24 +387,36 @@ struct GemmSm90 {
   /// of a GPC pair up; a GPC with an odd number of free SMs leaves one idle); never more walkers
   /// than units. Sets the scheduler's walker count.
   static Status launch_persistent(Params &params, int units, int device, int sm_count, cudaStream_t stream) {
-    if (kClusterSize == 1) {
-      int const grid = units < sm_count ? units : sm_count;
-      params.scheduler.walkers = grid;
-      gemm_sm90_kernel<GemmSm90><<<grid, kThreads, kSharedBytes, stream>>>(params);
-      return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
-    }
-    int const resident = max_active_clusters(device, sm_count);
+    int const resident = kClusterSize == 1 ? sm_count : max_active_clusters(device, sm_count);
     int const clusters = units < resident ? units : resident;
     params.scheduler.walkers = clusters;
-    cudaLaunchAttribute attribute;
-    cudaLaunchConfig_t const config = cluster_launch_config(clusters, stream, attribute);
-    void *kernel_args[] = {&params};
+    return launch(params, clusters * kClusterSize, stream);
+  }
+
+  /// Programmatic dependent launch (CUDA C++ Programming Guide, "Programmatic Dependent Launch and
+  /// Synchronization"; PTX ISA, "griddepcontrol"): every launch of this kernel carries
+  /// cudaLaunchAttributeProgrammaticStreamSerialization, so its CTAs may start (barriers, tensor-map
+  /// prefetch) while the kernel before it in the stream finishes; each CTA then waits for that
+  /// kernel's completion and memory (cudaGridDependencySynchronize, run_device) before its first
+  /// global access, and lets the next kernel begin launching at once. Launches after a copy or a
+  /// memset, or after a kernel of another stream, serialize as before. CUTLASS_LIB_PDL=0 (read
+  /// once, host) launches without the attribute: a measurement aid.
+  static bool programmatic_launch() {
+    static bool const on = env_int_in("CUTLASS_LIB_PDL", 0, 1, 1) == 1;
+    return on;
+  }
+
+  /// Launches `ctas` CTAs (whole clusters) of this kernel with `params` on `stream`.
+  static Status launch(Params const &params, int ctas, cudaStream_t stream) {
+    cudaLaunchAttribute attributes[2];
+    cudaLaunchConfig_t const config = launch_config(ctas, stream, attributes, programmatic_launch());
+    void *kernel_args[] = {const_cast<Params *>(&params)};
     if (cudaLaunchKernelExC(&config, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>), kernel_args) !=
         cudaSuccess) {
       cudaGetLastError();
       return Status::kErrorInternal;
     }
-    return cudaGetLastError() == cudaSuccess ? Status::kSuccess : Status::kErrorInternal;
+    return Status::kSuccess;
   }
 
   // ---- grouped launches (TileSchedulerTag = GroupedScheduler) ---------------------------------
@@ -876,21 +886,33 @@ struct GemmSm90 {
     }
   }
 
-  /// The launch of `clusters` clusters of this kernel on `stream`; the configuration points at
-  /// `attribute` (the cluster dimension), which must outlive it.
-  static cudaLaunchConfig_t cluster_launch_config(int clusters, cudaStream_t stream, cudaLaunchAttribute &attribute) {
-    attribute = {};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = kClusterSize;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
+  /// The launch of `ctas` CTAs of this kernel on `stream`: the cluster dimension when clusters are
+  /// larger than one CTA, and programmatic stream serialization when `programmatic`. The
+  /// configuration points at `attributes`, which must outlive it.
+  static cudaLaunchConfig_t launch_config(int ctas, cudaStream_t stream, cudaLaunchAttribute (&attributes)[2],
+                                          bool programmatic) {
+    unsigned count = 0;
+    attributes[0] = {};
+    attributes[1] = {};
+    if (kClusterSize > 1) {
+      attributes[count].id = cudaLaunchAttributeClusterDimension;
+      attributes[count].val.clusterDim.x = kClusterSize;
+      attributes[count].val.clusterDim.y = 1;
+      attributes[count].val.clusterDim.z = 1;
+      ++count;
+    }
+    if (programmatic) {
+      attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attributes[count].val.programmaticStreamSerializationAllowed = 1;
+      ++count;
+    }
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(unsigned(clusters * kClusterSize), 1, 1);
+    config.gridDim = dim3(unsigned(ctas), 1, 1);
     config.blockDim = dim3(kThreads, 1, 1);
     config.dynamicSmemBytes = kSharedBytes;
     config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    config.attrs = attributes;
+    config.numAttrs = count;
     return config;
   }
 
@@ -898,8 +920,8 @@ struct GemmSm90 {
   /// queried once per device; sm_count / cluster size when the query fails.
   static int max_active_clusters(int device, int sm_count) {
     return once_per_device(device, [sm_count] {
-      cudaLaunchAttribute attribute;
-      cudaLaunchConfig_t const config = cluster_launch_config(sm_count / kClusterSize, nullptr, attribute);
+      cudaLaunchAttribute attributes[2];
+      cudaLaunchConfig_t const config = launch_config(sm_count / kClusterSize * kClusterSize, nullptr, attributes, false);
       int clusters = 0;
       if (cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<void const *>(gemm_sm90_kernel<GemmSm90>),
                                          &config) != cudaSuccess ||
@@ -951,6 +973,10 @@ struct GemmSm90 {
     } else {
       __syncthreads();
     }
+    // programmatic dependent launch (programmatic_launch): past this point the kernel before this
+    // one in the stream has completed and its writes are visible; the next one may launch
+    cudaGridDependencySynchronize();
+    cudaTriggerProgrammaticLaunchCompletion();
 
     if (warpgroup == 0) {
       arch::warpgroup_reg_dealloc<kProducerRegisters>();
