@@ -398,9 +398,14 @@ struct GemmSm90 {
   /// cudaLaunchAttributeProgrammaticStreamSerialization, so its CTAs may start (barriers, tensor-map
   /// prefetch) while the kernel before it in the stream finishes; each CTA then waits for that
   /// kernel's completion and memory (cudaGridDependencySynchronize, run_device) before its first
-  /// global access, and lets the next kernel begin launching at once. Launches after a copy or a
-  /// memset, or after a kernel of another stream, serialize as before. CUTLASS_LIB_PDL=0 (read
-  /// once, host) launches without the attribute: a measurement aid.
+  /// global access. The next kernel may launch once every CTA of this one has exited (the implicit
+  /// trigger; an explicit cudaTriggerProgrammaticLaunchCompletion right after the wait ran 13824 x
+  /// 8 x 5120, two waves of tiles, 11% slower back to back than the implicit one and 5% slower than
+  /// no PDL at all). Launches after a copy or a memset, or after a kernel of another stream,
+  /// serialize as before. H200, 200 calls back to back (s35_F / s35_G, docs/NOTES.md): 1-2 us
+  /// less per call on 11-37 us GEMMs (4096 x 16 x 4096 12.6 -> 11.1 us, 13824 x 8 x 5120 39.6 ->
+  /// 37.7, 128 x 14336 x 4096 37.0 -> 34.8). CUTLASS_LIB_PDL=0 (read once, host) launches without
+  /// the attribute: a measurement aid.
   static bool programmatic_launch() {
     static bool const on = env_int_in("CUTLASS_LIB_PDL", 0, 1, 1) == 1;
     return on;
@@ -974,9 +979,8 @@ struct GemmSm90 {
       __syncthreads();
     }
     // programmatic dependent launch (programmatic_launch): past this point the kernel before this
-    // one in the stream has completed and its writes are visible; the next one may launch
+    // one in the stream has completed and its writes are visible
     cudaGridDependencySynchronize();
-    cudaTriggerProgrammaticLaunchCompletion();
 
     if (warpgroup == 0) {
       arch::warpgroup_reg_dealloc<kProducerRegisters>();
