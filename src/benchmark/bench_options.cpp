@@ -289,13 +289,7 @@ Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
                              output of each against the reference GEMM; prints each median, TFLOP/s
                              over the routed tokens, ratios, and the active experts' weight bytes per
                              second against a device-to-device copy.
-  --tokens=<T>               routed tokens in all (default 8192)
-  --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
-                             largest, shuffled); sparse (skewed, the smallest quarter of the experts
-                             get none)
-  --counts=<c0,c1,...>       tokens per expert (E values; overrides --tokens and --distribution)
-  --seed=<n>                 the shuffle's seed (default 1)
-  (--warmup-iterations, --profiling-iterations and --device apply; the defaults are the profiler's)
+)" + profiler::grouped_flags_help() + R"(  (--warmup-iterations, --profiling-iterations and --device apply; the defaults are the profiler's)
 
 Output:
   stdout                     one line per shape and dtype, printed as it finishes: the Handle's

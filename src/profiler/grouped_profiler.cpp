@@ -84,6 +84,16 @@ bool parse_grouped_flag(std::string const &name, std::string const &value, Group
   return false;
 }
 
+std::string grouped_flags_help() {
+  return R"(  --tokens=<T>               routed tokens in all (default 8192)
+  --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
+                             largest, shuffled); sparse (skewed, the smallest quarter of the experts
+                             get none)
+  --counts=<c0,c1,...>       tokens per expert (E values; overrides --tokens and --distribution)
+  --seed=<n>                 the shuffle's seed (default 1)
+)";
+}
+
 bool grouped_flags_given(GroupedOptions const &o) {
   GroupedOptions const defaults;
   return !o.counts.empty() || o.tokens != defaults.tokens || o.distribution != defaults.distribution ||

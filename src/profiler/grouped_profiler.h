@@ -42,6 +42,9 @@ std::vector<int64_t> expert_token_counts(GroupedOptions const &options);
 bool parse_grouped_flag(std::string const &name, std::string const &value, GroupedOptions *options,
                         std::string *error);
 
+/// The --help lines of those flags, as both tools print them.
+std::string grouped_flags_help();
+
 /// Whether `options` differs from the defaults in a flag parse_grouped_flag reads (so a command
 /// line outside the grouped mode that set one can be refused).
 bool grouped_flags_given(GroupedOptions const &options);

@@ -625,13 +625,7 @@ Grouped GEMM (--operation=grouped_gemm; one mixture-of-experts layer, bf16, TN):
                              expert's output of each is verified against the reference GEMM;
                              prints each median, TFLOP/s over the routed tokens, the ratios, and the
                              active experts' weights read rate against a device-to-device copy.
-  --tokens=<T>               routed tokens in all (default 8192)
-  --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
-                             largest, shuffled); sparse (skewed, the smallest quarter of the experts
-                             get none)
-  --counts=<c0,c1,...>       tokens per expert (E values; overrides --tokens and --distribution)
-  --seed=<n>                 the shuffle's seed (default 1)
-  (--warmup-iterations, --profiling-iterations and --device apply; other flags are errors.
+)" + grouped_flags_help() + R"(  (--warmup-iterations, --profiling-iterations and --device apply; other flags are errors.
   cutlass_bench --grouped=E,N,K runs the same.)
 
 Output:
