@@ -21,7 +21,7 @@ from collections import OrderedDict
 
 
 def token_counts(experts, tokens, distribution):
-    """cutlass_bench's split (grouped_bench.cpp expert_token_counts), before its shuffle: shares
+    """the grouped mode's split (src/profiler/grouped_profiler.cpp expert_token_counts), before its shuffle: shares
     falling geometrically to 1/180, the last quarter of the experts empty when sparse."""
     if experts == 1 or distribution == "uniform":
         share = [1.0] * experts

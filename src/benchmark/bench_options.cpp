@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -202,20 +203,34 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   result.error = profiler::parse_flags(
       arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help);
   BenchOptions &o = result.options;
-  bool const grouped_flags = profiler::grouped_flags_given(o.grouped);
+  auto const given = [&](std::string const &name) {   // --name=value on the command line
+    for (std::string const &argument : arguments) {
+      if (argument.compare(0, name.size() + 3, "--" + name + "=") == 0) return true;
+    }
+    return false;
+  };
   if (result.error.empty() && !o.help) {
     if (o.grouped_mode && !o.shapes.empty()) {
       result.error = "--grouped runs one layer, not a --shapes suite: give one of them";
     } else if (!o.grouped_mode && o.shapes.empty()) {
       result.error = "--shapes=<path> (or --grouped=E,N,K) is required";
-    } else if (!o.grouped_mode && grouped_flags) {
+    } else if (!o.grouped_mode && !o.grouped.given.empty()) {
       result.error = "--tokens, --distribution, --counts and --seed need --grouped=E,N,K";
-    } else if (o.fp8_scaling.any() &&
-               (o.grouped_mode || std::find(o.dtypes.begin(), o.dtypes.end(), NumericTypeID::kFE4M3) == o.dtypes.end())) {
+    } else if (o.grouped_mode) {
+      for (auto const &flag : flag_table()) {
+        static char const *const kGroupedFlags[] = {"grouped", "tokens", "distribution", "counts", "seed",
+                                                    "warmup-iterations", "profiling-iterations", "device"};
+        bool const applies = std::find_if(std::begin(kGroupedFlags), std::end(kGroupedFlags), [&](char const *f) {
+                               return flag.first == f;
+                             }) != std::end(kGroupedFlags);
+        if (!applies && given(flag.first)) {
+          result.error = "--" + flag.first + " does not apply to --grouped (one bf16 TN layer)";
+          break;
+        }
+      }
+      if (result.error.empty()) result.error = profiler::check_grouped_layer(o.grouped);
+    } else if (o.fp8_scaling.any() && std::find(o.dtypes.begin(), o.dtypes.end(), NumericTypeID::kFE4M3) == o.dtypes.end()) {
       result.error = "--scale-a, --scale-b and --accumulation=precise apply to --dtypes=fe4m3 (a --shapes suite)";
-    } else if (o.grouped_mode && !o.grouped.counts.empty() && int(o.grouped.counts.size()) != o.grouped.experts) {
-      result.error = "--counts lists " + std::to_string(o.grouped.counts.size()) + " experts, --grouped " +
-                     std::to_string(o.grouped.experts);
     }
   }
   o.grouped.warmup = o.warmup_iterations;

@@ -53,6 +53,7 @@ std::vector<int64_t> expert_token_counts(GroupedOptions const &options) {
 
 bool parse_grouped_flag(std::string const &name, std::string const &value, GroupedOptions *options,
                         std::string *error) {
+  options->given.push_back(name);
   if (name == "tokens") return parse_integer_in_range(value, 1, INT32_MAX, &options->tokens, error);
   if (name == "distribution") {
     if (value != "uniform" && value != "skewed" && value != "sparse") {
@@ -94,10 +95,24 @@ std::string grouped_flags_help() {
 )";
 }
 
-bool grouped_flags_given(GroupedOptions const &o) {
-  GroupedOptions const defaults;
-  return !o.counts.empty() || o.tokens != defaults.tokens || o.distribution != defaults.distribution ||
-         o.seed != defaults.seed;
+std::string check_grouped_layer(GroupedOptions const &o) {
+  auto const given = [&](char const *name) { return std::find(o.given.begin(), o.given.end(), name) != o.given.end(); };
+  if (given("counts") && (given("tokens") || given("distribution") || given("seed"))) {
+    return "--counts gives every expert's tokens: --tokens, --distribution and --seed do not apply with it";
+  }
+  if (!o.counts.empty() && int64_t(o.counts.size()) != o.experts) {
+    return "--counts lists " + std::to_string(o.counts.size()) + " experts, not " + std::to_string(o.experts);
+  }
+  int64_t tokens = o.counts.empty() ? o.tokens : 0;
+  for (int64_t c : o.counts) tokens += c;   // (each count <= 2^31 - 1, at most 4096 of them)
+  if (tokens < 1 || tokens > INT32_MAX) return "the experts' tokens add up to " + std::to_string(tokens) + ", not 1 .. 2^31 - 1";
+  constexpr double kMaxTensorBytes = 1099511627776.0;   // 2^40: past any device's memory
+  double const weights = 2.0 * o.experts * double(o.m) * double(o.k), x = 2.0 * double(tokens) * double(o.k),
+               out = 2.0 * double(tokens) * double(o.m);
+  if (weights > kMaxTensorBytes || x > kMaxTensorBytes || out > kMaxTensorBytes) {
+    return "the layer's weights, tokens or outputs would take more than 2^40 bytes";
+  }
+  return "";
 }
 
 #if defined(CUTLASS_ENABLE_CUBLAS)
@@ -363,35 +378,38 @@ int run_grouped(GroupedOptions const &options, char const *tool) {
   if (!have_cublas_grouped) std::printf(" cublasGemmGroupedBatchedEx not available (status != SUCCESS);");
   std::printf(" %s\n", verified ? "ok" : "FAILED");
 
-  // timing, interleaved (ours, cuBLAS grouped, cuBLAS loop, dense cuBLAS, dense ours)
-  std::vector<std::pair<char const *, Launch>> providers = {{"cutlass_lib grouped", ours},
-                                                            {"cutlass_lib contiguous (dev)", ours_contiguous},
-                                                            {"cutlass_lib device-sized (dev)", ours_device_sized},
-                                                            {"cuBLAS loop of GemmEx", cublas_loop},
-                                                            {"dense cuBLAS (same flops)", cublas_dense},
-                                                            {"dense cutlass_lib (same flops)", ours_dense}};
-  if (have_cublas_grouped) providers.insert(providers.begin() + 1, {"cublasGemmGroupedBatchedEx", cublas_grouped});
-  std::vector<Launch const *> launches;
-  for (auto const &p : providers) launches.push_back(&p.second);
-  EventTimer timer(stream);
-  std::vector<std::vector<float>> times;
-  std::string error;
-  if (!timer.time(launches, options.warmup, options.iterations, &times, &error)) return fail(error.c_str());
+  // timing, interleaved (ours, cuBLAS grouped, cuBLAS loop, dense cuBLAS, dense ours); none with
+  // --profiling-iterations=0 (verification only)
+  if (options.iterations > 0) {
+    std::vector<std::pair<char const *, Launch>> providers = {{"cutlass_lib grouped", ours},
+                                                              {"cutlass_lib contiguous (dev)", ours_contiguous},
+                                                              {"cutlass_lib device-sized (dev)", ours_device_sized},
+                                                              {"cuBLAS loop of GemmEx", cublas_loop},
+                                                              {"dense cuBLAS (same flops)", cublas_dense},
+                                                              {"dense cutlass_lib (same flops)", ours_dense}};
+    if (have_cublas_grouped) providers.insert(providers.begin() + 1, {"cublasGemmGroupedBatchedEx", cublas_grouped});
+    std::vector<Launch const *> launches;
+    for (auto const &p : providers) launches.push_back(&p.second);
+    EventTimer timer(stream);
+    std::vector<std::vector<float>> times;
+    std::string error;
+    if (!timer.time(launches, options.warmup, options.iterations, &times, &error)) return fail(error.c_str());
 
-  double const flops = 2.0 * double(M) * double(K) * double(T);
-  double const active_weight_bytes = double(G) * double(M) * double(K) * 2;
-  double const ours_us = median(times[0]) * 1e3;
-  std::printf("\n%-32s %10s %9s %12s %14s\n", "provider", "median_us", "TFLOP/s", "ours_faster", "weights_GB/s");
-  for (size_t i = 0; i < providers.size(); ++i) {
-    double const us = median(times[i]) * 1e3;
-    std::printf("%-32s %10.1f %9.1f %12.3f %14.0f\n", providers[i].first, us, flops / us * 1e-6, us / ours_us,
-                active_weight_bytes / us * 1e-3);
+    double const flops = 2.0 * double(M) * double(K) * double(T);
+    double const active_weight_bytes = double(G) * double(M) * double(K) * 2;
+    double const ours_us = median(times[0]) * 1e3;
+    std::printf("\n%-32s %10s %9s %12s %14s\n", "provider", "median_us", "TFLOP/s", "ours_faster", "weights_GB/s");
+    for (size_t i = 0; i < providers.size(); ++i) {
+      double const us = median(times[i]) * 1e3;
+      std::printf("%-32s %10.1f %9.1f %12.3f %14.0f\n", providers[i].first, us, flops / us * 1e-6, us / ours_us,
+                  active_weight_bytes / us * 1e-3);
+    }
+    if (copy_error.empty()) {
+      std::printf("device-to-device copy: %.0f GB/s; the library read the %d active experts' weights at %.2f of it\n",
+                  copy_gbps, G, active_weight_bytes / ours_us * 1e-3 / copy_gbps);
+    }
+    std::printf("ours_faster = that provider's time / the library's grouped time (> 1: the library is faster)\n");
   }
-  if (copy_error.empty()) {
-    std::printf("device-to-device copy: %.0f GB/s; the library read the %d active experts' weights at %.2f of it\n",
-                copy_gbps, G, active_weight_bytes / ours_us * 1e-3 / copy_gbps);
-  }
-  std::printf("ours_faster = that provider's time / the library's grouped time (> 1: the library is faster)\n");
   cublasDestroy(cublas);
   cutlassLibDestroy(handle);
   cudaStreamDestroy(stream);

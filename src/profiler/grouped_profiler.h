@@ -7,9 +7,11 @@
 /// interleaved: the library's grouped calls (cutlassLibGemmGroupedBatchedEx, the contiguous and
 /// the device-sized ones), cuBLAS's cublasGemmGroupedBatchedEx, a loop of cublasGemmEx over the
 /// experts, and the dense GEMM of the same flops (M x T x K, one weight) through cuBLAS and the
-/// library. Every expert's output of every provider is verified against the reference GEMM
-/// (src/reference, f64 sums). Reports each median time, TFLOP/s over the routed tokens, the
-/// ratios, and the active experts' weights read rate against a device-to-device copy.
+/// library. Every expert's output of the library's three grouped calls is verified against the
+/// reference GEMM (src/reference, f64 sums; cuBLAS's grouped and loop outputs are compared and
+/// reported, not judged; the dense GEMMs are timed only). Reports each median time, TFLOP/s over
+/// the routed tokens, the ratios, and the active experts' weights read rate against a
+/// device-to-device copy (no timing with iterations == 0).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,7 @@ namespace profiler {
 
 struct GroupedOptions {
   int experts = 0;
+  std::vector<std::string> given;        ///< the grouped flags on the command line (parse_grouped_flag)
   int64_t m = 0, k = 0;                  ///< each group's m (the experts' out features) and k (in features)
   int64_t tokens = 8192;                 ///< routed tokens in all (--tokens)
   std::string distribution = "skewed";   ///< uniform | skewed | sparse (--distribution)
@@ -36,18 +39,21 @@ struct GroupedOptions {
 /// given none. They add up to --tokens (--counts: to their sum).
 std::vector<int64_t> expert_token_counts(GroupedOptions const &options);
 
-/// The grouped flags both command lines take, each parsed into `options`: "tokens" (1 ..
-/// 2^31 - 1), "distribution" (uniform, skewed, sparse), "counts" (a comma list of counts >= 0),
-/// "seed" (>= 0). False with `error` set for a bad value or another flag name.
+/// The grouped flags both command lines take, each parsed into `options` (and its name noted in
+/// options->given): "tokens" (1 .. 2^31 - 1), "distribution" (uniform, skewed, sparse), "counts"
+/// (a comma list of counts >= 0), "seed" (>= 0). False with `error` set for a bad value or another
+/// flag name.
 bool parse_grouped_flag(std::string const &name, std::string const &value, GroupedOptions *options,
                         std::string *error);
 
 /// The --help lines of those flags, as both tools print them.
 std::string grouped_flags_help();
 
-/// Whether `options` differs from the defaults in a flag parse_grouped_flag reads (so a command
-/// line outside the grouped mode that set one can be refused).
-bool grouped_flags_given(GroupedOptions const &options);
+/// The layer `options` describes, checked once its experts, m and k are set: "" or the usage error.
+/// --counts with --tokens, --distribution or --seed (which it overrides), a --counts list whose
+/// length is not the experts', counts that add up to 0 or past 2^31 - 1 tokens, and a weight,
+/// token or output tensor of more than 2^40 bytes are errors.
+std::string check_grouped_layer(GroupedOptions const &options);
 
 /// Runs the grouped mode, printing as `tool` (e.g. "cutlass_profiler"); the process exit status:
 /// 0 ran and verified, 1 a launch failed or a result was wrong, 2 a build without cuBLAS, 3 a

@@ -447,8 +447,8 @@ template <typename Given>
 std::string check_grouped(Options &o, Given given) {
   GroupedOptions &layer = o.grouped_layer;
   if (!o.grouped) {
-    for (char const *name : {"experts", "tokens", "distribution", "counts", "seed"}) {
-      if (given(name)) return std::string("--") + name + " needs --operation=grouped_gemm";
+    if (given("experts") || !layer.given.empty()) {
+      return "--experts, --tokens, --distribution, --counts and --seed need --operation=grouped_gemm";
     }
     return "";
   }
@@ -464,13 +464,9 @@ std::string check_grouped(Options &o, Given given) {
   }
   if (layer.experts == 0) return "--operation=grouped_gemm needs --experts=<E>";
   if (o.m.size() != 1 || o.k.size() != 1) return "--operation=grouped_gemm takes one --m and one --k";
-  if (!layer.counts.empty() && int(layer.counts.size()) != layer.experts) {
-    return "--counts lists " + std::to_string(layer.counts.size()) + " experts, --experts " +
-           std::to_string(layer.experts);
-  }
   layer.m = o.m[0], layer.k = o.k[0];
   layer.warmup = o.warmup_iterations, layer.iterations = o.profiling_iterations, layer.device = o.device;
-  return "";
+  return check_grouped_layer(layer);
 }
 
 }  // namespace
@@ -478,8 +474,7 @@ std::string check_grouped(Options &o, Given given) {
 ParseResult parse_options(std::vector<std::string> const &arguments) {
   ParseResult result;
   result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help);
-  if (!result.ok()) return result;
-  // Flags of epilogue pieces the chosen variant lacks would silently do nothing: usage errors.
+  if (!result.ok() || result.options.help) return result;
   auto given = [&](char const *name) {   // --name=value, or --name alone (a boolean flag)
     std::string const flag = std::string("--") + name;
     for (std::string const &argument : arguments) {
@@ -487,6 +482,10 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
     }
     return false;
   };
+  // the grouped mode's flags first: the GEMM checks below would name flags it refuses anyway
+  result.error = check_grouped(result.options, given);
+  if (!result.ok() || result.options.grouped) return result;
+  // Flags of epilogue pieces the chosen variant lacks would silently do nothing: usage errors.
   EpilogueVariant const &e = result.options.epilogue;
   std::string const variant = e.fused() ? "--epilogue=" + e.name() : std::string("the plain epilogue");
   if (given("bias-broadcast") && !e.bias) {
@@ -502,7 +501,6 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   if (result.ok() && o.scaling.any() && not_fp8) {
     result.error = "--scale-a, --scale-b and --accumulation=precise are for fp8 inputs (--A and --B fe4m3 or fe5m2)";
   }
-  if (result.ok()) result.error = check_grouped(result.options, given);
   return result;
 }
 

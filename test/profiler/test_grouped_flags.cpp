@@ -44,6 +44,18 @@ TEST(GroupedMode, CountsAddUpToTheTokensInEveryDistribution) {
   EXPECT_EQ(o.counts, expert_token_counts(o)) << "explicit counts as given";
 }
 
+/// The usage error a parse gives, or "" when it is valid.
+template <typename Parse>
+std::string error_of(Parse parse, std::vector<std::string> const &args) {
+  return parse(args).error;
+}
+
+/// Whether `error` contains `part` (the reason the test means, not just any refusal).
+::testing::AssertionResult says(std::string const &error, char const *part) {
+  if (error.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "error '" << error << "' does not say '" << part << "'";
+}
+
 TEST(GroupedMode, BenchFlagsNeedEachOther) {
   auto parse = [](std::vector<std::string> const &args) { return cutlass::benchmark::parse_options(args); };
   auto const ok = parse({"--grouped=8,14336,4096", "--tokens=34", "--distribution=sparse", "--seed=3"});
@@ -54,14 +66,21 @@ TEST(GroupedMode, BenchFlagsNeedEachOther) {
   EXPECT_EQ(4096, ok.options.grouped.k);
   EXPECT_EQ(34, ok.options.grouped.tokens);
   EXPECT_EQ(3u, ok.options.grouped.seed);
-  EXPECT_FALSE(parse({"--grouped=8,14336"}).ok());
-  EXPECT_FALSE(parse({"--grouped=0,64,64"}).ok());
-  EXPECT_FALSE(parse({"--grouped=2,64,64", "--counts=1,2,3"}).ok());
-  EXPECT_TRUE(parse({"--grouped=3,64,64", "--counts=1,0,3"}).ok());
-  EXPECT_FALSE(parse({"--grouped=2,64,64", "--shapes=suite.csv"}).ok());
-  EXPECT_FALSE(parse({"--shapes=suite.csv", "--tokens=5"}).ok());
-  EXPECT_FALSE(parse({"--grouped=2,64,64", "--distribution=zipf"}).ok());
-  EXPECT_FALSE(parse({}).ok()) << "--shapes or --grouped is required";
+  EXPECT_TRUE(parse({"--grouped=3,64,64", "--counts=1,0,3", "--profiling-iterations=0"}).ok());
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=8,14336"}), "is not E,N,K"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=0,64,64"}), "not an integer in [1, 4096]"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--counts=1,2,3"}), "--counts lists 3 experts, not 2"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--counts=1,2", "--seed=4"}), "do not apply with it"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--counts=0,0"}), "add up to 0"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--counts=2000000000,2000000000"}), "add up to"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=4096,2000000000,2000000000"}), "2^40 bytes"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--shapes=suite.csv"}), "give one of them"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--dtypes=f16"}), "--dtypes does not apply to --grouped"));
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--scale-a=row"}), "--scale-a does not apply to --grouped"));
+  EXPECT_TRUE(says(error_of(parse, {"--shapes=suite.csv", "--tokens=8192"}), "need --grouped=E,N,K"))
+      << "a grouped flag at its default value is still refused";
+  EXPECT_TRUE(says(error_of(parse, {"--grouped=2,64,64", "--distribution=zipf"}), "unknown distribution 'zipf'"));
+  EXPECT_TRUE(says(error_of(parse, {}), "--shapes=<path> (or --grouped=E,N,K) is required"));
 }
 
 TEST(GroupedMode, ProfilerOperationGroupedGemm) {
@@ -78,19 +97,27 @@ TEST(GroupedMode, ProfilerOperationGroupedGemm) {
   EXPECT_EQ("sparse", layer.distribution);
   EXPECT_EQ(3u, layer.seed);
   EXPECT_EQ(7, layer.iterations);
+  std::vector<std::string> const base = {"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64"};
+  auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), base.begin(), base.end());
+    return error_of(parse, extra);
+  };
   EXPECT_TRUE(parse({"--operation=GroupedGemm", "--experts=3", "--m=64", "--k=64", "--counts=1,0,3"}).ok());
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--m=64", "--k=64"}).ok()) << "--experts is required";
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64", "--counts=1,2,3"}).ok());
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64,128", "--k=64"}).ok()) << "one --m";
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64", "--n=16"}).ok())
-      << "the counts give each group's n";
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64", "--A=f16:row"}).ok());
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64", "--verification-enabled"}).ok());
-  EXPECT_FALSE(parse({"--operation=grouped_gemm", "--experts=2", "--m=64", "--k=64", "--distribution=zipf"}).ok());
-  EXPECT_FALSE(parse({"--experts=2"}).ok()) << "grouped flags need --operation=grouped_gemm";
-  EXPECT_FALSE(parse({"--tokens=5"}).ok());
+  EXPECT_TRUE(says(error_of(parse, {"--operation=grouped_gemm", "--m=64", "--k=64"}), "needs --experts=<E>"));
+  EXPECT_TRUE(says(with({"--counts=1,2,3"}), "--counts lists 3 experts, not 2"));
+  EXPECT_TRUE(says(with({"--counts=1,2", "--tokens=3"}), "do not apply with it"));
+  EXPECT_TRUE(says(error_of(parse, {"--operation=grouped_gemm", "--experts=2", "--m=64,128", "--k=64"}),
+                   "takes one --m and one --k"));
+  EXPECT_TRUE(says(with({"--n=16"}), "--n does not apply to --operation=grouped_gemm"));
+  EXPECT_TRUE(says(with({"--A=f16:row"}), "--A does not apply"));
+  EXPECT_TRUE(says(with({"--verification-enabled"}), "--verification-enabled does not apply"));
+  EXPECT_TRUE(says(with({"--scale-a=block128"}), "--scale-a does not apply")) << "not the GEMM mode's fp8 message";
+  EXPECT_TRUE(says(with({"--bias-broadcast=column"}), "--bias-broadcast does not apply"));
+  EXPECT_TRUE(says(with({"--distribution=zipf"}), "unknown distribution 'zipf'"));
+  EXPECT_TRUE(says(error_of(parse, {"--experts=2"}), "need --operation=grouped_gemm"));
+  EXPECT_TRUE(says(error_of(parse, {"--tokens=5"}), "need --operation=grouped_gemm"));
   EXPECT_TRUE(parse({"--operation=Gemm"}).ok());
-  EXPECT_FALSE(parse({"--operation=GEMM"}).ok());
+  EXPECT_TRUE(says(error_of(parse, {"--operation=GEMM"}), "unknown operation 'GEMM'"));
 }
 
 }  // namespace
