@@ -42,6 +42,13 @@ FlagParser string_flag(std::string BenchOptions::*member) {
   };
 }
 
+bool parse_back_to_back(std::string const &value, BenchOptions &options, std::string *error) {
+  int64_t v = 0;
+  if (!profiler::parse_integer_in_range(value, 1, 1000, &v, error)) return false;
+  options.back_to_back = int(v);
+  return true;
+}
+
 FlagParser iterations_flag(int BenchOptions::*member) {
   return [=](std::string const &value, BenchOptions &options, std::string *error) {
     int64_t v = 0;
@@ -173,6 +180,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"ignore-kernels", string_flag(&BenchOptions::ignore_kernels)},
       {"warmup-iterations", iterations_flag(&BenchOptions::warmup_iterations)},
       {"profiling-iterations", iterations_flag(&BenchOptions::profiling_iterations)},
+      {"back-to-back", parse_back_to_back},
       {"max-kernel-seconds", parse_max_seconds},
       {"workspace-mib", parse_workspace_mib},
       {"verify", parse_verify},
@@ -275,8 +283,12 @@ Input:
 Timing and verification:
   --warmup-iterations=<n>    launches before timing (default 10, as the profiler)
   --profiling-iterations=<n> timed launches per kernel (default 50, as the profiler)
+  --back-to-back=<n>         launches of one provider per event pair, their mean reported (default
+                             1; the profiler's flag): n calls back to back, ours x n, cuBLAS x n, ...,
+                             as a framework's stream runs them (programmatic dependent launch then
+                             overlaps a kernel's start with the previous one's end)
   --max-kernel-seconds=<s>   cap on the warm-up and timed time of one kernel, both launches of
-                             each pair counted, estimated at 700 TFLOP/s (default 0.5; 0: no
+                             each pair (x --back-to-back) counted, estimated at 700 TFLOP/s (default 0.5; 0: no
                              cap). Larger shapes run proportionally fewer launches, at least 10
                              timed and 2 warm-up.
   --verify=auto|true|false   check each result once against the device reference GEMM and cuBLAS

@@ -32,6 +32,7 @@ struct BenchOptions {
   std::string ignore_kernels;
   int warmup_iterations = 0;          ///< set to the profiler's defaults by parse_options
   int profiling_iterations = 0;
+  int back_to_back = 1;               ///< launches per event pair (profiler::Options::back_to_back)
   double max_kernel_seconds = 0.5;    ///< estimated timed seconds per kernel; 0: no cap
   int workspace_mib = 0;              ///< > 0: workspaces allocated up front (profiler::Options)
   VerifyMode verify = VerifyMode::kAuto;

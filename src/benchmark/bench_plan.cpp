@@ -35,9 +35,10 @@ profiler::Options profiler_options(BenchOptions const &options, profiler::GemmSp
   result.providers.cublaslt = options.competitor_cublaslt;
   result.warmup_iterations = options.warmup_iterations;
   result.profiling_iterations = options.profiling_iterations;
+  result.back_to_back = options.back_to_back;
   result.workspace_bytes = size_t(options.workspace_mib) << 20;
 
-  double const pair_seconds = 2 * spec.flops() / kEstimatedFlopsPerSecond;
+  double const pair_seconds = 2 * options.back_to_back * spec.flops() / kEstimatedFlopsPerSecond;
   int const launches = options.warmup_iterations + options.profiling_iterations;
   if (options.max_kernel_seconds > 0 && launches > 0 && launches * pair_seconds > options.max_kernel_seconds) {
     double const scale = options.max_kernel_seconds / (launches * pair_seconds);

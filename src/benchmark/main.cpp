@@ -124,8 +124,10 @@ int main(int argc, char **argv) {
                 fp8.accumulation == cutlass::library::AccumulationMode::kPrecise ? "precise" : "fast");
   }
   char const *const competitor = options.competitor_cublaslt ? "cuBLASLt" : "cuBLAS";
-  std::printf("per kernel: %d warm-up + %d timed launches, each paired with a %s launch%s; verification: %s\n",
-              options.warmup_iterations, options.profiling_iterations, competitor,
+  std::printf("per kernel: %d warm-up + %d timed launches%s, each paired with a %s launch%s; verification: %s\n",
+              options.warmup_iterations, options.profiling_iterations,
+              options.back_to_back > 1 ? (" of " + std::to_string(options.back_to_back) + " calls back to back").c_str() : "",
+              competitor,
               options.max_kernel_seconds > 0 ? " (fewer where that would pass --max-kernel-seconds)" : "",
               options.verify == VerifyMode::kAlways  ? "every shape"
               : options.verify == VerifyMode::kNever ? "off"

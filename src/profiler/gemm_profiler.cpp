@@ -513,7 +513,8 @@ bool GemmProfiler::time_alone(Launch const &launch, std::vector<float> &samples,
   if (!samples.empty()) return true;   // already timed, interleaved with one of our kernels
   InterleavedTimes times;
   std::string error;
-  if (!timer_.time(launch, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
+  if (!timer_.time(launch, nullptr, options_.warmup_iterations, options_.profiling_iterations, &times, &error,
+                   options_.back_to_back)) {
     row.status = error;
     row.disposition = Disposition::kFailed;
     return false;
@@ -533,7 +534,8 @@ void GemmProfiler::time_against_cublas(Problem &problem, Launch const &ours, Res
   if (pair_lt) launches.push_back(&lt);
   std::vector<std::vector<float>> times;
   std::string error;
-  if (!timer_.time(launches, options_.warmup_iterations, options_.profiling_iterations, &times, &error)) {
+  if (!timer_.time(launches, options_.warmup_iterations, options_.profiling_iterations, &times, &error,
+                   options_.back_to_back)) {
     row.status = error;
     row.disposition = Disposition::kFailed;
     return;

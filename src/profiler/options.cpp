@@ -262,6 +262,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"verification-enabled", parse_verification_enabled},
       {"warmup-iterations", integer_flag(&Options::warmup_iterations, 0, 1000000)},
       {"profiling-iterations", integer_flag(&Options::profiling_iterations, 0, 1000000)},
+      {"back-to-back", integer_flag(&Options::back_to_back, 1, 1000)},
       {"output", string_flag(&Options::output)},
       {"device", integer_flag(&Options::device, 0, 1023)},
       {"experts", parse_experts},
@@ -610,6 +611,10 @@ Timing:
                              launch; the runtime is the median. Every launch reads the next copy of
                              the operands, with enough copies to exceed twice the L2 cache.
                              ratio = cuBLAS time / our time (> 1: faster than cuBLAS).
+  --back-to-back=<n>         launches of one provider per event pair (default 1): n > 1 times n
+                             consecutive calls together (ours x n, cuBLAS x n, ...) and reports their
+                             mean, as a framework's stream runs them: a kernel's start may then
+                             overlap the previous one's end (programmatic dependent launch).
 
 Grouped GEMM (--operation=grouped_gemm; one mixture-of-experts layer, bf16, TN):
   --experts=<E>              experts (1..4096), each with weights of --m x --k (out x in features,

@@ -80,6 +80,9 @@ struct Options {
 
   int warmup_iterations = 10;
   int profiling_iterations = 50;   ///< 0: verify only, no timing
+  /// Launches of one provider timed together per event pair (--back-to-back; 1: each launch alone);
+  /// the sample is their mean per launch (EventTimer::time's calls_per_pair).
+  int back_to_back = 1;
   /// > 0: the handle's workspace and the kernels' workspace allocated at this many bytes each when
   /// the profiler is made, before any operand (cutlass_bench --workspace-mib, a measurement aid);
   /// 0: the handle's default (4 MiB, grown when a call needs more) and the kernels' grown per kernel.

@@ -43,20 +43,21 @@ bool EventTimer::reserve(size_t count) {
 }
 
 bool EventTimer::time(Launch const &first, Launch const *second, int warmup, int iterations, InterleavedTimes *times,
-                      std::string *error) {
+                      std::string *error, int calls_per_pair) {
   std::vector<Launch const *> launches{&first};
   if (second) launches.push_back(second);
   std::vector<std::vector<float>> all;
   times->first.clear();
   times->second.clear();
-  if (!time(launches, warmup, iterations, &all, error)) return false;
+  if (!time(launches, warmup, iterations, &all, error, calls_per_pair)) return false;
   times->first = std::move(all[0]);
   if (second) times->second = std::move(all[1]);
   return true;
 }
 
 bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, int iterations,
-                      std::vector<std::vector<float>> *times, std::string *error) {
+                      std::vector<std::vector<float>> *times, std::string *error, int calls_per_pair) {
+  int const calls = calls_per_pair > 1 ? calls_per_pair : 1;
   times->assign(launches.size(), {});
   size_t const per_round = 2 * launches.size();
   if (!reserve(per_round * size_t(iterations) + 1)) {   // + the sleep's end
@@ -79,7 +80,7 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
   double const warmup_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - warmup_start).count();
   double const round_us = warmup > 0 ? warmup_us / warmup : kDefaultRoundUs;
-  double sleep_us = std::min(kMaxSleepUs, 1.5 * round_us * iterations + 20.0);
+  double sleep_us = std::min(kMaxSleepUs, 1.5 * round_us * iterations * calls + 20.0);
   cudaEvent_t const sleep_end = events_[per_round * size_t(iterations)];
   for (int attempt = 1;; ++attempt) {
     if (!enqueue_gpu_sleep(stream_, sleep_us) || cudaEventRecord(sleep_end, stream_) != cudaSuccess) {
@@ -89,8 +90,9 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
     for (int i = 0; i < iterations; ++i) {
       cudaEvent_t const *e = events_.data() + per_round * size_t(i);
       for (size_t j = 0; j < launches.size(); ++j) {
-        bool const ok = cudaEventRecord(e[2 * j], stream_) == cudaSuccess && (*launches[j])() &&
-                        cudaEventRecord(e[2 * j + 1], stream_) == cudaSuccess;
+        bool ok = cudaEventRecord(e[2 * j], stream_) == cudaSuccess;
+        for (int c = 0; ok && c < calls; ++c) ok = (*launches[j])();
+        ok = ok && cudaEventRecord(e[2 * j + 1], stream_) == cudaSuccess;
         if (!ok) {
           *error = "a timed launch failed";
           return false;
@@ -120,7 +122,7 @@ bool EventTimer::time(std::vector<Launch const *> const &launches, int warmup, i
         *error = "cudaEventElapsedTime failed";
         return false;
       }
-      (*times)[j].push_back(ms);
+      (*times)[j].push_back(ms / float(calls));
     }
   }
   return true;

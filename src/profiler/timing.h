@@ -37,14 +37,17 @@ class EventTimer {
   /// `iterations` rounds of: record, first, record, [record, second, record]. Waits for the
   /// stream and reads every pair. False with `error` set when a launch or event fails.
   bool time(Launch const &first, Launch const *second, int warmup, int iterations, InterleavedTimes *times,
-            std::string *error);
+            std::string *error, int calls_per_pair = 1);
 
   /// The same for any number of providers: `warmup` rounds of every launch in order, then
   /// `iterations` rounds of [record, launch, record] per launch (ours, cuBLAS, cuBLASLt, ours,
   /// ...). (*times)[i] receives launch i's per-launch milliseconds. The timed rounds run again
   /// behind a longer GPU sleep when the sleep ended before the host had queued them all.
+  /// `calls_per_pair` > 1 times that many consecutive launches of one provider per event pair
+  /// (back to back, as a framework's stream runs its GEMMs, so a kernel's start may overlap the
+  /// previous one's end: programmatic dependent launch) and reports their mean per launch.
   bool time(std::vector<Launch const *> const &launches, int warmup, int iterations,
-            std::vector<std::vector<float>> *times, std::string *error);
+            std::vector<std::vector<float>> *times, std::string *error, int calls_per_pair = 1);
 
   /// Timed sets run again because the GPU sleep ended before the host had queued every round,
   /// and sets kept although even the longest sleep did (their pairs may include host time).

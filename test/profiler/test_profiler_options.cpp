@@ -97,6 +97,15 @@ TEST(ProfilerOptions, CublasLtProviderImpliesCublas) {
   EXPECT_FALSE(r.options.providers.cutlass);
 }
 
+TEST(ProfilerOptions, BackToBackLaunchesPerEventPair) {
+  EXPECT_EQ(1, parse_options({}).options.back_to_back) << "each launch timed alone by default";
+  ParseResult const r = parse_options({"--back-to-back=20"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(20, r.options.back_to_back);
+  EXPECT_FALSE(parse_options({"--back-to-back=0"}).ok());
+  EXPECT_FALSE(parse_options({"--back-to-back=1001"}).ok());
+}
+
 TEST(ProfilerOptions, UsageErrorsStopTheRun) {
   for (std::vector<std::string> const &args : std::vector<std::vector<std::string>>{
            {"--operation=GEMM"},            // CUTLASS would silently profile every kind
