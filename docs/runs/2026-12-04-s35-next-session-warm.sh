@@ -22,6 +22,10 @@ for mode in "1 1" "20 1" "20 0"; do set -- $mode
   [ $(left) -gt 60 ] && { CUTLASS_LIB_PDL=$2 timeout $(( $(left) - 40 )) $B --shapes=.device/s28.csv --dtypes=bf16 --kernels=none_such --back-to-back=$1 > $o/l/rows_$1_$2.log 2>&1
     echo "== back-to-back $1, PDL $2"; grep -E "^(decode|tokens|gemv) " $o/l/rows_$1_$2.log | cut -c1-130; grep -E "bf16  (decode|tokens|gemv) " $o/l/rows_$1_$2.log; }
 done
+# the opt-in swap-AB 16x128 tile against 16x64 / 32x64 on the decode rows (best-kernel search)
+[ $(left) -gt 60 ] && { timeout $(( $(left) - 40 )) $B --shapes=.device/s28.csv --groups=decode --dtypes=bf16 \
+    --kernels='*16x128x64*,*16x64x64*,*32x64x64*' > $o/l/rows_16x128.log 2>&1
+  echo "== 16x128"; grep -E "^decode " $o/l/rows_16x128.log | cut -c1-170; }
 [ $(left) -gt 30 ] && { ( CUTLASS_LIB_LIBRARY="$PWD/$b/library/libcutlass_lib.so" python3 -m pip install --quiet --no-deps --no-build-isolation --no-index . > $o/l/py_install.log 2>&1 )
   (cd /tmp && timeout $(( $(left) - 3 )) python3 -m pytest -q -rs "$OLDPWD/python/tests") > $o/l/pytest.log 2>&1; echo "pytest: $(tail -1 $o/l/pytest.log)"; }
 echo "all $(( $(date +%s) - start )) s"

@@ -121,8 +121,15 @@ TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64)
 #: Its stream-K twin is opt-in ("*16x64x64*stream_k*"): it passed the bf16 kernel tests (s28) and
 #: won 1 x 11008 x 4096 (0.96x cuBLAS against the GEMV kernel's 0.91x) but lost 16 x 28672 x 4096
 #: (0.92-0.94x against the 32x64 tiles' 0.94-0.98x), where the model would rank it first.
+#: ... and 16 x 128 (two m64n16 wgmma atoms per k-step on the weights' side, one warpgroup), 11
+#: stages of 18 KB: the tile cuBLAS runs for 16-token decode (nvjet 16x128, 64-deep, 11 stages; s35
+#: ncu, where it streams the weights at 4.1 TB/s against the 16x64 tile's 3.7). Opt-in
+#: ("*_16x128x64_*"), written s35 after the device budget: NOT yet run on a GPU.
+TILE_SMALL_M16_WIDE = dataclasses.replace(TILE_SMALL_M16, threadblock=Shape(16, 128, 64), warp=Shape(16, 128, 64),
+                                          stages=11, in_default_set=False)
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
-                  TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False))
+                  TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False),
+                  TILE_SMALL_M16_WIDE)
 
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
 #: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
@@ -405,8 +412,8 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
     if swap:
         if (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR) or cfg.a.element != cfg.b.element:
             problems.append(f"a swap-AB tile ({tb.m} rows) takes A row-major and B column-major of one type")
-        if cfg.tile.schedule != PINGPONG or warp.n != 64:
-            problems.append(f"a swap-AB tile ({tb.m} rows) is one ping-pong warpgroup of 64 columns")
+        if cfg.tile.schedule != PINGPONG or warp.n not in (64, 128) or warp.n != tb.n:
+            problems.append(f"a swap-AB tile ({tb.m} rows) is one ping-pong warpgroup of 64 or 128 columns")
         if cfg.tile.scheduler == "grouped" or cfg.tile.cluster != Shape(1, 1, 1):
             problems.append("a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters")
     if cfg.a.element.size_bytes != 2 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):

@@ -175,14 +175,14 @@ struct Sm90EpilogueTma {
   /// As store_transposed, for a part too narrow for a 16-bit box (a swap-AB tile's WgN = 16 or 32
   /// rows of D, under kBoxM = 64): no shared memory, no TMA; each thread computes its own elements and
   /// writes them to D (params.direct), reading C's the same way, clipped at M and N. Fragment
-  /// element 4i + 2h + e of a thread is fragment row 16 warp + lane / 4 + 8h (column col0 + that
-  /// of D) and fragment column 8i + 2 (lane % 4) + e (row row0 + that of D; PTX ISA, wgmma m64nNk16
-  /// D fragment), so a quad of lanes writes 8 consecutive elements of a column. Called by all 128
-  /// threads; D may alias C (each element is read, then written, by one thread).
+  /// element 4i + 2h + e of atom a of a thread is fragment row 64a + 16 warp + lane / 4 + 8h
+  /// (thread_row; column col0 + that of D) and fragment column 8i + 2 (lane % 4) + e (row row0 +
+  /// that of D; PTX ISA, wgmma m64nNk16 D fragment), so a quad of lanes writes 8 consecutive
+  /// elements of a column. Called by all 128 threads; D may alias C (each element is read, then
+  /// written, by one thread).
   CUTLASS_DEVICE static void store_transposed_direct(Params const &params, int thread_in_wg,
                                                      Accumulator (&acc)[kAtomsM][kAccumulatorsPerAtom], int row0,
                                                      int col0, int l) {
-    static_assert(kAtomsM == 1, "sm90 epilogue: a directly stored transposed part is one atom");
     EpilogueOutputOp output_op(params.output_op);
     output_op.set_batch(l);
     DirectOutput const &out = params.direct;
@@ -191,20 +191,23 @@ struct Sm90EpilogueTma {
     ElementC *const d = out.D + int64_t(l) * out.batch_stride_D;
     ElementC const *const c = source ? out.C + int64_t(l) * out.batch_stride_C : nullptr;
     CUTLASS_PRAGMA_UNROLL
-    for (int h = 0; h < 2; ++h) {
-      int const n = col0 + thread_row(warp, lane, 0, h);
-      if (n >= out.n) continue;
-      Terms const ct = output_op.column_terms(n);
+    for (int a = 0; a < kAtomsM; ++a) {
       CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < WgN / 8; ++i) {
+      for (int h = 0; h < 2; ++h) {
+        int const n = col0 + thread_row(warp, lane, a, h);
+        if (n >= out.n) continue;
+        Terms const ct = output_op.column_terms(n);
         CUTLASS_PRAGMA_UNROLL
-        for (int e = 0; e < 2; ++e) {
-          int const m = row0 + 8 * i + 2 * (lane % 4) + e;
-          if (m >= out.m) continue;
-          Terms const rt = output_op.row_terms(m);
-          Accumulator const value = acc[0][4 * i + 2 * h + e];
-          ElementC &target = d[int64_t(n) * out.ldd + m];
-          target = output_op(value, source, source ? c[int64_t(n) * out.ldc + m] : ElementC(), rt, ct, m, n);
+        for (int i = 0; i < WgN / 8; ++i) {
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < 2; ++e) {
+            int const m = row0 + 8 * i + 2 * (lane % 4) + e;
+            if (m >= out.m) continue;
+            Terms const rt = output_op.row_terms(m);
+            Accumulator const value = acc[a][4 * i + 2 * h + e];
+            ElementC &target = d[int64_t(n) * out.ldd + m];
+            target = output_op(value, source, source ? c[int64_t(n) * out.ldc + m] : ElementC(), rt, ct, m, n);
+          }
         }
       }
     }

@@ -155,8 +155,9 @@ struct GemmSm90 {
   /// one element type and both K-major (asserted above) they have A's and B's types and layouts.
   using Mainloop = collective::Sm90MmaTmaGmmaSS<ElementA, LayoutA, ElementB, LayoutB, TileShape, Stages, kCooperative,
                                                 kClusterM, kClusterN>;
-  static_assert(!kSwapAB || (!kCooperative && Mainloop::kAtomsM == 1),
-                "GemmSm90: a swap-AB tile is one ping-pong wgmma atom (64 columns of D)");
+  static_assert(!kSwapAB || (!kCooperative && Mainloop::kAtomsM <= 2),
+                "GemmSm90: a swap-AB tile is one ping-pong warpgroup of one or two wgmma atoms (64 or 128 "
+                "columns of D)");
   using TileScheduler =
       typename std::conditional<kStreamK, Sm90StreamKScheduler,
                                 typename std::conditional<kGrouped, Sm90GroupedTileScheduler<kClusterM, kClusterN>,
