@@ -123,13 +123,14 @@ TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64)
 #: (0.92-0.94x against the 32x64 tiles' 0.94-0.98x), where the model would rank it first.
 #: ... and 16 x 128 (two m64n16 wgmma atoms per k-step on the weights' side, one warpgroup), 11
 #: stages of 18 KB: the tile cuBLAS runs for 16-token decode (nvjet 16x128, 64-deep, 11 stages; s35
-#: ncu, where it streams the weights at 4.1 TB/s against the 16x64 tile's 3.7). Opt-in
-#: ("*_16x128x64_*"), written s35 after the device budget: NOT yet run on a GPU.
+#: ncu, where it streams the weights at 4.1 TB/s against the 16x64 tile's 3.7), and its stream-K
+#: twin (28672 rows of weights are 224 such tiles, 1.7 waves). Opt-in ("*_16x128x64_*"), written
+#: s35 after the device budget: NOT yet run on a GPU.
 TILE_SMALL_M16_WIDE = dataclasses.replace(TILE_SMALL_M16, threadblock=Shape(16, 128, 64), warp=Shape(16, 128, 64),
                                           stages=11, in_default_set=False)
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
                   TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False),
-                  TILE_SMALL_M16_WIDE)
+                  TILE_SMALL_M16_WIDE, dataclasses.replace(TILE_SMALL_M16_WIDE, scheduler="stream_k"))
 
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
 #: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
