@@ -445,7 +445,8 @@ def linear(x, weight, bias=None, activation: Optional[str] = None, *, stream=Non
 def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, stream=None):
     """torch._scaled_mm on the library's float8 kernels: out = (scale_a * scale_b) * (a @ b) [+ bias]
     for a (M, K) row-major and b (K, N) column-major (b = weight.t() of a row-major (N, K) weight),
-    both torch.float8_e4m3fn. ``out_dtype`` torch.bfloat16 (the default), torch.float16 or
+    torch.float8_e4m3fn both, or one e4m3fn and one float8_e5m2 (the library's fp8 pairings).
+    ``out_dtype`` torch.bfloat16 (the default), torch.float16 or
     torch.float32; ``bias`` (N,) of out's dtype. Scales are float32 on a's device, read by the
     kernel (cuBLASLt's A/B scale pointers and modes):
 
@@ -492,7 +493,8 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out_dtype=None, out=None, st
             if error.status == "CUTLASS_LIB_STATUS_NO_KERNEL" and (_block_scale(scale_a, a.shape[0], 0) or
                                                                  _block_scale(scale_b, b.shape[1], 1)):
                 raise CutlassLibError(error.code, "no block-scaled kernel of this build takes the call: they take "
-                                                  "float8_e4m3fn a (row-major) and b (column-major) and are "
+                                                  "float8 a (row-major) and b (column-major), e4m3 x e4m3, "
+                                                  "e4m3 x e5m2 or e5m2 x e4m3, and are "
                                                   "opt-in (CUTLASS_LIBRARY_KERNELS='default,*blockscale*')") from error
             raise
     return out

@@ -316,7 +316,8 @@ Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
                              output of each against the reference GEMM; prints each median, TFLOP/s
                              over the routed tokens, ratios, and the active experts' weight bytes per
                              second against a device-to-device copy.
-)" + profiler::grouped_flags_help() + R"(  (--warmup-iterations, --profiling-iterations and --device apply; the defaults are the profiler's)
+)" + profiler::grouped_flags_help() + R"(  (--warmup-iterations, --profiling-iterations and --device apply, the defaults the profiler's;
+  other flags are errors)
 
 Output:
   stdout                     one line per shape and dtype, printed as it finishes: the Handle's
