@@ -124,13 +124,15 @@ TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64)
 #: ... and 16 x 128 (two m64n16 wgmma atoms per k-step on the weights' side, one warpgroup), 11
 #: stages of 18 KB: the tile cuBLAS runs for 16-token decode (nvjet 16x128, 64-deep, 11 stages; s35
 #: ncu, where it streams the weights at 4.1 TB/s against the 16x64 tile's 3.7), and its stream-K
-#: twin (28672 rows of weights are 224 such tiles, 1.7 waves). Opt-in ("*_16x128x64_*"), written
-#: s35 after the device budget: NOT yet run on a GPU.
+#: twin (28672 rows of weights are 224 such tiles, 1.7 waves), and on a 1x2 cluster as cuBLAS runs it
+#: (two CTAs along the weights share the 16 token rows, each loading 8 and multicasting them).
+#: Opt-in ("*_16x128x64_*"), written s35 after the device budget: NOT yet run on a GPU.
 TILE_SMALL_M16_WIDE = dataclasses.replace(TILE_SMALL_M16, threadblock=Shape(16, 128, 64), warp=Shape(16, 128, 64),
                                           stages=11, in_default_set=False)
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
                   TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False),
-                  TILE_SMALL_M16_WIDE, dataclasses.replace(TILE_SMALL_M16_WIDE, scheduler="stream_k"))
+                  TILE_SMALL_M16_WIDE, dataclasses.replace(TILE_SMALL_M16_WIDE, scheduler="stream_k"),
+                  dataclasses.replace(TILE_SMALL_M16_WIDE, cluster=Shape(1, 2, 1)))
 
 #: Token-count tiles: tile N matched to 64-256 tokens (wgmma N 64, 96, 192) so the weight side
 #: streams with little padding. Measured on the H200 (s11, docs/NOTES.md): the 64x64 tile ran
@@ -415,8 +417,10 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
             problems.append(f"a swap-AB tile ({tb.m} rows) takes A row-major and B column-major of one type")
         if cfg.tile.schedule != PINGPONG or warp.n not in (64, 128) or warp.n != tb.n:
             problems.append(f"a swap-AB tile ({tb.m} rows) is one ping-pong warpgroup of 64 or 128 columns")
-        if cfg.tile.scheduler == "grouped" or cfg.tile.cluster != Shape(1, 1, 1):
-            problems.append("a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters")
+        if cfg.tile.scheduler == "grouped" or cfg.tile.cluster not in (Shape(1, 1, 1), Shape(1, 2, 1)) or (
+                cfg.tile.cluster != Shape(1, 1, 1) and cfg.tile.scheduler):
+            problems.append("a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters, or the "
+                            "persistent one on 1x2x1")
     if cfg.a.element.size_bytes != 2 and (cfg.a.layout, cfg.b.layout) != (ROW_MAJOR, COLUMN_MAJOR):
         problems.append(f"{cfg.a.element.name} operands must be A row-major, B column-major "
                         "(wgmma transposes only 16-bit operands)")
@@ -449,9 +453,14 @@ def kernel_rules(cfg: KernelConfig) -> List[str]:
         problems.append("the grouped kernels have no D scale / amax (the grouped calls refuse them)")
     if cl not in CLUSTERS:
         problems.append(f"cluster {cl.m}x{cl.n}x{cl.k} is not implemented (1x1x1, 2x1x1, 1x2x1)")
-    elif (cl.n > 1 and tb.m % (64 * cl.n)) or (cl.m > 1 and tb.n % (64 * cl.m)):
-        problems.append(f"threadblock {tb.m}x{tb.n} does not split into whole 64-wide multicast slices "
-                        f"for cluster {cl.m}x{cl.n}")
+    else:
+        # a CTA multicasts its slice of the shared operand (1x2: A, along M; 2x1: B, along N): whole
+        # 8-row swizzle atoms of a K-major operand, whole 64-wide chunks of an MN-major one
+        slice_a = 8 if cfg.a.layout == ROW_MAJOR else 64
+        slice_b = 8 if cfg.b.layout == COLUMN_MAJOR else 64
+        if (cl.n > 1 and tb.m % (slice_a * cl.n)) or (cl.m > 1 and tb.n % (slice_b * cl.m)):
+            problems.append(f"threadblock {tb.m}x{tb.n} does not split into whole multicast slices for cluster "
+                            f"{cl.m}x{cl.n} (64-wide chunks of an MN-major operand, 8 rows of a K-major one)")
     if cfg.tile.schedule not in (COOPERATIVE, PINGPONG, BLOCKSCALED):
         problems.append(f"schedule {cfg.tile.schedule} is not implemented")
     if cfg.tile.schedule == BLOCKSCALED:

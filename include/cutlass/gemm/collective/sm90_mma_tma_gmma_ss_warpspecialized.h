@@ -125,8 +125,12 @@ struct Sm90MmaTmaGmmaSS {
   static constexpr int kSlicesA = ClusterN;
   static constexpr int kSlicesB = ClusterM;
   static_assert(kClusterSize <= 16, "sm90 mainloop: a multicast mask holds 16 CTAs");
-  static_assert((kSlicesA == 1 || kTileM % (64 * kSlicesA) == 0) && (kSlicesB == 1 || kTileN % (64 * kSlicesB) == 0),
-                "sm90 mainloop: each multicast slice of a shared tile must be whole 64-wide MN chunks");
+  // a slice of an MN-major operand is whole 64-wide chunks (load_slice), of a K-major one whole
+  // 8-row swizzle atoms (1024 bytes: one box of its rows lands on an atom boundary)
+  static_assert((kSlicesA == 1 || kTileM % (kSlicesA * (kKMajorA ? 8 : 64)) == 0) &&
+                    (kSlicesB == 1 || kTileN % (kSlicesB * (kKMajorB ? 8 : 64)) == 0),
+                "sm90 mainloop: each multicast slice of a shared tile must be whole 64-wide MN chunks (MN-major) "
+                "or whole 8-row swizzle atoms (K-major)");
   static constexpr int kSliceRowsA = kTileM / kSlicesA;   ///< MN extent of one CTA's slice of A
   static constexpr int kSliceRowsB = kTileN / kSlicesB;
 

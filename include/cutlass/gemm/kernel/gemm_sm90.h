@@ -118,15 +118,18 @@ struct GemmSm90 {
   /// wgmma's 64-row side and D's few rows are its N, as 64x32 does for few columns; the consumer
   /// writes its transposed accumulators straight to D (Epilogue::store_transposed_direct), so C
   /// and D need no TMA alignment. Both operands K-major (TN; the transposed problem is TN again),
-  /// ping-pong, 1x1 clusters, not grouped or block-scaled. cuBLAS's sm90 kernels swap the same way
+  /// ping-pong, not grouped or block-scaled; 1x1 clusters, or (persistent only) 1x2 in D's terms:
+  /// two CTAs along the weights share D's few rows of A, each loading half and multicasting it
+  /// (8-row slices, one 128-byte swizzle atom each), as cuBLAS's decode kernel does (s35 ncu). cuBLAS's sm90 kernels swap the same way
   /// at 16 x 8192 x 8192 (docs/NOTES.md, s11: a 16x64 tile with the weights on the wgmma M side).
   static constexpr bool kSwapAB = ThreadblockShape_::kM < 64;
   static_assert(!kSwapAB || (std::is_same<LayoutA_, layout::RowMajor>::value &&
                              std::is_same<LayoutB_, layout::ColumnMajor>::value &&
                              std::is_same<ElementA_, ElementB_>::value),
                 "GemmSm90: a swap-AB tile (M < 64) takes K-major operands of one type (TN)");
-  static_assert(!kSwapAB || (!kGrouped && ClusterShape_::kM == 1 && ClusterShape_::kN == 1),
-                "GemmSm90: a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters");
+  static_assert(!kSwapAB || (!kGrouped && ClusterShape_::kM == 1 && (ClusterShape_::kN == 1 || !kStreamK)),
+                "GemmSm90: a swap-AB tile runs the persistent or stream-K scheduler on 1x1x1 clusters, or the "
+                "persistent one on 1x2x1 (D's terms)");
   /// The tile the mainloop and the tile scheduler walk: D's (ThreadblockShape_), or D^T's.
   using TileShape = typename std::conditional<
       kSwapAB, GemmShape<ThreadblockShape_::kN, ThreadblockShape_::kM, ThreadblockShape_::kK>, ThreadblockShape_>::type;
@@ -143,8 +146,9 @@ struct GemmSm90 {
   using MathOperator = arch::OpMultiplyAdd;
   using ClusterShape = ClusterShape_;
 
-  static constexpr int kClusterM = ClusterShape_::kM;
-  static constexpr int kClusterN = ClusterShape_::kN;
+  /// The cluster in TileShape's terms (a swap-AB kernel's is D's transposed; ClusterShape stays D's).
+  static constexpr int kClusterM = kSwapAB ? ClusterShape_::kN : ClusterShape_::kM;
+  static constexpr int kClusterN = kSwapAB ? ClusterShape_::kM : ClusterShape_::kN;
   static constexpr int kClusterSize = kClusterM * kClusterN;
   static_assert(!kStreamK || kClusterSize == 1, "GemmSm90: stream-K runs 1x1x1 clusters");
   static_assert(!kGrouped || kClusterSize <= 2, "GemmSm90: grouped launches run 1x1x1, 2x1x1 or 1x2x1 clusters");
