@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
-#include <iterator>
 #include <map>
+#include <set>
 #include <string>
 
 #include "cutlass/library/util.h"
@@ -208,35 +208,25 @@ ParseResult parse_options(std::vector<std::string> const &arguments) {
   result.options.warmup_iterations = profiler_defaults.warmup_iterations;
   result.options.profiling_iterations = profiler_defaults.profiling_iterations;
   // every cutlass_bench flag takes a value
+  std::set<std::string> flags;   // the flags on the command line
   result.error = profiler::parse_flags(
-      arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help);
+      arguments, flag_table(), [](std::string const &) { return false; }, result.options, &result.options.help, &flags);
   BenchOptions &o = result.options;
-  auto const given = [&](std::string const &name) {   // --name=value on the command line
-    for (std::string const &argument : arguments) {
-      if (argument.compare(0, name.size() + 3, "--" + name + "=") == 0) return true;
-    }
-    return false;
-  };
+  std::set<std::string> mode_flags = profiler::grouped_flag_names();
+  bool const grouped_flags =
+      std::any_of(mode_flags.begin(), mode_flags.end(), [&](std::string const &f) { return flags.count(f) > 0; });
   if (result.error.empty() && !o.help) {
     if (o.grouped_mode && !o.shapes.empty()) {
       result.error = "--grouped runs one layer, not a --shapes suite: give one of them";
     } else if (!o.grouped_mode && o.shapes.empty()) {
       result.error = "--shapes=<path> (or --grouped=E,N,K) is required";
-    } else if (!o.grouped_mode && !o.grouped.given.empty()) {
+    } else if (!o.grouped_mode && grouped_flags) {
       result.error = "--tokens, --distribution, --counts and --seed need --grouped=E,N,K";
     } else if (o.grouped_mode) {
-      for (auto const &flag : flag_table()) {
-        static char const *const kGroupedFlags[] = {"grouped", "tokens", "distribution", "counts", "seed",
-                                                    "warmup-iterations", "profiling-iterations", "device"};
-        bool const applies = std::find_if(std::begin(kGroupedFlags), std::end(kGroupedFlags), [&](char const *f) {
-                               return flag.first == f;
-                             }) != std::end(kGroupedFlags);
-        if (!applies && given(flag.first)) {
-          result.error = "--" + flag.first + " does not apply to --grouped (one bf16 TN layer)";
-          break;
-        }
-      }
-      if (result.error.empty()) result.error = profiler::check_grouped_layer(o.grouped);
+      mode_flags.insert({"grouped", "warmup-iterations", "profiling-iterations", "device"});
+      std::string const other = profiler::first_flag_outside(flags, mode_flags);
+      result.error = other.empty() ? profiler::check_grouped_layer(o.grouped, flags)
+                                   : "--" + other + " does not apply to --grouped (one bf16 TN layer)";
     } else if (o.fp8_scaling.any() && std::find(o.dtypes.begin(), o.dtypes.end(), NumericTypeID::kFE4M3) == o.dtypes.end()) {
       result.error = "--scale-a, --scale-b and --accumulation=precise apply to --dtypes=fe4m3 (a --shapes suite)";
     }

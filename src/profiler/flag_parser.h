@@ -22,11 +22,13 @@ using FlagTable = std::map<std::string, FlagParser<OptionsT>>;
 /// Applies every argument to `options` through `table`. "--help" and "-h" set *help. A flag for
 /// which is_boolean(name) holds may omit "=value" (it means "true"); every other flag needs one.
 /// Unknown flags, flags given twice, missing values and bad values are errors. Returns the first
-/// error as a sentence, or "" when the command line is valid.
+/// error as a sentence, or "" when the command line is valid. `given` (optional) receives the
+/// names of the flags on the command line, for checks between flags.
 template <typename OptionsT, typename IsBoolean>
 std::string parse_flags(std::vector<std::string> const &arguments, FlagTable<OptionsT> const &table,
-                        IsBoolean is_boolean, OptionsT &options, bool *help) {
-  std::set<std::string> seen;
+                        IsBoolean is_boolean, OptionsT &options, bool *help, std::set<std::string> *given = nullptr) {
+  std::set<std::string> local;
+  std::set<std::string> &seen = given ? *given : local;
   for (std::string const &argument : arguments) {
     if (argument == "--help" || argument == "-h") {
       *help = true;
@@ -48,6 +50,15 @@ std::string parse_flags(std::vector<std::string> const &arguments, FlagTable<Opt
     }
     std::string error;
     if (!flag->second(value, options, &error)) return "--" + name + ": " + error;
+  }
+  return "";
+}
+
+/// The first (by name) of the `given` flags that is not one of `allowed` (a mode's own flags), or
+/// "" when every one is.
+inline std::string first_flag_outside(std::set<std::string> const &given, std::set<std::string> const &allowed) {
+  for (std::string const &name : given) {
+    if (allowed.count(name) == 0) return name;
   }
   return "";
 }

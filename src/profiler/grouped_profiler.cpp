@@ -53,7 +53,6 @@ std::vector<int64_t> expert_token_counts(GroupedOptions const &options) {
 
 bool parse_grouped_flag(std::string const &name, std::string const &value, GroupedOptions *options,
                         std::string *error) {
-  options->given.push_back(name);
   if (name == "tokens") return parse_integer_in_range(value, 1, INT32_MAX, &options->tokens, error);
   if (name == "distribution") {
     if (value != "uniform" && value != "skewed" && value != "sparse") {
@@ -85,6 +84,11 @@ bool parse_grouped_flag(std::string const &name, std::string const &value, Group
   return false;
 }
 
+std::set<std::string> const &grouped_flag_names() {
+  static std::set<std::string> const names = {"tokens", "distribution", "counts", "seed"};
+  return names;
+}
+
 std::string grouped_flags_help() {
   return R"(  --tokens=<T>               routed tokens in all (default 8192)
   --distribution=<d>         uniform; skewed (default: shares falling geometrically to 1/180 of the
@@ -95,9 +99,8 @@ std::string grouped_flags_help() {
 )";
 }
 
-std::string check_grouped_layer(GroupedOptions const &o) {
-  auto const given = [&](char const *name) { return std::find(o.given.begin(), o.given.end(), name) != o.given.end(); };
-  if (given("counts") && (given("tokens") || given("distribution") || given("seed"))) {
+std::string check_grouped_layer(GroupedOptions const &o, std::set<std::string> const &given) {
+  if (given.count("counts") && (given.count("tokens") || given.count("distribution") || given.count("seed"))) {
     return "--counts gives every expert's tokens: --tokens, --distribution and --seed do not apply with it";
   }
   if (!o.counts.empty() && int64_t(o.counts.size()) != o.experts) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,6 @@ namespace profiler {
 
 struct GroupedOptions {
   int experts = 0;
-  std::vector<std::string> given;        ///< the grouped flags on the command line (parse_grouped_flag)
   int64_t m = 0, k = 0;                  ///< each group's m (the experts' out features) and k (in features)
   int64_t tokens = 8192;                 ///< routed tokens in all (--tokens)
   std::string distribution = "skewed";   ///< uniform | skewed | sparse (--distribution)
@@ -39,21 +39,22 @@ struct GroupedOptions {
 /// given none. They add up to --tokens (--counts: to their sum).
 std::vector<int64_t> expert_token_counts(GroupedOptions const &options);
 
-/// The grouped flags both command lines take, each parsed into `options` (and its name noted in
-/// options->given): "tokens" (1 .. 2^31 - 1), "distribution" (uniform, skewed, sparse), "counts"
-/// (a comma list of counts >= 0), "seed" (>= 0). False with `error` set for a bad value or another
-/// flag name.
+/// The grouped flags both command lines take (grouped_flag_names), each parsed into `options`:
+/// "tokens" (1 .. 2^31 - 1), "distribution" (uniform, skewed, sparse), "counts" (a comma list of
+/// counts >= 0), "seed" (>= 0). False with `error` set for a bad value or another flag name.
 bool parse_grouped_flag(std::string const &name, std::string const &value, GroupedOptions *options,
                         std::string *error);
 
-/// The --help lines of those flags, as both tools print them.
+/// Their names, and their --help lines as both tools print them.
+std::set<std::string> const &grouped_flag_names();
 std::string grouped_flags_help();
 
-/// The layer `options` describes, checked once its experts, m and k are set: "" or the usage error.
-/// --counts with --tokens, --distribution or --seed (which it overrides), a --counts list whose
-/// length is not the experts', counts that add up to 0 or past 2^31 - 1 tokens, and a weight,
-/// token or output tensor of more than 2^40 bytes are errors.
-std::string check_grouped_layer(GroupedOptions const &options);
+/// The layer `options` describes, checked once its experts, m and k are set (`given`: the flags on
+/// the command line, parse_flags): "" or the usage error. --counts with --tokens, --distribution
+/// or --seed (which it overrides), a --counts list whose length is not the experts', counts that
+/// add up to 0 or past 2^31 - 1 tokens, and a weight, token or output tensor of more than 2^40
+/// bytes are errors.
+std::string check_grouped_layer(GroupedOptions const &options, std::set<std::string> const &given);
 
 /// Runs the grouped mode, printing as `tool` (e.g. "cutlass_profiler"); the process exit status:
 /// 0 ran and verified, 1 a launch failed or a result was wrong, 2 a build without cuBLAS, 3 a

@@ -1,14 +1,13 @@
 /// @file src/profiler/options.cpp
 #include "options.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
-#include <iterator>
 #include <map>
+#include <set>
 
 #include "cutlass/library/util.h"
 #include "flag_parser.h"
@@ -442,49 +441,40 @@ bool parse_clamp(std::string const &text, float *lo, float *hi, std::string *err
 
 namespace {
 
-/// The grouped mode's flags against the rest (`given(name)`: whether --name=... was on the command
-/// line), and its layer filled from them; "" or the usage error.
-template <typename Given>
-std::string check_grouped(Options &o, Given given) {
+/// The grouped mode's flags against the rest (`given`: the flags on the command line), and its
+/// layer filled from them; "" or the usage error.
+std::string check_grouped(Options &o, std::set<std::string> const &given) {
   GroupedOptions &layer = o.grouped_layer;
+  std::set<std::string> mode_flags = grouped_flag_names();
+  mode_flags.insert("experts");
   if (!o.grouped) {
-    if (given("experts") || !layer.given.empty()) {
-      return "--experts, --tokens, --distribution, --counts and --seed need --operation=grouped_gemm";
+    for (std::string const &name : mode_flags) {
+      if (given.count(name)) return "--experts, --tokens, --distribution, --counts and --seed need --operation=grouped_gemm";
     }
     return "";
   }
-  for (auto const &flag : flag_table()) {
-    static char const *const kGroupedFlags[] = {"operation", "m", "k", "experts", "tokens", "distribution", "counts",
-                                                "seed", "warmup-iterations", "profiling-iterations", "device"};
-    bool const grouped_flag = std::find_if(std::begin(kGroupedFlags), std::end(kGroupedFlags), [&](char const *f) {
-                                return flag.first == f;
-                              }) != std::end(kGroupedFlags);
-    if (!grouped_flag && given(flag.first.c_str())) {
-      return "--" + flag.first + " does not apply to --operation=grouped_gemm (bf16 TN layers of --experts, --m, --k)";
-    }
+  mode_flags.insert({"operation", "m", "k", "warmup-iterations", "profiling-iterations", "device"});
+  std::string const other = first_flag_outside(given, mode_flags);
+  if (!other.empty()) {
+    return "--" + other + " does not apply to --operation=grouped_gemm (bf16 TN layers of --experts, --m, --k)";
   }
   if (layer.experts == 0) return "--operation=grouped_gemm needs --experts=<E>";
   if (o.m.size() != 1 || o.k.size() != 1) return "--operation=grouped_gemm takes one --m and one --k";
   layer.m = o.m[0], layer.k = o.k[0];
   layer.warmup = o.warmup_iterations, layer.iterations = o.profiling_iterations, layer.device = o.device;
-  return check_grouped_layer(layer);
+  return check_grouped_layer(layer, given);
 }
 
 }  // namespace
 
 ParseResult parse_options(std::vector<std::string> const &arguments) {
   ParseResult result;
-  result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help);
+  std::set<std::string> flags;   // the flags on the command line
+  result.error = parse_flags(arguments, flag_table(), is_boolean_flag, result.options, &result.options.help, &flags);
   if (!result.ok() || result.options.help) return result;
-  auto given = [&](char const *name) {   // --name=value, or --name alone (a boolean flag)
-    std::string const flag = std::string("--") + name;
-    for (std::string const &argument : arguments) {
-      if (argument == flag || argument.compare(0, flag.size() + 1, flag + "=") == 0) return true;
-    }
-    return false;
-  };
+  auto given = [&](char const *name) { return flags.count(name) > 0; };
   // the grouped mode's flags first: the GEMM checks below would name flags it refuses anyway
-  result.error = check_grouped(result.options, given);
+  result.error = check_grouped(result.options, flags);
   if (!result.ok() || result.options.grouped) return result;
   // Flags of epilogue pieces the chosen variant lacks would silently do nothing: usage errors.
   EpilogueVariant const &e = result.options.epilogue;
