@@ -33,6 +33,7 @@
 #include <type_traits>
 
 #include "cutlass/arch/arch.h"
+#include "cutlass/arch/memory_sm80.h"
 #include "cutlass/device_once.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/kernel/output_block.h"
@@ -61,13 +62,40 @@ struct GemvParams {
   OutputOperands<ElementC, OutputParams> out;
 };
 
-template <typename Kernel, bool kDot, bool kVector>
-__global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const params) {
+/// How the dot form's warps keep their row's loads in flight (EXPERIMENT, s36: the variants are
+/// raced on the GPU, CUTLASS_LIB_GEMV_DOT=<variant>; the losers go before this lands):
+///   0: 4 vectors per lane per step, each vector's 8 products summed in turn into one sum (the
+///      s9-s35 kernel; ptxas issues each vector's load just before its products, so a lane has
+///      about one load in flight, SASS)
+///   1: 4 vectors per step, summed element by element across the vectors into 4 sums (every load
+///      of the step is needed by the step's first products, so all 4 are issued first)
+///   2: as 1 with 2 vectors per step
+///   3: each lane streams its vectors through its own ring in shared memory by cp.async (sm80 and
+///      later; no register holds a load in flight): 5 stages of 2 vectors (40 KB per CTA), the
+///      products in variant 0's order (the same sums)
+///   4: as 3, 8 stages of 1 vector (32 KB per CTA)
+template <int kVariant>
+struct GemvDotVariant {
+  static constexpr int kUnroll = kVariant == 2 || kVariant == 3 ? 2 : kVariant == 4 ? 1 : 4;
+  static constexpr bool kInterleaved = kVariant == 1 || kVariant == 2;
+  static constexpr int kRingStages = kVariant == 3 ? 5 : kVariant == 4 ? 8 : 0;   // 0: no ring
+  static constexpr int kMinBlocks = 0;   // no minimum: ptxas's choice
+};
+
+template <typename Kernel, bool kDot, bool kVector, int kVariant = 0>
+__global__ void __launch_bounds__(256, GemvDotVariant<kVariant>::kMinBlocks)
+    gemv_kernel(typename Kernel::Params const params) {
   if constexpr (kDot) {
-    Kernel::template run_dot<kVector>(params);
+    Kernel::template run_dot<kVector, GemvDotVariant<kVariant>>(params);
   } else {
     Kernel::template run_axpy<kVector>(params);
   }
+}
+
+/// The dot-form variant this process runs (CUTLASS_LIB_GEMV_DOT, 0-4; 0 when unset).
+inline int gemv_dot_variant() {
+  static int const variant = env_int_in("CUTLASS_LIB_GEMV_DOT", 0, 4, 0);
+  return variant;
 }
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
@@ -174,8 +202,16 @@ struct Gemv {
       }
       return ctas;
     };
-    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
-               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
+    if (!dot) return once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
+    return once_per_device(device, [&] {
+      switch (gemv_dot_variant()) {
+        case 1: return query(gemv_kernel<Gemv, true, true, 1>);
+        case 2: return query(gemv_kernel<Gemv, true, true, 2>);
+        case 3: return query(gemv_kernel<Gemv, true, true, 3>);
+        case 4: return query(gemv_kernel<Gemv, true, true, 4>);
+        default: return query(gemv_kernel<Gemv, true, true, 0>);
+      }
+    });
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
@@ -257,7 +293,14 @@ struct Gemv {
     size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
       if (vector) {
-        gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
+        // (the ring variants' static shared memory leaves no room for a staged x)
+        switch (params.x_direct ? gemv_dot_variant() : 0) {
+          case 1: gemv_kernel<Gemv, true, true, 1><<<grid, kThreads, shared, stream>>>(params); break;
+          case 2: gemv_kernel<Gemv, true, true, 2><<<grid, kThreads, shared, stream>>>(params); break;
+          case 3: gemv_kernel<Gemv, true, true, 3><<<grid, kThreads, shared, stream>>>(params); break;
+          case 4: gemv_kernel<Gemv, true, true, 4><<<grid, kThreads, shared, stream>>>(params); break;
+          default: gemv_kernel<Gemv, true, true, 0><<<grid, kThreads, shared, stream>>>(params); break;
+        }
       } else {
         gemv_kernel<Gemv, true, false><<<grid, kThreads, shared, stream>>>(params);
       }
@@ -311,7 +354,8 @@ struct Gemv {
   }
 
   /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run.
-  template <bool kVectorLoads>
+  /// Lane t takes the row's vectors t, t + 32, ... in that order (every variant: the same sums).
+  template <bool kVectorLoads, typename Variant = GemvDotVariant<0>>
   CUTLASS_DEVICE static void run_dot(Params const &params) {
     extern __shared__ __align__(16) unsigned char shared_raw[];
     Element *staged = reinterpret_cast<Element *>(shared_raw);
@@ -329,21 +373,73 @@ struct Gemv {
       Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
       int done = 0;
       if constexpr (kVectorLoads) {
-        // 4 vectors per lane in flight, 32 lanes side by side: 2 KB of the row per step
+        // kUnroll vectors per lane per step, 32 lanes side by side: 32 x kUnroll x 16 bytes of the row
+        constexpr int kUnroll = Variant::kUnroll;
         int const vectors = count / kVector;
-        constexpr int kUnroll = 4;
         int v = lane;
-        for (; v + 32 * (kUnroll - 1) < vectors; v += 32 * kUnroll) {
-          Vector a[kUnroll];
-          CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
-          CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kUnroll; ++u) {
-            Vector const b = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
+        ElementAccumulator sums[kUnroll];
+        CUTLASS_PRAGMA_UNROLL
+        for (int u = 0; u < kUnroll; ++u) sums[u] = ElementAccumulator(0);
+        auto const use_step = [&](Vector const (&a)[kUnroll], int first) {
+          if constexpr (Variant::kInterleaved) {
+            Vector b[kUnroll];
             CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
+            for (int u = 0; u < kUnroll; ++u) b[u] = load_x(xs + (first + 32 * u) * kVector, params.x_direct);
+            CUTLASS_PRAGMA_UNROLL
+            for (int e = 0; e < kVector; ++e) {
+              CUTLASS_PRAGMA_UNROLL
+              for (int u = 0; u < kUnroll; ++u) sums[u] += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
+            }
+          } else {
+            CUTLASS_PRAGMA_UNROLL
+            for (int u = 0; u < kUnroll; ++u) {
+              Vector const b = load_x(xs + (first + 32 * u) * kVector, params.x_direct);
+              CUTLASS_PRAGMA_UNROLL
+              for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
+            }
+          }
+        };
+        if constexpr (Variant::kRingStages > 0) {
+#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
+          // Ring slot (stage, u) of thread t: ring[(stage * kUnroll + u) * kThreads + t], 16 bytes;
+          // a thread reads back only what it copied, so cp.async.wait_group alone orders them.
+          constexpr int kStages = Variant::kRingStages;
+          __shared__ Vector ring[kStages * kUnroll * kThreads];
+          int const steps = vectors / (32 * kUnroll);
+          auto const issue = [&](int step) {
+            if (step < steps) {
+              CUTLASS_PRAGMA_UNROLL
+              for (int u = 0; u < kUnroll; ++u) {
+                arch::cp_async_zfill<16>(
+                    arch::shared_address(&ring[((step % kStages) * kUnroll + u) * kThreads + threadIdx.x]),
+                    row + (step * 32 * kUnroll + lane + 32 * u) * kVector, true);
+              }
+            }
+            arch::cp_async_commit();   // (an empty group past the last step keeps the count)
+          };
+          CUTLASS_PRAGMA_UNROLL
+          for (int step = 0; step < kStages - 1; ++step) issue(step);
+          for (int step = 0; step < steps; ++step) {
+            arch::cp_async_wait<kStages - 2>();
+            Vector a[kUnroll];
+            CUTLASS_PRAGMA_UNROLL
+            for (int u = 0; u < kUnroll; ++u) a[u] = ring[((step % kStages) * kUnroll + u) * kThreads + threadIdx.x];
+            use_step(a, step * 32 * kUnroll + lane);
+            issue(step + kStages - 1);
+          }
+          arch::cp_async_wait_all();
+          v = steps * 32 * kUnroll + lane;
+#endif
+        } else {
+          for (; v + 32 * (kUnroll - 1) < vectors; v += 32 * kUnroll) {
+            Vector a[kUnroll];
+            CUTLASS_PRAGMA_UNROLL
+            for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
+            use_step(a, v);
           }
         }
+        CUTLASS_PRAGMA_UNROLL
+        for (int u = 0; u < kUnroll; ++u) acc += sums[u];   // (all zero in variant 0)
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
           Vector const b = load_x(xs + v * kVector, params.x_direct);
