@@ -67,19 +67,19 @@ struct GemvParams {
 ///   0: 4 vectors per lane per step, each vector's 8 products summed in turn into one sum (the
 ///      s9-s35 kernel; ptxas issues each vector's load just before its products, so a lane has
 ///      about one load in flight, SASS)
-///   1: 4 vectors per step, summed element by element across the vectors into 4 sums (every load
-///      of the step is needed by the step's first products, so all 4 are issued first)
-///   2: as 1 with 2 vectors per step
-///   3: each lane streams its vectors through its own ring in shared memory by cp.async (sm80 and
-///      later; no register holds a load in flight): 5 stages of 2 vectors (40 KB per CTA), the
-///      products in variant 0's order (the same sums)
-///   4: as 3, 8 stages of 1 vector (32 KB per CTA)
+///   1: 2 vectors per step, summed element by element across the vectors into 2 sums (every load
+///      of the step is needed by the step's first products, so both are issued first); s36_A:
+///      +7-9% over 0 on every dot-form row (4 vectors that way: 90 registers, 2 CTAs per SM, -4%;
+///      a per-lane cp.async ring: +-0)
+///   2: as 1, launch bounds for 5 CTAs per SM
+///   3: as 1, launch bounds for 6 CTAs per SM
+///   4: as 1 with 3 vectors per step, launch bounds for 4 CTAs per SM
 template <int kVariant>
 struct GemvDotVariant {
-  static constexpr int kUnroll = kVariant == 2 || kVariant == 3 ? 2 : kVariant == 4 ? 1 : 4;
-  static constexpr bool kInterleaved = kVariant == 1 || kVariant == 2;
-  static constexpr int kRingStages = kVariant == 3 ? 5 : kVariant == 4 ? 8 : 0;   // 0: no ring
-  static constexpr int kMinBlocks = 0;   // no minimum: ptxas's choice
+  static constexpr int kUnroll = kVariant == 0 ? 4 : kVariant == 4 ? 3 : 2;
+  static constexpr bool kInterleaved = kVariant != 0;
+  static constexpr int kRingStages = 0;
+  static constexpr int kMinBlocks = kVariant == 2 ? 5 : kVariant == 3 ? 6 : kVariant == 4 ? 4 : 0;   // 0: ptxas's choice
 };
 
 template <typename Kernel, bool kDot, bool kVector, int kVariant = 0>
