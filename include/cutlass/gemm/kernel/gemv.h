@@ -33,7 +33,6 @@
 #include <type_traits>
 
 #include "cutlass/arch/arch.h"
-#include "cutlass/arch/memory_sm80.h"
 #include "cutlass/device_once.h"
 #include "cutlass/gemm/gemm_arguments.h"
 #include "cutlass/gemm/kernel/output_block.h"
@@ -62,40 +61,13 @@ struct GemvParams {
   OutputOperands<ElementC, OutputParams> out;
 };
 
-/// How the dot form's warps keep their row's loads in flight (EXPERIMENT, s36: the variants are
-/// raced on the GPU, CUTLASS_LIB_GEMV_DOT=<variant>; the losers go before this lands):
-///   0: 4 vectors per lane per step, each vector's 8 products summed in turn into one sum (the
-///      s9-s35 kernel; ptxas issues each vector's load just before its products, so a lane has
-///      about one load in flight, SASS)
-///   1: 2 vectors per step, summed element by element across the vectors into 2 sums (every load
-///      of the step is needed by the step's first products, so both are issued first); s36_A:
-///      +7-9% over 0 on every dot-form row (4 vectors that way: 90 registers, 2 CTAs per SM, -4%;
-///      a per-lane cp.async ring: +-0)
-///   2: as 1, launch bounds for 5 CTAs per SM
-///   3: as 1, launch bounds for 6 CTAs per SM
-///   4: as 1 with 3 vectors per step, launch bounds for 4 CTAs per SM
-template <int kVariant>
-struct GemvDotVariant {
-  static constexpr int kUnroll = kVariant == 0 ? 4 : kVariant == 4 ? 3 : 2;
-  static constexpr bool kInterleaved = kVariant != 0;
-  static constexpr int kRingStages = 0;
-  static constexpr int kMinBlocks = kVariant == 2 ? 5 : kVariant == 3 ? 6 : kVariant == 4 ? 4 : 0;   // 0: ptxas's choice
-};
-
-template <typename Kernel, bool kDot, bool kVector, int kVariant = 0>
-__global__ void __launch_bounds__(256, GemvDotVariant<kVariant>::kMinBlocks)
-    gemv_kernel(typename Kernel::Params const params) {
+template <typename Kernel, bool kDot, bool kVector>
+__global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const params) {
   if constexpr (kDot) {
-    Kernel::template run_dot<kVector, GemvDotVariant<kVariant>>(params);
+    Kernel::template run_dot<kVector>(params);
   } else {
     Kernel::template run_axpy<kVector>(params);
   }
-}
-
-/// The dot-form variant this process runs (CUTLASS_LIB_GEMV_DOT, 0-4; 0 when unset).
-inline int gemv_dot_variant() {
-  static int const variant = env_int_in("CUTLASS_LIB_GEMV_DOT", 0, 4, 0);
-  return variant;
 }
 
 template <typename ElementA_, typename LayoutA_, typename ElementB_, typename LayoutB_, typename ElementC_,
@@ -120,6 +92,8 @@ struct Gemv {
   static constexpr int kVector = 16 / int(sizeof(Element)) > 0 ? 16 / int(sizeof(Element)) : 1;
   /// Outputs of one CTA: the dot form's warps own one each; the axpy form's lanes own kVector each.
   static constexpr int kDotRows = kWarps;
+  /// Dot form: 16-byte vectors a lane loads per step of its row (see run_dot).
+  static constexpr int kDotVectors = 2;
   static constexpr int kAxpyRows = 32 * kVector;
   static constexpr int kAxpyPerThread = (kAxpyRows + kThreads - 1) / kThreads;
   /// Shared memory for x: at most this many bytes of one K run (longer K is split).
@@ -202,20 +176,12 @@ struct Gemv {
       }
       return ctas;
     };
-    if (!dot) return once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
-    return once_per_device(device, [&] {
-      switch (gemv_dot_variant()) {
-        case 1: return query(gemv_kernel<Gemv, true, true, 1>);
-        case 2: return query(gemv_kernel<Gemv, true, true, 2>);
-        case 3: return query(gemv_kernel<Gemv, true, true, 3>);
-        case 4: return query(gemv_kernel<Gemv, true, true, 4>);
-        default: return query(gemv_kernel<Gemv, true, true, 0>);
-      }
-    });
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true>); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
   }
 
-  /// K runs. Dot form: output_block.h's plan_splits, each run at least one unrolled pass of the
-  /// loop. Axpy form (few CTAs of 32 x kVector outputs each): one wave of CTAs, runs of at least
+  /// K runs. Dot form: output_block.h's plan_splits, each run at least 4 vectors per lane (the
+  /// s9-s35 loop's step, kept when the step became 2 vectors). Axpy form (few CTAs of 32 x kVector outputs each): one wave of CTAs, runs of at least
   /// 512 k (H200 sweep, docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21
   /// of 390; 4096x1x11008 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
   static void plan_splits(Params &params, int batch_count, int sm_count) {
@@ -293,14 +259,7 @@ struct Gemv {
     size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
       if (vector) {
-        // (the ring variants' static shared memory leaves no room for a staged x)
-        switch (params.x_direct ? gemv_dot_variant() : 0) {
-          case 1: gemv_kernel<Gemv, true, true, 1><<<grid, kThreads, shared, stream>>>(params); break;
-          case 2: gemv_kernel<Gemv, true, true, 2><<<grid, kThreads, shared, stream>>>(params); break;
-          case 3: gemv_kernel<Gemv, true, true, 3><<<grid, kThreads, shared, stream>>>(params); break;
-          case 4: gemv_kernel<Gemv, true, true, 4><<<grid, kThreads, shared, stream>>>(params); break;
-          default: gemv_kernel<Gemv, true, true, 0><<<grid, kThreads, shared, stream>>>(params); break;
-        }
+        gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
       } else {
         gemv_kernel<Gemv, true, false><<<grid, kThreads, shared, stream>>>(params);
       }
@@ -354,8 +313,7 @@ struct Gemv {
   }
 
   /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run.
-  /// Lane t takes the row's vectors t, t + 32, ... in that order (every variant: the same sums).
-  template <bool kVectorLoads, typename Variant = GemvDotVariant<0>>
+  template <bool kVectorLoads>
   CUTLASS_DEVICE static void run_dot(Params const &params) {
     extern __shared__ __align__(16) unsigned char shared_raw[];
     Element *staged = reinterpret_cast<Element *>(shared_raw);
@@ -373,73 +331,31 @@ struct Gemv {
       Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
       int done = 0;
       if constexpr (kVectorLoads) {
-        // kUnroll vectors per lane per step, 32 lanes side by side: 32 x kUnroll x 16 bytes of the row
-        constexpr int kUnroll = Variant::kUnroll;
+        // Steps of kDotVectors vectors per lane, 32 lanes side by side, each vector with its own
+        // sum, the products taken element by element across the step's vectors: every load of a
+        // step feeds its first products, so all are issued together. (With the products taken
+        // vector by vector into one sum, ptxas issued each load just before its products, about
+        // one 16-byte load in flight per lane; H200, s36: this order ran the dot-form rows 7-9%
+        // faster. Four vectors per step took 90 registers, 2 CTAs per SM, and ran 4% slower.)
         int const vectors = count / kVector;
         int v = lane;
-        ElementAccumulator sums[kUnroll];
+        ElementAccumulator sums[kDotVectors];
         CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kUnroll; ++u) sums[u] = ElementAccumulator(0);
-        auto const use_step = [&](Vector const (&a)[kUnroll], int first) {
-          if constexpr (Variant::kInterleaved) {
-            Vector b[kUnroll];
-            CUTLASS_PRAGMA_UNROLL
-            for (int u = 0; u < kUnroll; ++u) b[u] = load_x(xs + (first + 32 * u) * kVector, params.x_direct);
-            CUTLASS_PRAGMA_UNROLL
-            for (int e = 0; e < kVector; ++e) {
-              CUTLASS_PRAGMA_UNROLL
-              for (int u = 0; u < kUnroll; ++u) sums[u] += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
-            }
-          } else {
-            CUTLASS_PRAGMA_UNROLL
-            for (int u = 0; u < kUnroll; ++u) {
-              Vector const b = load_x(xs + (first + 32 * u) * kVector, params.x_direct);
-              CUTLASS_PRAGMA_UNROLL
-              for (int e = 0; e < kVector; ++e) acc += to_accumulator(a[u].e[e]) * to_accumulator(b.e[e]);
-            }
-          }
-        };
-        if constexpr (Variant::kRingStages > 0) {
-#if defined(CUTLASS_ARCH_MMA_SM80_ENABLED)
-          // Ring slot (stage, u) of thread t: ring[(stage * kUnroll + u) * kThreads + t], 16 bytes;
-          // a thread reads back only what it copied, so cp.async.wait_group alone orders them.
-          constexpr int kStages = Variant::kRingStages;
-          __shared__ Vector ring[kStages * kUnroll * kThreads];
-          int const steps = vectors / (32 * kUnroll);
-          auto const issue = [&](int step) {
-            if (step < steps) {
-              CUTLASS_PRAGMA_UNROLL
-              for (int u = 0; u < kUnroll; ++u) {
-                arch::cp_async_zfill<16>(
-                    arch::shared_address(&ring[((step % kStages) * kUnroll + u) * kThreads + threadIdx.x]),
-                    row + (step * 32 * kUnroll + lane + 32 * u) * kVector, true);
-              }
-            }
-            arch::cp_async_commit();   // (an empty group past the last step keeps the count)
-          };
+        for (int u = 0; u < kDotVectors; ++u) sums[u] = ElementAccumulator(0);
+        for (; v + 32 * (kDotVectors - 1) < vectors; v += 32 * kDotVectors) {
+          Vector a[kDotVectors], b[kDotVectors];
           CUTLASS_PRAGMA_UNROLL
-          for (int step = 0; step < kStages - 1; ++step) issue(step);
-          for (int step = 0; step < steps; ++step) {
-            arch::cp_async_wait<kStages - 2>();
-            Vector a[kUnroll];
+          for (int u = 0; u < kDotVectors; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
+          CUTLASS_PRAGMA_UNROLL
+          for (int u = 0; u < kDotVectors; ++u) b[u] = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
+          CUTLASS_PRAGMA_UNROLL
+          for (int e = 0; e < kVector; ++e) {
             CUTLASS_PRAGMA_UNROLL
-            for (int u = 0; u < kUnroll; ++u) a[u] = ring[((step % kStages) * kUnroll + u) * kThreads + threadIdx.x];
-            use_step(a, step * 32 * kUnroll + lane);
-            issue(step + kStages - 1);
-          }
-          arch::cp_async_wait_all();
-          v = steps * 32 * kUnroll + lane;
-#endif
-        } else {
-          for (; v + 32 * (kUnroll - 1) < vectors; v += 32 * kUnroll) {
-            Vector a[kUnroll];
-            CUTLASS_PRAGMA_UNROLL
-            for (int u = 0; u < kUnroll; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
-            use_step(a, v);
+            for (int u = 0; u < kDotVectors; ++u) sums[u] += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
           }
         }
         CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kUnroll; ++u) acc += sums[u];   // (all zero in variant 0)
+        for (int u = 0; u < kDotVectors; ++u) acc += sums[u];
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
           Vector const b = load_x(xs + v * kVector, params.x_direct);
