@@ -181,9 +181,10 @@ struct Gemv {
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least 4 vectors per lane (the
-  /// s9-s35 loop's step, kept when the step became 2 vectors). Axpy form (few CTAs of 32 x kVector outputs each): one wave of CTAs, runs of at least
-  /// 512 k (H200 sweep, docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21
-  /// of 390; 4096x1x11008 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
+  /// s9-s35 loop's step, kept when the step became kDotVectors = 2). Axpy form (few CTAs of
+  /// 32 x kVector outputs each): one wave of CTAs, runs of at least 512 k (H200 sweep,
+  /// docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21 of 390; 4096x1x11008
+  /// 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
   static void plan_splits(Params &params, int batch_count, int sm_count) {
     bool const dot = dot_form(params);
     int64_t const k = params.k;
