@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # s36_A: the GEMV dot form's load variants (CUTLASS_LIB_GEMV_DOT=0..4, gemv.h), bf16 plain kernels
 # only: their per-kernel GPU tests under every variant, then the dot-form rows, handle against
-# cuBLAS interleaved, two rounds of every variant.
+# cuBLAS interleaved, three rounds of every variant. s36_B ran this same script (renamed) at
+# 4707a1d's gemv.h: the second round of variants (see docs/NOTES.md, s36).
 set -u
 o=${OUT:-/tmp/out}; b=build-g; start=$(date +%s); LIMIT=${LIMIT:-330}
 mkdir -p $o/l
