@@ -64,7 +64,7 @@ inline char const *cutlassGetStatusString(Status status) {
 
 /// The integer environment variable `name` when it is set to a value in [lo, hi], else
 /// `fallback` (host). The library's measurement aids (CUTLASS_LIB_SPLIT_K, _GROUPED_BAND,
-/// _GROUPED_NARROW, _PREPARE_CTAS, _STREAM_K_MAX_SPLITS, _PDL) read theirs once per process
+/// _GROUPED_NARROW, _PREPARE_CTAS, _STREAM_K_MAX_SPLITS, _PDL, _TMA_L2_PROMOTION) read theirs once per process
 /// through it.
 inline int env_int_in(char const *name, int lo, int hi, int fallback) {
   char const *text = std::getenv(name);

@@ -36,7 +36,23 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encode_tiled() {
   return fn;
 }
 
-/// A 3-D (inner, outer, batch) tiled tensor map with 128-byte swizzle and zero fill out of bounds.
+/// The L2 promotion of every tensor map (how much L2 fetches from DRAM around a TMA request). None:
+/// on the H200 (s37, docs/NOTES.md) a TMA-only stream of a K-major bf16 weight (64-row x 128-byte
+/// boxes, 20 stages, 132 CTAs) ran at 3.86-4.13 TB/s with no promotion or 128 B and 3.69-3.94 TB/s
+/// with 256 B; the swap-AB decode tiles ran 2-4% faster, the large GEMMs within 1%.
+/// CUTLASS_LIB_TMA_L2_PROMOTION = 0 (none), 1 (64 B), 2 (128 B) or 3 (256 B) overrides it, a
+/// measurement aid read once (host).
+inline CUtensorMapL2promotion tma_l2_promotion() {
+  static CUtensorMapL2promotion const promotion = [] {
+    CUtensorMapL2promotion const all[] = {CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B};
+    return all[env_int_in("CUTLASS_LIB_TMA_L2_PROMOTION", 0, 3, 0)];
+  }();
+  return promotion;
+}
+
+/// A 3-D (inner, outer, batch) tiled tensor map with 128-byte swizzle, zero fill out of bounds and
+/// tma_l2_promotion().
 /// Extents and box in elements; outer and batch strides in BYTES (multiples of 16). The inner box
 /// spans at most 128 bytes with this swizzle; each box dimension is at most 256.
 /// Returns false when the driver rejects the map (alignment, sizes) or is unavailable.
@@ -50,7 +66,7 @@ inline bool make_tensor_map_3d(CUtensorMap *map, CUtensorMapDataType type, void 
   cuuint32_t box[3] = {box_inner, box_outer, 1};
   cuuint32_t element_strides[3] = {1, 1, 1};
   CUresult result = encode(map, type, 3, const_cast<void *>(base), dims, strides, box, element_strides,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, tma_l2_promotion(),
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return result == CUDA_SUCCESS;
 }
