@@ -103,9 +103,14 @@ TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), st
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 #: ... and a 64x16 tile (wgmma m64n16, 16-bit types; 20 stages of 10 KB) for 1-16 tokens, as
 #: cuBLAS's 64x8 / 128x8 kernels run 8 tokens (s28 ncu): a quarter of the 64x32 tile's B bytes
-#: per k-block and four more stages. Opt-in ("*_64x16x64_*") until measured.
+#: per k-block and four more stages. Opt-in ("*_64x16x64_*"): it ran no faster than 64x32 (s28).
 TILE_SMALL_N16 = TileRow(threadblock=Shape(64, 16, 64), warp=Shape(64, 16, 64), stages=20, schedule=PINGPONG,
                          instruction=Shape(64, 16, 16), in_default_set=False)
+#: Its stream-K twin is in the default set: every CTA streams an equal share of the weights'
+#: k-blocks, where the persistent tile leaves the last partial wave of tiles to a few CTAs. H200, s37
+#: (no L2 promotion, best-kernel search, two rounds): 13824 x 8 x 5120 0.97x cuBLAS (64x32 0.86-0.88,
+#: 64x16 0.92), 5120 x 8 x 13824 1.06 (0.94-0.96, 0.97), 11008 x 1 x 4096 1.00 (the GEMV 0.96).
+TILE_SMALL_N16_STREAM_K = dataclasses.replace(TILE_SMALL_N16, scheduler="stream_k", in_default_set=True)
 
 #: Few rows (a small M: tokens in M, GemmEx(T, N, m = tokens, n = out, k = in), a column-major
 #: caller's y = x W^T): the swap-AB tile, 32 rows x 64 columns of D. wgmma's M is 64, so the kernel runs D^T =
@@ -118,19 +123,22 @@ TILE_SMALL_M = TileRow(threadblock=Shape(32, 64, 64), warp=Shape(32, 64, 64), st
 #: and 16 rows (wgmma m64n16), 20 stages of 10 KB: the 16-token decode rows without padding
 TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64), warp=Shape(16, 64, 64), stages=20,
                                      instruction=Shape(16, 64, 16), in_default_set=True)
-#: Its stream-K twin is opt-in ("*16x64x64*stream_k*"): it passed the bf16 kernel tests (s28) and
-#: won 1 x 11008 x 4096 (0.96x cuBLAS against the GEMV kernel's 0.91x) but lost 16 x 28672 x 4096
-#: (0.92-0.94x against the 32x64 tiles' 0.94-0.98x), where the model would rank it first.
+#: Its stream-K twin joined the default set in s37: with no L2 promotion (tma_sm90.h) it ran 16 x
+#: 28672 x 4096 at 0.97x cuBLAS (the persistent tile 0.94, the 32x64 twin 0.95) and 1 x 11008 x 4096
+#: at 0.97-0.99 (the GEMV 0.94-0.97); with 128 tiles or fewer the persistent tile stays ahead
+#: (16 x 8192 x 8192 0.97 against 0.93), as the cost model ranks them (static_wave_factor).
 #: ... and 16 x 128 (two m64n16 wgmma atoms per k-step on the weights' side, one warpgroup), 11
 #: stages of 18 KB: the tile cuBLAS runs for 16-token decode (nvjet 16x128, 64-deep, 11 stages; s35
 #: ncu, where it streams the weights at 4.1 TB/s against the 16x64 tile's 3.7), and its stream-K
 #: twin (28672 rows of weights are 224 such tiles, 1.7 waves), and on a 1x2 cluster as cuBLAS runs it
 #: (two CTAs along the weights share the 16 token rows, each loading 8 and multicasting them).
-#: Opt-in ("*_16x128x64_*"), written s35 after the device budget: NOT yet run on a GPU.
+#: Opt-in ("*_16x128x64_*"): passed the GPU suite (s36); won 16 x 14336 x 4096 on its 1x2 cluster
+#: (1.00x, s37) and 16 x 28672 x 4096 as stream-K (1.04x) but lost 3-4% on the 8192-row decode rows,
+#: and the cost model cannot tell it from the 16x64 tile yet.
 TILE_SMALL_M16_WIDE = dataclasses.replace(TILE_SMALL_M16, threadblock=Shape(16, 128, 64), warp=Shape(16, 128, 64),
                                           stages=11, in_default_set=False)
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
-                  TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=False),
+                  TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=True),
                   TILE_SMALL_M16_WIDE, dataclasses.replace(TILE_SMALL_M16_WIDE, scheduler="stream_k"),
                   dataclasses.replace(TILE_SMALL_M16_WIDE, cluster=Shape(1, 2, 1)))
 
@@ -140,7 +148,8 @@ TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="str
 #: before: 1.01x, 0.88x), the 64x96 tile 8192 x 96 x 8192 at 0.95-1.00x (0.74x), so both join the
 #: default set; the cooperative 128-row and stream-K variants stay opt-in (each won at most one
 #: shape, and the cost model cannot yet place them: 128x192 cooperative lost 13% at 8192 x 8192 x
-#: 1024 where it ranked first). Stages fill the shared memory (fused and fp8 kernels stage their
+#: 1024 where it ranked first), except the 64x32 stream-K twin, default since s37 (22016 x 32 x
+#: 4096: 0.97-0.98x cuBLAS against the persistent tile's 0.93, 344 tiles = 2.6 waves). Stages fill the shared memory (fused and fp8 kernels stage their
 #: vector terms too).
 TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
     TileRow(threadblock=Shape(m, n, 64), warp=Shape(64 if schedule == COOPERATIVE else m, n, 64), stages=stages,
@@ -149,7 +158,7 @@ TILES_FEW_TOKENS = (TILE_SMALL_N,) + tuple(
         (64, 64, 12, PINGPONG, "", True),
         (64, 96, 10, PINGPONG, "", True),
         (64, 96, 10, PINGPONG, "stream_k", False),
-        (64, 32, 16, PINGPONG, "stream_k", False),
+        (64, 32, 16, PINGPONG, "stream_k", True),
         (64, 64, 12, PINGPONG, "stream_k", False),
         (128, 32, 10, COOPERATIVE, "", False),
         (128, 32, 10, COOPERATIVE, "stream_k", False),
@@ -312,7 +321,7 @@ ROWS = tuple(
     # s31): on every default-set tile for 16-bit outputs (default set), on the first (64x32) for
     # f32 outputs (opt-in)
     MathRow(a=a, b=a, c=c, accumulator=F32, compute=F32, instruction=None, layouts=B_K_MAJOR,
-            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208 + (TILE_SMALL_N16,),
+            alignments=ALIGNMENTS, tiles=TILES_FEW_TOKENS + TILES_N208 + (TILE_SMALL_N16, TILE_SMALL_N16_STREAM_K),
             epilogues=EpilogueRow(variants=DEFAULT_SET, in_default_set=DEFAULT_SET if c == a else ()))
     for a in (BF16, F16) for c in (a, F32)
 ) + tuple(
@@ -324,8 +333,11 @@ ROWS = tuple(
             epilogues=EpilogueRow(variants=DEFAULT_SET, in_default_set=DEFAULT_SET))
     for a in (BF16, F16)
 ) + tuple(
+    # e4m3 on the few-token tiles; the stream-K twins stay opt-in here (measured for 16-bit only)
     MathRow(a=E4M3, b=E4M3, c=c, accumulator=F32, compute=F32, instruction=None, layouts=TN_ONLY,
-            alignments=ALIGNMENTS_S8, tiles=tiles_for(E4M3, TILES_FEW_TOKENS))
+            alignments=ALIGNMENTS_S8,
+            tiles=tiles_for(E4M3, tuple(dataclasses.replace(t, in_default_set=t.in_default_set and not t.scheduler)
+                                        for t in TILES_FEW_TOKENS)))
     for c in (BF16, F16, F32)
 ) + tuple(
     # e4m3 x e5m2 and e5m2 x e4m3 (wgmma .e4m3.e5m2 / .e5m2.e4m3; cuBLASLt's other fp8 pairings) ->

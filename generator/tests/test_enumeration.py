@@ -59,27 +59,27 @@ def test_counts_per_family(kernels):
     # tn x the one 128-row warpgroup tile; grouped e4m3 (bf16, f16 out) tn x 2 tiles (opt-in); the
     # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
     # the grouped 256x128 on a 1x2 cluster (bf16, f16) tn (opt-in); the swap-AB tiles, 32x64 and
-    # 16x64 and 16x128, each persistent and stream-K, and 16x128 on 1x2 (bf16, f16) tn; the 64x16 few-token tile: 16-bit 4
-    # rows x (tn, nn);
+    # 16x64 and 16x128, each persistent and stream-K, and 16x128 on 1x2 (bf16, f16) tn; the 64x16 few-token tile and
+    # its stream-K twin: 16-bit 4 rows x (tn, nn) each;
     # the grouped 128x128 and 64x32 tiles with f32 out (bf16, f16) tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
         208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
-        + 2 * 7 + 4 * 2 + 2 * 2
+        + 2 * 7 + 4 * 2 * 2 + 2 * 2
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
     # f16) x (tn, nn) x 17; e4m3 x e4m3 (bf16, f16, f32 out) tn x 17 on the first tile (opt-in);
     # e4m3 x e4m3 -> (e4m3, e5m2) tn x 4 tiles x 4 (12 in the default set); bias_relu and bias_gelu on the few-token row's
-    # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208) for its 2 16-bit-output rows x (tn,
+    # default-set tiles (64x32, 64x64, 64x96, stream-K 128x208, 64x32, 64x16) for its 2 16-bit-output rows x (tn,
     # nn), and on its first tile (64x32) for the 2 f32-output rows (opt-in); bias_relu and bias_gelu
     # on e4m3 x e4m3 -> (bf16, f16)'s other two default-set tiles (64x128, stream-K 128x128), tn;
-    # bias_relu and bias_gelu on the swap-AB row's default-set tiles (32x64, its stream-K twin,
-    # 16x64) for bf16 and f16, tn
+    # bias_relu and bias_gelu on the swap-AB row's default-set tiles (32x64, 16x64 and their stream-K
+    # twins) for bf16 and f16, tn
     assert len([k for k in sm90 if k.epilogue.fused]) == \
         4 * 4 * N_STANDARD + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 4 * N_FP8 + N_STANDARD + (2 * 4 + 2 * 2) * N_STANDARD \
-        + 3 * N_STANDARD + 2 * 4 * N_FP8 + (2 * 2 * 4 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS \
-        + 2 * 3 * N_DEFAULT_VARIANTS
-    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 32 + 40 + 8 + 12
+        + 3 * N_STANDARD + 2 * 4 * N_FP8 + (2 * 2 * 6 + 2 * 2) * N_DEFAULT_VARIANTS + 2 * 2 * N_DEFAULT_VARIANTS \
+        + 2 * 4 * N_DEFAULT_VARIANTS
+    assert len([k for k in sm90 if k.epilogue.fused]) == 272 + 32 + 16 + 17 + 204 + 51 + 32 + 56 + 8 + 16
     # GEMV: plain 8 type rows + 3 e4m3 rows (opt-in) x 4 layouts; fused: the 4 16-bit rows and f32 x 4 layouts x 17
     gemvs = by_family(kernels, gemv.FAMILY)
     assert len([k for k in gemvs if not k.epilogue.fused]) == (8 + 3) * 4
@@ -89,8 +89,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 584 + 44 + 8 = 1098; fused 68 + 288 + 684 + 340 + 72 = 1452
-    assert len(kernels) == (1098 + 4 * (N_SGEMM_TILES - 4)) + 1452
+    # plain 27 (+4 per extra sgemm tile) + 435 + 592 + 44 + 8 = 1106; fused 68 + 288 + 704 + 340 + 72 = 1472
+    assert len(kernels) == (1106 + 4 * (N_SGEMM_TILES - 4)) + 1472
 
 
 def test_default_set_counts(kernels):
@@ -108,22 +108,24 @@ def test_default_set_counts(kernels):
     # (bf16, f16) x 4 layouts = 8 and grouped 64x32 (bf16, f16) x (tn, nn) = 4, the stream-K 128x208
     # tile (16-bit 4 rows x (tn, nn)) = 8, the int8-dequantizing 128x128 tile (s8 -> bf16, f16, f32) = 3,
     # the grouped e4m3 tiles 128x128 and 64x32 (bf16, f16 out) tn = 4, the grouped 256x128 (bf16, f16) tn = 2,
-    # the swap-AB tiles 32x64, its stream-K twin and 16x64 (bf16, f16) tn = 6;
+    # the swap-AB tiles 32x64, 16x64 and their stream-K twins (bf16, f16) tn = 8, the stream-K twins of
+    # the few-token tiles 64x32 and 64x16 (16-bit 4 rows x (tn, nn)) = 16;
     # fused: the 2 16-bit-output rows x 4 layouts x 3 tiles x (bias_relu, bias_gelu) = 48, the
     # grouped 128x128 and 64x32 (bf16, f16) tn x (bias, bias_relu, bias_gelu) = 12, the few-token
-    # tiles 64x32, 64x64, 64x96 and stream-K 128x208 (bf16, f16 out) x (tn, nn) x (bias_relu, bias_gelu) = 32,
+    # tiles 64x32, 64x64, 64x96, stream-K 128x208, 64x32 and 64x16 (bf16, f16 out) x (tn, nn) x (bias_relu,
+    # bias_gelu) = 48,
     # e4m3 x e4m3 -> (bf16, f16) tn x 3 tiles x (bias_relu, bias_gelu) = 12, e4m3 x e4m3 -> fp8
     # (e4m3 out on 128x128, 128x64, 128x32; e5m2 out on 128x128) x (amax, bias_relu_amax, bias_gelu_amax) = 12,
-    # the grouped 128x128 and 64x32 (bf16, f16) -> f32 tn = 4, the swap-AB tiles 32x64, its stream-K
-    # twin and 16x64 (bf16, f16) tn x (bias_relu, bias_gelu) = 12
+    # the grouped 128x128 and 64x32 (bf16, f16) -> f32 tn = 4, the swap-AB tiles 32x64, 16x64 and
+    # their stream-K twins (bf16, f16) tn x (bias_relu, bias_gelu) = 16
     assert len(by_family(default, sm90_tensorop.FAMILY)) == \
-        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 6 \
-        + 2 * 2 * 4 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 + 4 + 3 * 2 * N_DEFAULT_VARIANTS == 281
+        96 + 18 + 8 + 4 + 8 + 3 + 2 * 4 * 3 * N_DEFAULT_VARIANTS + 2 * 2 + 2 * 2 * 3 + 2 + 8 + 16 \
+        + 2 * 2 * 6 * N_DEFAULT_VARIANTS + 2 * 3 * N_DEFAULT_VARIANTS + 4 * 3 + 4 + 4 * 2 * N_DEFAULT_VARIANTS == 319
     # GEMV: 8 rows x 4 layouts + the 2 16-bit-output rows x 4 x (bias_relu, bias_gelu)
     assert len(by_family(default, gemv.FAMILY)) == 32 + 2 * 4 * N_DEFAULT_VARIANTS == 48
     # skinny: 4 rows x 2 widths + the 2 16-bit-output rows x 2 widths x (bias_relu, bias_gelu)
     assert len(by_family(default, sm80_skinny.FAMILY)) == 8 + 2 * 2 * N_DEFAULT_VARIANTS == 16
-    assert len(default) == 11 + 74 + 281 + 48 + 16 == 430
+    assert len(default) == 11 + 74 + 319 + 48 + 16 == 468
 
 
 def test_default_set_is_first_tile_at_largest_and_smallest_alignment(kernels):
@@ -213,7 +215,7 @@ def test_fused_variants_only_on_default_set_tiles_at_the_largest_alignment(kerne
                     wanted = list(fusions.variants) if index == 0 else \
                         [v for v in fusions.variants if v in fusions.in_default_set and tile.fused]
                     assert got == wanted, (family.name, row.a.name, row.c.name, tile.threadblock)
-    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 * 4 + 40 + 8 + 12
+    assert checked == 68 + 288 + 337 + 204 + 3 * 17 + 2 * 4 * 4 + 56 + 8 + 16
 
 
 def test_sm90_second_default_tile_gets_only_the_default_variants(kernels):

@@ -11,7 +11,7 @@ from generator.epilogues import STANDARD
 from generator.families import sm50_simt, sm80_tensorop, sm90_tensorop
 
 #: The default set with every family enabled (test_enumeration.py derives it).
-DEFAULT_SET_SIZE = 430
+DEFAULT_SET_SIZE = 468
 #: SIMT kernels: sgemm 4 layouts x its tiles + dgemm 4 x 2 + igemm 3 x 1, plus sgemm's fused variants 4 x 17.
 SIMT_COUNT = 4 * len(sm50_simt.SGEMM_TILES) + 8 + 3 + 4 * len(STANDARD)
 #: GEMV kernels (CUDA cores too, any arch): 8 type rows and 3 opt-in e4m3 rows x 4 layouts, plus 5
@@ -211,11 +211,11 @@ def test_bias_gelu_pattern_selects_both_naming_schemes(kernels):
     # + skinny 4 rows x 3 on its first width + 2 rows x 1 other width x 1
     # + the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16, f16) x (tn, nn) x 3
     # + sm90 e4m3 x e4m3 (bf16, f16, f32 out) tn x 3 (first tile), and (e4m3, e5m2 out) x 4 tiles x 1 (amax)
-    # + the few-token row's 16-bit-output rows x (tn, nn) x 4 default-set tiles and f32-output rows x
+    # + the few-token row's 16-bit-output rows x (tn, nn) x 6 default-set tiles and f32-output rows x
     # (tn, nn) x its first tile, x 1; e4m3 x e4m3 -> (bf16, f16)'s 64x128 and stream-K 128x128 tiles x 1
-    # + the swap-AB row's 3 default-set tiles (bf16, f16) tn x 1
+    # + the swap-AB row's 4 default-set tiles (bf16, f16) tn x 1
     assert {k.epilogue.suffix for k in selected} == {"bias_gelu", "bias_gelu_aux", "bias_gelu_erf", "bias_gelu_amax"}
-    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60 + 14 + (2 * 4 + 2 * 2) * 3 + 3 * 3 + 2 * 4 + 2 * 2 * 4 + 2 * 2 + 2 * 2 + 3 * 2
+    assert len(selected) == 12 + 48 + 4 + 48 + 16 + 4 + 3 + 60 + 14 + (2 * 4 + 2 * 2) * 3 + 3 * 3 + 2 * 4 + 2 * 2 * 6 + 2 * 2 + 2 * 2 + 4 * 2
     assert [k.name for k in selected] == names_of(kernels, "bias_gelu")
     # every kernel with a bias and GELU (tanh or erf) is selected
     assert [k.name for k in kernels if k.epilogue.bias and k.epilogue.activation in ("gelu", "gelu_erf")] == [
@@ -234,8 +234,8 @@ def test_ignore_list_drops_fused_variants(kernels):
     plain = names_of(kernels, "all", ignore="cutlass_*_epi_,_epi_tma_")
     assert plain == [k.name for k in kernels if not k.epilogue.fused]
     assert any(k.family is sm90_tensorop.FAMILY for k in kernels if k.name in set(plain))
-    # the default set without its fused kernels: its 222 plain tiled kernels + 32 GEMV + 8 skinny
-    assert len(names_of(kernels, "", ignore="cutlass_*_epi_,_epi_tma_")) == 222 + 32 + 8
+    # the default set without its fused kernels: its 240 plain tiled kernels + 32 GEMV + 8 skinny
+    assert len(names_of(kernels, "", ignore="cutlass_*_epi_,_epi_tma_")) == 240 + 32 + 8
 
 
 def test_arch_specific_family_needs_the_a_suffix():

@@ -204,6 +204,20 @@ double effective_area(GemmDescription const &desc, double tiles_per_cta, double 
   return single_chain ? area / 0.5 : area / 0.8;
 }
 
+/// A persistent launch of more tiles than SMs hands each CTA whole tiles in a fixed order, so at
+/// the HBM-bound end its last, partial wave of tiles streams on a fraction of the CTAs and the
+/// launch ends with the CTAs that got one tile more: ceil(T / S) / (T / S) of the time the
+/// unique bytes need. A TMA-only stream of a K-major bf16 weight on the H200 (s37, docs/NOTES.md:
+/// 64-row boxes, 20 stages, whole 64-row bands round-robin against every CTA taking an equal
+/// contiguous share of the bands' k-blocks) took 1.12-1.15x as long with whole bands at 1.7 and
+/// 3.4 waves (this factor: 1.18), 1.39x at 1.3 waves (1.53), 1.02x at 0.97 (1.0). The stream-K
+/// launches split the partial wave (Sm90StreamKScheduler) and pay no such factor.
+double static_wave_factor(GemmDescription const &desc, double tiles, int sms) {
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK || tiles <= sms) return 1.0;
+  double const waves = tiles / sms;
+  return std::ceil(waves) / waves;
+}
+
 /// The fraction of the tiles' rows (A's M extent and B's N extent) inside an m x n problem
 /// covered by m_tiles x n_tiles tiles: TMA boxes spend copy-engine time on the rows past M or N.
 double useful_fraction(double m, double n, double m_tiles, double n_tiles, gemm::GemmCoord const &tile) {
@@ -344,8 +358,8 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     }
   }
   double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));
-  double const memory = std::max({bytes / useful / kHbmBytesPerUs, cta_bytes / kTiledCtaBytesPerUs,
-                                  raster_hbm_bytes(desc, call, sms) / kHbmBytesPerUs});
+  double const memory = std::max({bytes / useful / kHbmBytesPerUs * static_wave_factor(desc, tiles, sms),
+                                  cta_bytes / kTiledCtaBytesPerUs, raster_hbm_bytes(desc, call, sms) / kHbmBytesPerUs});
   return std::max(compute, memory);
 }
 

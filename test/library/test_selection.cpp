@@ -310,6 +310,48 @@ TEST(Selection, CostModelRanksTheSm90TilesAsMeasured) {
   EXPECT_EQ("64x128", best(bf16_tn_call(1024, 1024, 1024))) << "K = 1024: the single-chain rule does not apply";
 }
 
+/// The few-token tiles and their stream-K twins on the bandwidth-bound token rows: a persistent
+/// launch of more tiles than SMs pays for its partial last wave (static_wave_factor), so the twins
+/// take the rows with T > S. H200, s37 (best-kernel search, two rounds, ratio to cuBLAS): 13824 x
+/// 8 x 5120 64x16 stream-K 0.97 (64x32 0.86-0.88, its twin 0.94); 5120 x 8 x 13824 64x16
+/// stream-K 1.06 (64x32 0.94-0.96); 22016 x 32 x 4096 64x32 stream-K 0.97-0.98 (persistent
+/// 0.93); 16 x 28672 x 4096 16x64 stream-K 0.97 (persistent 0.94); 16 x 8192 x 8192 16x64 0.97
+/// (stream-K 0.93); 16 x 4096 x 14336 16x64 0.99 (stream-K 0.96); 32 x 8192 x 8192 32x64 0.96
+/// (stream-K 0.91).
+TEST(Selection, CostModelRanksTheFewTokenStreamKTwinsAsMeasured) {
+  using TS = TileSchedulerType;
+  struct Candidate {
+    char const *name;
+    GemmDescription desc;
+  };
+  std::vector<Candidate> const candidates = {
+      {"128x128", sm90_bf16(128, 128)},          {"128x128 stream-K", sm90_bf16(128, 128, TS::kStreamK)},
+      {"64x128", sm90_bf16(64, 128)},            {"64x64", sm90_bf16(64, 64)},
+      {"64x32", sm90_bf16(64, 32)},              {"64x32 stream-K", sm90_bf16(64, 32, TS::kStreamK)},
+      {"64x16 stream-K", sm90_bf16(64, 16, TS::kStreamK)}, {"32x64", sm90_bf16(32, 64)},
+      {"32x64 stream-K", sm90_bf16(32, 64, TS::kStreamK)},  {"16x64", sm90_bf16(16, 64)},
+      {"16x64 stream-K", sm90_bf16(16, 64, TS::kStreamK)}};
+  auto best = [&](GemmCall const &c) {   // select_kernel's order among the tiles that fit the call
+    std::string name;
+    double least = 1e300, least_waves = 1e300;
+    for (Candidate const &k : candidates) {
+      auto const &tile = k.desc.tile_description.threadblock_shape;
+      if ((tile.n() < 64 && c.n > tile.n()) || (tile.m() < 64 && c.m > tile.m())) continue;
+      double const t = estimated_time(k.desc, c, 132), waves = wave_cost(k.desc, c, 132);
+      if (t < least || (t == least && waves < least_waves)) least = t, least_waves = waves, name = k.name;
+    }
+    return name;
+  };
+  EXPECT_EQ("64x16 stream-K", best(bf16_tn_call(13824, 8, 5120)));
+  EXPECT_EQ("64x16 stream-K", best(bf16_tn_call(5120, 8, 13824)));
+  EXPECT_EQ("64x32 stream-K", best(bf16_tn_call(22016, 32, 4096)));
+  EXPECT_EQ("16x64 stream-K", best(bf16_tn_call(16, 28672, 4096)));
+  EXPECT_EQ("16x64", best(bf16_tn_call(16, 8192, 8192)));
+  EXPECT_EQ("16x64", best(bf16_tn_call(8, 8192, 8192)));
+  EXPECT_EQ("16x64", best(bf16_tn_call(16, 4096, 14336)));
+  EXPECT_EQ("32x64", best(bf16_tn_call(32, 8192, 8192)));
+}
+
 /// A 64-row sm90 tile alone on its CTA (one tile per CTA, K >= 8192) counts at half rate; with
 /// two tiles per CTA, or a short K, at the small-tile factor 0.8; sm80 tiles never at half rate.
 TEST(Selection, LoneSixtyFourRowTileCountsAtHalfRate) {
@@ -1305,9 +1347,13 @@ TEST(Selection, CostModelRanksTheSkinnyKernelAgainstTheTokenTilesAsMeasured) {
     t->alignment = 8;
   }
   skinny.max_small_extent = 8;
-  // 8 tokens: the 64x32 tile ahead of the skinny kernel (H200, s24-s27: 0-7% faster at 13824 x 8 x 5120)
+  // 8 tokens: the 64x16 stream-K tile ahead of the skinny kernel, the persistent 64x32 tile (216
+  // tiles, 1.6 waves) behind it (H200, 13824 x 8 x 5120, s37: 0.97, 0.90-0.91 and 0.86-0.88x
+  // cuBLAS; s24-s27 had the 64x32 tile 0-7% ahead of the skinny kernel with 256-byte L2 promotion)
   GemmCall const eight_tokens = bf16_tn_call(13824, 8, 5120);
-  EXPECT_LT(estimated_time(sm90_bf16(64, 32), eight_tokens, 132), estimated_time(skinny, eight_tokens, 132));
+  EXPECT_LT(estimated_time(sm90_bf16(64, 16, TileSchedulerType::kStreamK), eight_tokens, 132),
+            estimated_time(skinny, eight_tokens, 132));
+  EXPECT_LT(estimated_time(skinny, eight_tokens, 132), estimated_time(sm90_bf16(64, 32), eight_tokens, 132));
   // 16 rows: the swap-AB 16x64 tile first (s27: 0.96x cuBLAS at 16 x 8192 x 8192, the skinny 32x16
   // kernel 0.85x), the skinny kernel ahead of the 64-row tiles (s12: 64x128 0.79x against 0.87x)
   skinny.max_small_extent = 16;
