@@ -286,7 +286,9 @@ TEST_P(FusedStreamKTest, Splits) {
   int const sms = cutlass_lib_test::device_sm_count();
   ASSERT_GT(sms, 0);
   auto const &tb = desc().tile_description.threadblock_shape;
-  fz::Case c = fz::Case::for_kernel(desc()).shape(3 * tb.m() - 84, 3 * tb.n() - 124, 63 * tb.k() - 32).vectors(kRow, kColumn);
+  // (at least two whole tiles and a ragged third on every side, the few-token tiles included)
+  int64_t const m = std::max<int64_t>(3 * tb.m() - 84, 2 * tb.m() + 5), n = std::max<int64_t>(3 * tb.n() - 124, 2 * tb.n() + 5);
+  fz::Case c = fz::Case::for_kernel(desc()).shape(m, n, 63 * tb.k() - 32).vectors(kRow, kColumn);
   c.beta = -0.5;
   run(c);
   if (HasFatalFailure()) return;
