@@ -125,6 +125,37 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
+/// Whether a kernel's sync words, the first `sync_bytes` of its workspace, are known to be zero in
+/// the stream's order (WorkspaceState), so its initialize() (a memset) can be skipped: the
+/// handle's own workspace, the kernel's part at its start (no staging or split-K route before
+/// it), and no call on it ever captured into a CUDA graph. A capture now makes nothing known.
+bool sync_words_known_zero(GemmContext const &context, size_t route_bytes, uint64_t sync_bytes) {
+  WorkspaceState *const state = context.workspace_state;
+  if (state == nullptr) return false;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    state->zero_bytes = 0;
+    state->captured = true;
+    return false;
+  }
+  return !state->captured && route_bytes == 0 && sync_bytes > 0 && sync_bytes <= state->zero_bytes;
+}
+
+/// What the handle knows of its workspace after a call's launches: a kernel that wrote its part
+/// at the workspace's start left its sync words zero (and wrote past them); a route wrote from the
+/// start; nothing written, nothing changed; a failed launch, nothing known.
+void note_workspace(GemmContext const &context, bool launched, size_t route_bytes, size_t kernel_bytes,
+                    uint64_t sync_bytes) {
+  WorkspaceState *const state = context.workspace_state;
+  if (state == nullptr || state->captured) return;
+  if (!launched) {
+    state->zero_bytes = 0;
+  } else if (route_bytes > 0 || kernel_bytes > 0) {
+    state->zero_bytes = route_bytes == 0 ? size_t(sync_bytes) : 0;
+  }
+}
+
 }  // namespace
 
 bool ensure_workspace(GemmContext const &context, size_t bytes) {
@@ -148,7 +179,12 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
     return false;
   }
   *context.workspace_size = bytes;
+  if (context.workspace_state) *context.workspace_state = WorkspaceState{};   // new memory: nothing known
   return true;
+}
+
+void workspace_overwritten(GemmContext const &context) {
+  if (context.workspace_state) context.workspace_state->zero_bytes = 0;
 }
 
 Status to_status(GemmFailure failure) {
@@ -265,12 +301,17 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   void *const kernel_workspace = static_cast<char *>(*context.workspace) + route_bytes;
   std::vector<uint8_t> host_workspace(chosen->get_host_workspace_size(configuration));
   float *const amax = call.epilogue.kind.fused() && call.epilogue.kind.scale_amax ? call.epilogue.amax : nullptr;
-  if ((staged && !stage_in(plan, call, context.stream)) ||
-      (amax && cudaMemsetAsync(amax, 0, sizeof(float), context.stream) != cudaSuccess) ||
-      chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
-      chosen->run(arguments, host_workspace.data(), kernel_workspace, context.stream) != Status::kSuccess ||
-      (staged && !stage_out(plan, call, context.stream)) ||
-      (split_k && !reduce_split_k(split, call, context.stream))) {
+  uint64_t const sync_bytes = chosen->get_device_workspace_sync_bytes(configuration);
+  bool const initialized = sync_words_known_zero(context, route_bytes, sync_bytes);
+  bool const launched =
+      (!staged || stage_in(plan, call, context.stream)) &&
+      (!amax || cudaMemsetAsync(amax, 0, sizeof(float), context.stream) == cudaSuccess) &&
+      (initialized ||
+       chosen->initialize(configuration, host_workspace.data(), kernel_workspace, context.stream) == Status::kSuccess) &&
+      chosen->run(arguments, host_workspace.data(), kernel_workspace, context.stream) == Status::kSuccess &&
+      (!staged || stage_out(plan, call, context.stream)) && (!split_k || reduce_split_k(split, call, context.stream));
+  note_workspace(context, launched, route_bytes, kernel_workspace_bytes, sync_bytes);
+  if (!launched) {
     outcome.failure = GemmFailure::kLaunchFailed;
     outcome.detail = "the kernel, a staging copy or the split-K reduction failed to launch";
   }

@@ -265,6 +265,7 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
     return true;
   }
   if (!ensure_workspace(context, bytes)) return dropped("the group table's workspace could not be allocated");
+  workspace_overwritten(context);
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: grouped GEMM: %zu problems in one launch of %s\n", problems.size(),
                  grouped->description().name);

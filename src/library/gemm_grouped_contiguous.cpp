@@ -102,6 +102,7 @@ GemmGroupedOutcome launched(Operation const *kernel, uint64_t bytes, int64_t cou
   if (!ensure_workspace(context, size_t(bytes))) {
     return failed(GemmFailure::kAllocFailed, "the workspace could not grow (or the stream is being captured)");
   }
+  workspace_overwritten(context);
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: device-sized grouped GEMM: %lld groups in one launch of %s\n",
                  (long long)count, kernel->description().name);

@@ -196,6 +196,13 @@ class GemmUniversalOperation : public Operation {
     return Kernel::get_workspace_size(to_kernel_arguments(arguments));
   }
 
+  uint64_t get_device_workspace_sync_bytes(GemmUniversalConfiguration const &configuration) const override {
+    KernelArguments shape;
+    shape.problem_size = configuration.problem_size;
+    shape.batch_count = configuration.batch_count;
+    return Kernel::get_workspace_sync_bytes(shape);
+  }
+
   /// Prepares the device workspace for runs of the configuration's problem shape
   /// (Kernel::initialize_workspace: stream-K clears its flags).
   Status initialize(GemmUniversalConfiguration const &configuration, void *, void *device_workspace,

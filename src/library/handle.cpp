@@ -38,7 +38,8 @@ class DeviceGuard {
 }  // namespace
 
 Handle::Handle(cudaStream_t stream, size_t workspace_size)
-    : stream_(stream), routes_(new (std::nothrow) RouteCache) {   // null on failure: no remembering
+    : stream_(stream), routes_(new (std::nothrow) RouteCache),   // null on failure: no remembering
+      workspace_state_(new (std::nothrow) WorkspaceState) {   // null on failure: always initialize
   int device = -1;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
@@ -65,6 +66,7 @@ void Handle::release_workspace() {
   workspace_ = nullptr;
   workspace_size_ = 0;
   workspace_owned_ = true;
+  if (workspace_state_) *workspace_state_ = WorkspaceState{};
 }
 
 Handle::Handle(Handle &&other) noexcept { *this = std::move(other); }
@@ -82,6 +84,7 @@ Handle &Handle::operator=(Handle &&other) noexcept {
     workspace_owned_ = std::exchange(other.workspace_owned_, true);
     last_operation_ = other.last_operation_;
     routes_ = std::move(other.routes_);   // the moved-from handle remembers nothing (ranks every call)
+    workspace_state_ = std::move(other.workspace_state_);   // (and knows nothing of its workspace)
   }
   return *this;
 }
@@ -94,6 +97,7 @@ void Handle::set_stream(cudaStream_t stream) {
     cudaStreamSynchronize(stream_);   // no kernel on the old stream still uses the workspace
     cudaGetLastError();
   }
+  if (stream != stream_ && workspace_state_) workspace_state_->zero_bytes = 0;   // known in the old stream's order only
   stream_ = stream;
 }
 
@@ -334,6 +338,8 @@ GemmContext HandleAccess::context_of(Handle &h) {
   context.workspace = &h.workspace_;
   context.workspace_size = &h.workspace_size_;
   context.workspace_fixed = !h.workspace_owned_;
+  // a caller's workspace is the caller's to write between calls: nothing is known of it
+  context.workspace_state = h.workspace_owned_ ? h.workspace_state_.get() : nullptr;
   context.routes = h.routes_.get();
   return context;
 }

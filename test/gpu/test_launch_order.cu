@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,76 @@ TEST_P(LaunchOrderGpu, ACapturedChainReplays) {
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
+}
+
+/// The handle skips a kernel's initialize() (the memset of its split counters or stream-K flags)
+/// when an earlier kernel left those words zero and nothing wrote them since (WorkspaceState,
+/// gemm_call.cpp). Independent bf16 TN calls on one handle, back to back with no host
+/// synchronization, each output poisoned first, twice over: stream-K token tiles of different
+/// grids (1-16 and 200 tokens), the GEMV, a call staged through the workspace (a leading dimension
+/// TMA cannot take), and the stream-K calls again after each.
+TEST(WorkspaceStateGpu, SkippedInitializationsKeepEveryCallExact) {
+  SKIP_WITHOUT_GPU();
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kBF16)) {
+    NO_KERNEL_FOR("a bf16 TN GEMM");
+  }
+  struct Call {
+    int64_t m, n, k, ld_pad;   // ld = k + ld_pad for A and B
+  };
+  Call const calls[] = {{14336, 16, 4096, 0}, {4096, 1, 11008, 0}, {14336, 16, 4096, 0}, {5120, 8, 13824, 0},
+                        {4096, 200, 11008, 0}, {13824, 8, 5120, 0},  {2048, 16, 4096, 3},  {14336, 16, 4096, 0}};
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cutlassLibHandle_t handle = nullptr;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibCreate(&handle));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle, stream));
+  std::vector<DeviceBuffer> a, b, d;
+  for (size_t i = 0; i < std::size(calls); ++i) {
+    Call const &c = calls[i];
+    int64_t const ld = c.k + c.ld_pad;
+    a.emplace_back(size_t(c.m * ld * kBf16));
+    b.emplace_back(size_t(c.n * ld * kBf16));
+    d.emplace_back(size_t(c.m * c.n * kBf16));
+    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, a.back().get(), c.m * ld, 401 + i));
+    ASSERT_TRUE(ref::fill_uniform(NumericTypeID::kBF16, b.back().get(), c.n * ld, 501 + i));
+  }
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < std::size(calls); ++i) {
+      ASSERT_EQ(cudaSuccess, cudaMemsetAsync(d[i].get(), 0xFF, d[i].size(), stream));   // bf16 NaN
+    }
+    for (size_t i = 0; i < std::size(calls); ++i) {
+      Call const &c = calls[i];
+      int64_t const ld = c.k + c.ld_pad;
+      float const alpha = float(1.0 / std::sqrt(double(c.k))), beta = 0;
+      ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+                cutlassLibGemmEx(handle, CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, c.m, c.n, c.k, &alpha, a[i].get(),
+                                 CUDA_R_16BF, ld, b[i].get(), CUDA_R_16BF, ld, &beta, d[i].get(), CUDA_R_16BF, c.m,
+                                 CUTLASS_LIB_COMPUTE_32F))
+          << "pass " << pass << ", call " << i;
+    }
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    for (size_t i = 0; i < std::size(calls); ++i) {
+      Call const &c = calls[i];
+      int64_t const ld = c.k + c.ld_pad;
+      DeviceBuffer expected(size_t(c.m * c.n * kBf16));
+      ref::GemmProblem p;
+      p.m = c.m, p.n = c.n, p.k = c.k;
+      p.element_A = p.element_B = p.element_C = NumericTypeID::kBF16;
+      p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+      p.alpha = 1.0 / std::sqrt(double(c.k));
+      p.A = a[i].get(), p.lda = ld, p.B = b[i].get(), p.ldb = ld, p.D = expected.get(), p.ldd = c.m;
+      ASSERT_TRUE(ref::reference_gemm(p));
+      ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, c.m, c.n, 1, d[i].get(), c.m, 0, expected.get(), c.m, 0);
+      ASSERT_TRUE(cmp.ok);
+      EXPECT_EQ(0, cmp.nonfinite) << "pass " << pass << ", call " << i;
+      EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, c.k))
+          << "pass " << pass << ", call " << i << " (" << c.m << " x " << c.n << " x " << c.k << ")";
+    }
+  }
+  cutlassLibDestroy(handle);
+  cudaStreamDestroy(stream);
 }
 
 INSTANTIATE_TEST_SUITE_P(

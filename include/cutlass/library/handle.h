@@ -84,7 +84,8 @@
 namespace cutlass {
 namespace library {
 
-class RouteCache;   // internal (src/library/gemm_route.h)
+class RouteCache;       // internal (src/library/gemm_route.h)
+struct WorkspaceState;  // internal (src/library/gemm_call.h)
 
 class CUTLASS_LIB_API Handle {
  public:
@@ -291,6 +292,9 @@ class CUTLASS_LIB_API Handle {
   bool workspace_owned_ = true;   ///< false: set_workspace's, never freed or grown here
   Operation const *last_operation_ = nullptr;
   std::unique_ptr<RouteCache> routes_;   ///< remembered selections (see the class comment)
+  /// What is known of the handle's own workspace between calls (its zeroed counters and flags);
+  /// null: nothing
+  std::unique_ptr<WorkspaceState> workspace_state_;
 };
 
 }  // namespace library

@@ -213,6 +213,13 @@ class CUTLASS_LIB_API Operation {
   virtual uint64_t get_device_workspace_size(GemmUniversalConfiguration const &configuration,
                                              GemmUniversalArguments const &arguments) const = 0;
 
+  /// Bytes at the start of the device workspace that initialize() zeroes and that every completed
+  /// run() of the configuration's problem shape leaves zero again (split-K counters, stream-K
+  /// flags); 0 when the kernel keeps no such words. A caller that knows those bytes are still zero
+  /// in the stream's order (from an earlier run, and nothing wrote them since) may skip
+  /// initialize(), which for this library's kernels only zeroes them.
+  virtual uint64_t get_device_workspace_sync_bytes(GemmUniversalConfiguration const &) const { return 0; }
+
   /// Prepares host_workspace from the configuration (may be a no-op).
   virtual Status initialize(GemmUniversalConfiguration const &configuration, void *host_workspace,
                             void *device_workspace, cudaStream_t stream) const = 0;

@@ -128,6 +128,7 @@ struct GemmSimt {
   }
 
   static size_t get_workspace_size(Arguments const &) { return 0; }
+  static size_t get_workspace_sync_bytes(Arguments const &) { return 0; }
   static Status initialize_workspace(Arguments const &, void *, cudaStream_t) { return Status::kSuccess; }
 
   /// Launches the kernel on `stream`; assumes can_implement(args) == kSuccess.

@@ -194,6 +194,13 @@ struct GemmSkinnySm80 {
     return size_t(SplitKSerial<float>::workspace_bytes(blocks(params, args.batch_count), params.split.splits, kOutputs));
   }
 
+  /// Bytes at the workspace's start that initialize_workspace zeroes and every launch leaves zero
+  /// (the split counters; 0 without a split).
+  static size_t get_workspace_sync_bytes(Arguments const &args) {
+    Params const params = planned(args);
+    return params.split.splits <= 1 ? 0 : size_t(SplitKSerial<float>::counter_bytes(blocks(params, args.batch_count)));
+  }
+
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
     Params const params = planned(args);
     if (params.split.splits <= 1) return Status::kSuccess;

@@ -204,6 +204,7 @@ struct GemmSm80 {
   }
 
   static size_t get_workspace_size(Arguments const &) { return 0; }
+  static size_t get_workspace_sync_bytes(Arguments const &) { return 0; }
   static Status initialize_workspace(Arguments const &, void *, cudaStream_t) { return Status::kSuccess; }
 
   /// Launches one kernel on `stream`. @pre can_implement(args) == kSuccess.

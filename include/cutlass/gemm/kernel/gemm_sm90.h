@@ -348,6 +348,17 @@ struct GemmSm90 {
     }
   }
 
+  /// Bytes at the workspace's start that initialize_workspace zeroes and every launch leaves zero
+  /// (the stream-K flags; 0 when nothing is split).
+  static size_t get_workspace_sync_bytes(Arguments const &args) {
+    if constexpr (kStreamK) {
+      TileScheduler const scheduler = make_scheduler(args, device_sm_count());
+      return scheduler.sk_tiles == 0 ? 0 : size_t(scheduler.flag_bytes());
+    } else {
+      return 0;
+    }
+  }
+
   /// Prepares `workspace` (get_workspace_size bytes) for launches of `args`: clears the
   /// stream-K flags on `stream`. kErrorWorkspaceNull when a workspace is needed and null.
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {

@@ -240,6 +240,13 @@ struct Gemv {
                                                           params.split.slots));
   }
 
+  /// Bytes at the workspace's start that initialize_workspace zeroes and every launch leaves zero
+  /// (the split counters; 0 without a split).
+  static size_t get_workspace_sync_bytes(Arguments const &args) {
+    Params const params = planned(args, current_device_sm_count());
+    return params.split.splits <= 1 ? 0 : size_t(decltype(params.split)::counter_bytes(blocks(params, args.batch_count)));
+  }
+
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
     Params const params = planned(args, current_device_sm_count());
     if (params.split.splits <= 1) return Status::kSuccess;
