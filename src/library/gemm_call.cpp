@@ -125,20 +125,26 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
+/// Whether context.stream is being captured into a CUDA graph; if so, the handle's workspace
+/// state is given up for good (WorkspaceState::captured): the graph's replays may write the
+/// workspace between any later calls.
+bool captured_now(GemmContext const &context) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  bool const capturing =
+      cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone;
+  if (!capturing) return false;
+  cudaGetLastError();
+  if (context.workspace_state) *context.workspace_state = WorkspaceState{0, true};
+  return true;
+}
+
 /// Whether a kernel's sync words, the first `sync_bytes` of its workspace, are known to be zero in
 /// the stream's order (WorkspaceState), so its initialize() (a memset) can be skipped: the
 /// handle's own workspace, the kernel's part at its start (no staging or split-K route before
 /// it), and no call on it ever captured into a CUDA graph. A capture now makes nothing known.
 bool sync_words_known_zero(GemmContext const &context, size_t route_bytes, uint64_t sync_bytes) {
   WorkspaceState *const state = context.workspace_state;
-  if (state == nullptr) return false;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
-    cudaGetLastError();
-    state->zero_bytes = 0;
-    state->captured = true;
-    return false;
-  }
+  if (state == nullptr || captured_now(context)) return false;
   return !state->captured && route_bytes == 0 && sync_bytes > 0 && sync_bytes <= state->zero_bytes;
 }
 
@@ -184,7 +190,7 @@ bool ensure_workspace(GemmContext const &context, size_t bytes) {
 }
 
 void workspace_overwritten(GemmContext const &context) {
-  if (context.workspace_state) context.workspace_state->zero_bytes = 0;
+  if (context.workspace_state && !captured_now(context)) context.workspace_state->zero_bytes = 0;
 }
 
 Status to_status(GemmFailure failure) {

@@ -155,8 +155,9 @@ GemmOutcome gemm_call(GemmCall const &call, GemmContext const &context, bool exe
 /// CUDA graph.
 bool ensure_workspace(GemmContext const &context, size_t bytes);
 
-/// Forgets what the handle knew of its workspace's contents (WorkspaceState::zero_bytes): for a
-/// caller about to write it other than through gemm_call (the grouped calls' tables).
+/// Forgets what the handle knew of its workspace's contents (WorkspaceState::zero_bytes), and
+/// everything for good when the stream is being captured into a CUDA graph: for a caller about
+/// to write it other than through gemm_call (the grouped calls' tables).
 void workspace_overwritten(GemmContext const &context);
 
 /// cutlass::Status for a failure, as the C++ API reports it (handle.h documents the mapping).

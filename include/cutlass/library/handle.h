@@ -116,9 +116,10 @@ class CUTLASS_LIB_API Handle {
   /// that would grow it then answers kErrorMemoryAllocation and launches nothing: call once
   /// before capturing, or set a workspace). In its own workspace the handle keeps, between calls,
   /// the split counters and stream-K flags its kernels leave zero, so a later call need not clear
-  /// them again (a memset of ~2 us per call); get_workspace() is for inspection, not for writing.
-  /// A caller's workspace is cleared on every call that needs it, and so is the handle's own once
-  /// one of its calls has been captured into a CUDA graph.
+  /// them again (a memset of ~2 us per call): get_workspace() is for inspection, not for writing
+  /// nor for another handle's set_workspace (either would leave this handle trusting words it no
+  /// longer holds). A caller's workspace is cleared on every call that needs it, and so is the
+  /// handle's own once any of its calls has been captured into a CUDA graph.
   size_t get_workspace_size() const { return workspace_size_; }
   void *get_workspace() const { return workspace_; }
   /// A caller-owned device workspace of `bytes` (as frameworks hand cuBLAS one from their caching
