@@ -16,6 +16,7 @@
 #include "scale.h"
 #include "split_k.h"
 #include "staging.h"
+#include "workspace.h"
 
 namespace cutlass {
 namespace library {
@@ -125,73 +126,7 @@ GemmOutcome unoffered_call_kind(GemmCall const &c) {
   return {};
 }
 
-/// Whether context.stream is being captured into a CUDA graph; if so, the handle's workspace
-/// state is given up for good (WorkspaceState::captured): the graph's replays may write the
-/// workspace between any later calls.
-bool captured_now(GemmContext const &context) {
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  bool const capturing =
-      cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone;
-  if (!capturing) return false;
-  cudaGetLastError();
-  if (context.workspace_state) *context.workspace_state = WorkspaceState{0, true};
-  return true;
-}
-
-/// Whether a kernel's sync words, the first `sync_bytes` of its workspace, are known to be zero in
-/// the stream's order (WorkspaceState), so its initialize() (a memset) can be skipped: the
-/// handle's own workspace, the kernel's part at its start (no staging or split-K route before
-/// it), and no call on it ever captured into a CUDA graph. A capture now makes nothing known.
-bool sync_words_known_zero(GemmContext const &context, size_t route_bytes, uint64_t sync_bytes) {
-  WorkspaceState *const state = context.workspace_state;
-  if (state == nullptr || captured_now(context)) return false;
-  return !state->captured && route_bytes == 0 && sync_bytes > 0 && sync_bytes <= state->zero_bytes;
-}
-
-/// What the handle knows of its workspace after a call's launches: a kernel that wrote its part
-/// at the workspace's start left its sync words zero (and wrote past them); a route wrote from the
-/// start; nothing written, nothing changed; a failed launch, nothing known.
-void note_workspace(GemmContext const &context, bool launched, size_t route_bytes, size_t kernel_bytes,
-                    uint64_t sync_bytes) {
-  WorkspaceState *const state = context.workspace_state;
-  if (state == nullptr || state->captured) return;
-  if (!launched) {
-    state->zero_bytes = 0;
-  } else if (route_bytes > 0 || kernel_bytes > 0) {
-    state->zero_bytes = route_bytes == 0 ? size_t(sync_bytes) : 0;
-  }
-}
-
 }  // namespace
-
-bool ensure_workspace(GemmContext const &context, size_t bytes) {
-  if (bytes <= *context.workspace_size) return true;
-  // A stream being captured into a CUDA graph cannot take the synchronize, and the graph would
-  // keep the old buffer's address: no growing there (the caller answers kAllocFailed).
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(context.stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
-    cudaGetLastError();
-    return false;
-  }
-  if (*context.workspace) {
-    cudaStreamSynchronize(context.stream);   // in-flight kernels may still use the old workspace
-    cudaFree(*context.workspace);
-    *context.workspace = nullptr;
-    *context.workspace_size = 0;
-  }
-  if (cudaMalloc(context.workspace, bytes) != cudaSuccess) {
-    cudaGetLastError();
-    *context.workspace = nullptr;
-    return false;
-  }
-  *context.workspace_size = bytes;
-  if (context.workspace_state) *context.workspace_state = WorkspaceState{};   // new memory: nothing known
-  return true;
-}
-
-void workspace_overwritten(GemmContext const &context) {
-  if (context.workspace_state && !captured_now(context)) context.workspace_state->zero_bytes = 0;
-}
 
 Status to_status(GemmFailure failure) {
   switch (failure) {

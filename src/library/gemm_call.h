@@ -57,18 +57,7 @@ enum class GemmFailure {
   kLaunchFailed     ///< the kernel launch failed
 };
 
-/// What a handle knows of its own workspace between calls, in its stream's order (gemm_call.cpp).
-struct WorkspaceState {
-  /// Bytes at the workspace's start known to be zero: the split counters or stream-K flags that
-  /// the last kernel to write the workspace zeroed (or found zero) and left zero
-  /// (Operation::get_device_workspace_sync_bytes). A call whose kernel needs no more skips the
-  /// kernel's initialize(), a memset of ~2 us on the H200 before each stream-K or split GEMV
-  /// launch (s37, docs/NOTES.md).
-  size_t zero_bytes = 0;
-  /// A call on this workspace was captured into a CUDA graph: its replays may write the workspace
-  /// between later calls, so nothing is known until the workspace is replaced.
-  bool captured = false;
-};
+struct WorkspaceState;   // workspace.h
 
 /// What a call needs from its handle.
 struct GemmContext {
@@ -148,17 +137,6 @@ GemmOutcome check_epilogue_arguments(GemmCall const &call);
 /// Checks, quick-returns, selects. When `execute` is false nothing is launched and the
 /// outcome names the kernel that would run.
 GemmOutcome gemm_call(GemmCall const &call, GemmContext const &context, bool execute);
-
-/// Makes the handle's workspace (context.workspace) at least `bytes`: a larger one is allocated
-/// after the stream's work that may use the old one (and nothing is known of it); false when the
-/// allocation fails, or when it would have to grow while context.stream is being captured into a
-/// CUDA graph.
-bool ensure_workspace(GemmContext const &context, size_t bytes);
-
-/// Forgets what the handle knew of its workspace's contents (WorkspaceState::zero_bytes), and
-/// everything for good when the stream is being captured into a CUDA graph: for a caller about
-/// to write it other than through gemm_call (the grouped calls' tables).
-void workspace_overwritten(GemmContext const &context);
 
 /// cutlass::Status for a failure, as the C++ API reports it (handle.h documents the mapping).
 Status to_status(GemmFailure failure);

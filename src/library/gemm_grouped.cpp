@@ -17,6 +17,7 @@
 #include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "gemm_selection.h"
+#include "workspace.h"
 
 namespace cutlass {
 namespace library {

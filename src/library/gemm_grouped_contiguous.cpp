@@ -14,6 +14,7 @@
 #include "cutlass/library/singleton.h"
 #include "gemm_grouped.h"
 #include "gemm_selection.h"
+#include "workspace.h"
 
 namespace cutlass {
 namespace library {

@@ -10,6 +10,7 @@
 #include "gemm_call.h"
 #include "handle_access.h"
 #include "gemm_route.h"
+#include "workspace.h"
 
 namespace cutlass {
 namespace library {

@@ -85,7 +85,7 @@ namespace cutlass {
 namespace library {
 
 class RouteCache;       // internal (src/library/gemm_route.h)
-struct WorkspaceState;  // internal (src/library/gemm_call.h)
+struct WorkspaceState;  // internal (src/library/workspace.h)
 
 class CUTLASS_LIB_API Handle {
  public:
