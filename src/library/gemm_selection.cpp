@@ -211,9 +211,13 @@ double effective_area(GemmDescription const &desc, double tiles_per_cta, double 
 /// 64-row boxes, 20 stages, whole 64-row bands round-robin against every CTA taking an equal
 /// contiguous share of the bands' k-blocks) took 1.12-1.15x as long with whole bands at 1.7 and
 /// 3.4 waves (this factor: 1.18), 1.39x at 1.3 waves (1.53), 1.02x at 0.97 (1.0). The stream-K
-/// launches split the partial wave (Sm90StreamKScheduler) and pay no such factor.
-double static_wave_factor(GemmDescription const &desc, double tiles, int sms) {
-  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK || tiles <= sms) return 1.0;
+/// launches split the partial wave (Sm90StreamKScheduler) and pay no such factor. Nor do the
+/// split-K route's slices (split_k.h): the route's picks stay as s28 measured them, since no
+/// long-K row was timed with this term.
+double static_wave_factor(GemmDescription const &desc, GemmCall const &call, double tiles, int sms) {
+  if (desc.tile_description.tile_scheduler == TileSchedulerType::kStreamK || call.split_k_slices || tiles <= sms) {
+    return 1.0;
+  }
   double const waves = tiles / sms;
   return std::ceil(waves) / waves;
 }
@@ -358,7 +362,7 @@ double estimated_time(GemmDescription const &desc, GemmCall const &call, int sm_
     }
   }
   double const cta_bytes = blocks_per_cta * double(tile.m() + tile.n()) * tile.k() * double(bytes_of(desc.A.element));
-  double const memory = std::max({bytes / useful / kHbmBytesPerUs * static_wave_factor(desc, tiles, sms),
+  double const memory = std::max({bytes / useful / kHbmBytesPerUs * static_wave_factor(desc, call, tiles, sms),
                                   cta_bytes / kTiledCtaBytesPerUs, raster_hbm_bytes(desc, call, sms) / kHbmBytesPerUs});
   return std::max(compute, memory);
 }
