@@ -18,12 +18,14 @@
 #include "cutlass_lib.h"
 #include "gemm_reference.h"
 #include "gpu_test_util.h"
+#include "tn_product_check.h"
 
 namespace {
 
 using cutlass::library::LayoutTypeID;
 using cutlass::library::NumericTypeID;
 using cutlass_lib_test::DeviceBuffer;
+using cutlass_lib_test::expect_tn_product;
 namespace ref = cutlass::reference;
 
 constexpr int64_t kBf16 = 2;
@@ -39,8 +41,7 @@ class LaunchOrderGpu : public ::testing::TestWithParam<Chain> {
  protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                            NumericTypeID::kBF16)) {
+    if (!cutlass_lib_test::build_has_bf16_tn_kernel()) {
       NO_KERNEL_FOR("a bf16 TN GEMM");
     }
     ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -86,20 +87,8 @@ class LaunchOrderGpu : public ::testing::TestWithParam<Chain> {
     Chain const &c = GetParam();
     for (size_t i = 0; i < w_.size(); ++i) {
       int64_t const m = c.rows[i + 1], k = c.rows[i];
-      DeviceBuffer expected(size_t(m * c.n * kBf16));
-      ref::GemmProblem p;
-      p.m = m, p.n = c.n, p.k = k;
-      p.element_A = p.element_B = p.element_C = NumericTypeID::kBF16;
-      p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
-      p.alpha = 1.0 / std::sqrt(double(k));
-      p.A = w_[i].get(), p.lda = k, p.B = x_[i].get(), p.ldb = k, p.D = expected.get(), p.ldd = m;
-      ASSERT_TRUE(ref::reference_gemm(p));
-      ref::Comparison const cmp =
-          ref::compare(NumericTypeID::kBF16, m, c.n, 1, x_[i + 1].get(), m, 0, expected.get(), m, 0);
-      ASSERT_TRUE(cmp.ok);
-      EXPECT_EQ(0, cmp.nonfinite) << how << ", link " << i << ": NaN, the poison of an input read too early";
-      EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, k))
-          << how << ", link " << i << " (" << m << " x " << c.n << " x " << k << ")";
+      ASSERT_NO_FATAL_FAILURE(expect_tn_product(w_[i].get(), k, x_[i].get(), k, x_[i + 1].get(), m, c.n, k,
+                                                std::string(how) + ", link " + std::to_string(i)));
     }
   }
 
@@ -142,8 +131,7 @@ TEST_P(LaunchOrderGpu, ACapturedChainReplays) {
 /// TMA cannot take), and the stream-K calls again after each.
 TEST(WorkspaceStateGpu, SkippedInitializationsKeepEveryCallExact) {
   SKIP_WITHOUT_GPU();
-  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
-                                          NumericTypeID::kBF16)) {
+  if (!cutlass_lib_test::build_has_bf16_tn_kernel()) {
     NO_KERNEL_FOR("a bf16 TN GEMM");
   }
   struct Call {
@@ -185,19 +173,8 @@ TEST(WorkspaceStateGpu, SkippedInitializationsKeepEveryCallExact) {
     for (size_t i = 0; i < std::size(calls); ++i) {
       Call const &c = calls[i];
       int64_t const ld = c.k + c.ld_pad;
-      DeviceBuffer expected(size_t(c.m * c.n * kBf16));
-      ref::GemmProblem p;
-      p.m = c.m, p.n = c.n, p.k = c.k;
-      p.element_A = p.element_B = p.element_C = NumericTypeID::kBF16;
-      p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
-      p.alpha = 1.0 / std::sqrt(double(c.k));
-      p.A = a[i].get(), p.lda = ld, p.B = b[i].get(), p.ldb = ld, p.D = expected.get(), p.ldd = c.m;
-      ASSERT_TRUE(ref::reference_gemm(p));
-      ref::Comparison const cmp = ref::compare(NumericTypeID::kBF16, c.m, c.n, 1, d[i].get(), c.m, 0, expected.get(), c.m, 0);
-      ASSERT_TRUE(cmp.ok);
-      EXPECT_EQ(0, cmp.nonfinite) << "pass " << pass << ", call " << i;
-      EXPECT_LE(cmp.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, c.k))
-          << "pass " << pass << ", call " << i << " (" << c.m << " x " << c.n << " x " << c.k << ")";
+      ASSERT_NO_FATAL_FAILURE(expect_tn_product(a[i].get(), ld, b[i].get(), ld, d[i].get(), c.m, c.n, c.k,
+                                                "pass " + std::to_string(pass) + ", call " + std::to_string(i)));
     }
   }
   cutlassLibDestroy(handle);
