@@ -208,7 +208,7 @@ TILES_BLOCKSCALED = (
 )
 
 #: Grouped GEMM (one persistent launch over many problems: the C API's grouped and pointer-array
-#: calls; gemm_sm90.h run_grouped): ping-pong 128x128, plain epilogue (test/sm90/test_sm90_grouped.cu).
+#: calls; gemm_sm90_grouped.h run_grouped): ping-pong 128x128, plain epilogue (test/sm90/test_sm90_grouped.cu).
 TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
 #: ... and the 64x32 token tile for decode MoE (a few tokens per expert: the 128x128 tile computes
 #: and zero-fills 16x the rows of 8 tokens); selection ranks them (estimated_grouped_time).

@@ -106,7 +106,7 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call);
 /// (kWorkspaceTooSmall; kAllocFailed, also when it would grow while the stream is being captured)
 /// and the launch (kLaunchFailed). The group offsets are never read on the host: a group whose end
 /// lies before an earlier end or past N is skipped by the kernels, and so is every group after an
-/// end past N (GemmSm90::run_contiguous). With execute == false nothing is launched or
+/// end past N (GemmSm90Grouped::run_contiguous). With execute == false nothing is launched or
 /// allocated and the caller's workspace is not compared: the failure the call would meet before
 /// that, else the plan (the grouped kernel, or none for a call with nothing to compute, and the
 /// workspace it needs).

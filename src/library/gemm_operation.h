@@ -222,7 +222,7 @@ class GemmUniversalOperation : public Operation {
     if constexpr (KernelIsGrouped<Kernel>::value) {
       std::vector<KernelArguments> kernel_problems;
       Status const status = grouped_arguments(problems, count, kernel_problems);
-      return status != Status::kSuccess ? status : Kernel::can_implement_grouped(kernel_problems.data(), count);
+      return status != Status::kSuccess ? status : Kernel::Grouped::can_implement_grouped(kernel_problems.data(), count);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -230,7 +230,7 @@ class GemmUniversalOperation : public Operation {
 
   uint64_t get_grouped_workspace_size(int count) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      return Kernel::get_grouped_workspace_size(count);
+      return Kernel::Grouped::get_grouped_workspace_size(count);
     } else {
       return 0;
     }
@@ -242,7 +242,7 @@ class GemmUniversalOperation : public Operation {
       std::vector<KernelArguments> kernel_problems;
       Status const status = grouped_arguments(problems, count, kernel_problems);
       return status != Status::kSuccess ? status
-                                        : Kernel::run_grouped(kernel_problems.data(), count, device_workspace, stream);
+                                        : Kernel::Grouped::run_grouped(kernel_problems.data(), count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -252,7 +252,7 @@ class GemmUniversalOperation : public Operation {
     if constexpr (KernelIsGrouped<Kernel>::value) {
       KernelArguments kernel_shape;
       Status const status = grouped_argument(shape, kernel_shape);
-      return status != Status::kSuccess ? status : Kernel::can_implement_contiguous(kernel_shape, count);
+      return status != Status::kSuccess ? status : Kernel::Grouped::can_implement_contiguous(kernel_shape, count);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -260,7 +260,7 @@ class GemmUniversalOperation : public Operation {
 
   uint64_t get_contiguous_workspace_size(int count) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      return Kernel::get_contiguous_workspace_size(count);
+      return Kernel::Grouped::get_contiguous_workspace_size(count);
     } else {
       return 0;
     }
@@ -271,9 +271,9 @@ class GemmUniversalOperation : public Operation {
     if constexpr (KernelIsGrouped<Kernel>::value) {
       KernelArguments kernel_shape;
       Status status = grouped_argument(shape, kernel_shape);
-      if (status == Status::kSuccess) status = Kernel::can_implement_contiguous(kernel_shape, count);
+      if (status == Status::kSuccess) status = Kernel::Grouped::can_implement_contiguous(kernel_shape, count);
       return status != Status::kSuccess ? status
-                                        : Kernel::run_contiguous(kernel_shape, offsets, count, device_workspace, stream);
+                                        : Kernel::Grouped::run_contiguous(kernel_shape, offsets, count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -283,7 +283,7 @@ class GemmUniversalOperation : public Operation {
     if constexpr (KernelIsGrouped<Kernel>::value) {
       KernelArguments kernel_prototype;
       Status const status = grouped_argument(prototype, kernel_prototype);
-      return status != Status::kSuccess ? status : Kernel::can_implement_device_sized(kernel_prototype, count);
+      return status != Status::kSuccess ? status : Kernel::Grouped::can_implement_device_sized(kernel_prototype, count);
     } else {
       return Status::kErrorNotSupported;
     }
@@ -291,7 +291,7 @@ class GemmUniversalOperation : public Operation {
 
   uint64_t get_device_sized_workspace_size(int count) const override {
     if constexpr (KernelIsGrouped<Kernel>::value) {
-      return Kernel::get_device_sized_workspace_size(count);
+      return Kernel::Grouped::get_device_sized_workspace_size(count);
     } else {
       return 0;
     }
@@ -302,10 +302,10 @@ class GemmUniversalOperation : public Operation {
     if constexpr (KernelIsGrouped<Kernel>::value) {
       KernelArguments kernel_prototype;
       Status status = grouped_argument(prototype, kernel_prototype);
-      if (status == Status::kSuccess) status = Kernel::can_implement_device_sized(kernel_prototype, count);
+      if (status == Status::kSuccess) status = Kernel::Grouped::can_implement_device_sized(kernel_prototype, count);
       return status != Status::kSuccess
                  ? status
-                 : Kernel::run_device_sized(kernel_prototype, groups, count, device_workspace, stream);
+                 : Kernel::Grouped::run_device_sized(kernel_prototype, groups, count, device_workspace, stream);
     } else {
       return Status::kErrorNotSupported;
     }

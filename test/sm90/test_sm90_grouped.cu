@@ -143,10 +143,10 @@ void run_shaped_groups(std::vector<GroupShape> const &shapes, unsigned seed = 7)
     p.ldd = p.ldc;
   }
   int const count = int(problems.size());
-  ASSERT_EQ(cutlass::Status::kSuccess, Kernel::can_implement_grouped(problems.data(), count));
-  void *const workspace = shared_workspace(Kernel::get_grouped_workspace_size(count) + 256);
+  ASSERT_EQ(cutlass::Status::kSuccess, Kernel::Grouped::can_implement_grouped(problems.data(), count));
+  void *const workspace = shared_workspace(Kernel::Grouped::get_grouped_workspace_size(count) + 256);
   ASSERT_NE(nullptr, workspace);
-  ASSERT_EQ(cutlass::Status::kSuccess, Kernel::run_grouped(problems.data(), count, workspace, nullptr));
+  ASSERT_EQ(cutlass::Status::kSuccess, Kernel::Grouped::run_grouped(problems.data(), count, workspace, nullptr));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   std::vector<bf16> D(C.size());
   cudaMemcpy(D.data(), dD, D.size() * 2, cudaMemcpyDeviceToHost);
@@ -291,13 +291,13 @@ TEST(Sm90Grouped, RefusesWhatItCannotRun) {
   std::vector<Kernel::Arguments> two(2, p);
   for (auto &q : two) q.lda = q.ldb = q.ldc = q.ldd = 128;
   two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 128);
-  EXPECT_EQ(cutlass::Status::kSuccess, Kernel::can_implement_grouped(two.data(), 2)) << "K differs: one launch";
+  EXPECT_EQ(cutlass::Status::kSuccess, Kernel::Grouped::can_implement_grouped(two.data(), 2)) << "K differs: one launch";
   two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 0);
-  EXPECT_EQ(cutlass::Status::kErrorNotSupported, Kernel::can_implement_grouped(two.data(), 2)) << "K == 0: beta * C";
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, Kernel::Grouped::can_implement_grouped(two.data(), 2)) << "K == 0: beta * C";
   two[1].problem_size = cutlass::gemm::GemmCoord(128, 128, 64);
   two[1].batch_count = 2;
-  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, Kernel::can_implement_grouped(two.data(), 2)) << "batched group";
-  EXPECT_EQ(cutlass::Status::kSuccess, Kernel::run_grouped(nullptr, 0, nullptr, nullptr)) << "no groups: nothing";
+  EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, Kernel::Grouped::can_implement_grouped(two.data(), 2)) << "batched group";
+  EXPECT_EQ(cutlass::Status::kSuccess, Kernel::Grouped::run_grouped(nullptr, 0, nullptr, nullptr)) << "no groups: nothing";
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ struct GemmArguments {
   int swizzle_size = 0;                                 ///< tiles per raster band: 1, 2, 4, 8; 0: 8
 };
 
-/// The per-group arrays of a device-sized grouped launch (GemmSm90::run_device_sized, the
+/// The per-group arrays of a device-sized grouped launch (GemmSm90Grouped::run_device_sized, the
 /// library's Operation::run_device_sized), all in device-readable memory: sizes holds count x
 /// {m, n, k}; A, B, C count device pointers (C is also the output); lda, ldb, ldc count leading
 /// dimensions (elements).

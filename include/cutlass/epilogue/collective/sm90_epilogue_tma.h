@@ -113,7 +113,7 @@ struct Sm90EpilogueTma {
   }
 
   /// The output operator's parameters and whether C is read, without the tensor maps: into Params,
-  /// or any struct with those two members (GemmSm90's GroupRecord, which carries them per group).
+  /// or any struct with those two members (GemmSm90Grouped's GroupRecord, which carries them per group).
   template <typename Arguments, typename OperatorParams>
   static void make_operator_params(Arguments const &args, OperatorParams &params) {
     params.output_op = args.epilogue;

@@ -186,7 +186,7 @@ class LinearCombination {
     if (Fusion_::kAux) p.aux += l * p.batch_stride_aux;
   }
 
-  /// Params of group g of a device-sized grouped launch (GemmSm90::prepare_device_sized_device),
+  /// Params of group g of a device-sized grouped launch (GemmSm90Grouped::prepare_device_sized_device),
   /// made from the call's: the group's vectors are batch entry g's (as a host-sized grouped call's
   /// problem g), over its rows x columns.
   CUTLASS_HOST_DEVICE static void move_to_entry(Params &p, int64_t g, int rows, int columns) {
@@ -195,7 +195,7 @@ class LinearCombination {
     p.columns = columns;
   }
 
-  /// Params of one group of a contiguous grouped launch (GemmSm90::prepare_contiguous_device), made
+  /// Params of one group of a contiguous grouped launch (GemmSm90Grouped::prepare_contiguous_device), made
   /// from the packed problem's: the group owns D's columns [first_column, first_column + columns).
   /// Per-row vectors move to group g's (bias + g * batch_stride_bias, as batch entry g); per-column
   /// vectors and the aux matrix follow the packed columns (vector + first_column, aux + first_column

@@ -69,7 +69,7 @@ CUTLASS_HOST_DEVICE uint64_t tma_batch_stride_bytes(int batch_count, int64_t bat
 /// One operand's 3-D tensor map geometry: extents of its inner (contiguous) and outer dimensions
 /// in elements, and the byte strides of the outer and batch dimensions. The mainloop's and the
 /// epilogue's make_params encode it; a grouped launch's prologue writes it into a prototype map
-/// on the device (GemmSm90::prepare_grouped_device).
+/// on the device (GemmSm90Grouped::prepare_grouped_device).
 struct TmaMapShape {
   uint64_t inner, outer, stride, batch_stride;
 };

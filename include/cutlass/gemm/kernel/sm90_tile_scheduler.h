@@ -170,7 +170,7 @@ struct Sm90GroupTiles {
 /// Cluster c walks units c, c + walkers, ... as the plain scheduler does. `groups` is an array of
 /// group_count Sm90GroupTiles the walker reads (device memory in a launch, host memory in host
 /// code), and so is the unit count (the last group's end): a launch whose group sizes live in
-/// device memory (GemmSm90::run_contiguous) writes the array in a kernel before it, and the host
+/// device memory (GemmSm90Grouped::run_contiguous) writes the array in a kernel before it, and the host
 /// never learns the count. A walker finds each unit's group from the last one's (its units and
 /// their groups only increase): the same group or the next in one read each, else by binary
 /// search over the groups after it (a walker's units are `walkers` apart, which may cross many
