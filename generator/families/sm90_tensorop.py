@@ -137,8 +137,15 @@ TILE_SMALL_M16 = dataclasses.replace(TILE_SMALL_M, threadblock=Shape(16, 64, 64)
 #: and the cost model cannot tell it from the 16x64 tile yet.
 TILE_SMALL_M16_WIDE = dataclasses.replace(TILE_SMALL_M16, threadblock=Shape(16, 128, 64), warp=Shape(16, 128, 64),
                                           stages=11, in_default_set=False)
+#: The 32x64 and 16x64 tiles on a 1x2 cluster too, as cuBLAS runs 8-16 token decode (nvjet
+#: 16x64 / 8x64 on 1x2, s28 ncu: 16 x 8192 x 8192 34.0 us against our 16x64 tile's 35.8): the two
+#: CTAs take neighbouring weight tiles and multicast half the token rows each, so a stage moves
+#: 9 KB instead of 10 through L2. Opt-in ("*_16x64x64_1x2x1_*", "*_32x64x64_1x2x1_*"), NOT yet
+#: run on a GPU (added s38, host-compiled): the 16x128 tile gained 5% on its 1x2 cluster (s37).
 TILES_FEW_ROWS = (TILE_SMALL_M, dataclasses.replace(TILE_SMALL_M, scheduler="stream_k", in_default_set=True),
+                  dataclasses.replace(TILE_SMALL_M, cluster=Shape(1, 2, 1), in_default_set=False),
                   TILE_SMALL_M16, dataclasses.replace(TILE_SMALL_M16, scheduler="stream_k", in_default_set=True),
+                  dataclasses.replace(TILE_SMALL_M16, cluster=Shape(1, 2, 1), in_default_set=False),
                   TILE_SMALL_M16_WIDE, dataclasses.replace(TILE_SMALL_M16_WIDE, scheduler="stream_k"),
                   dataclasses.replace(TILE_SMALL_M16_WIDE, cluster=Shape(1, 2, 1)))
 

@@ -59,12 +59,12 @@ def test_counts_per_family(kernels):
     # tn x the one 128-row warpgroup tile; grouped e4m3 (bf16, f16 out) tn x 2 tiles (opt-in); the
     # grouped 128x128 on a 2x1 cluster (bf16, f16) tn (opt-in); the grouped 256x128 (bf16, f16) tn;
     # the grouped 256x128 on a 1x2 cluster (bf16, f16) tn (opt-in); the swap-AB tiles, 32x64 and
-    # 16x64 and 16x128, each persistent and stream-K, and 16x128 on 1x2 (bf16, f16) tn; the 64x16 few-token tile and
+    # 16x64 and 16x128, each persistent and stream-K, and all three on 1x2 (bf16, f16) tn; the 64x16 few-token tile and
     # its stream-K twin: 16-bit 4 rows x (tn, nn) each;
     # the grouped 128x128 and 64x32 tiles with f32 out (bf16, f16) tn
     assert len([k for k in sm90 if not k.epilogue.fused]) == \
         208 + 13 + 13 + 3 * 13 + (4 * 2 + 3) * 14 + 2 * 2 * 4 + 2 * 2 + 2 * 3 * 3 + 4 * 2 * 2 + 3 * 3 * 3 + 3 * 13 + 1 + 2 * 2 + 2 * 2 + 2 \
-        + 2 * 7 + 4 * 2 * 2 + 2 * 2
+        + 2 * 9 + 4 * 2 * 2 + 2 * 2
     # fused: 4 rows x 4 layouts x 17 on the first tile; the 16-bit-output rows' other two
     # default-set tiles (64x128, stream-K 128x128) x 4 layouts x bias_relu, bias_gelu; fp8 4 rows x tn x 4;
     # tf32 tn x 17 on the first tile; the grouped 128x128 (bf16, f16) x 4 layouts and 64x32 (bf16,
@@ -89,8 +89,8 @@ def test_counts_per_family(kernels):
     skinny = by_family(kernels, sm80_skinny.FAMILY)
     assert len([k for k in skinny if not k.epilogue.fused]) == 4 * 2
     assert len([k for k in skinny if k.epilogue.fused]) == 4 * N_STANDARD + 2 * 1 * N_DEFAULT_VARIANTS == 72
-    # plain 27 (+4 per extra sgemm tile) + 435 + 592 + 44 + 8 = 1106; fused 68 + 288 + 704 + 340 + 72 = 1472
-    assert len(kernels) == (1106 + 4 * (N_SGEMM_TILES - 4)) + 1472
+    # plain 27 (+4 per extra sgemm tile) + 435 + 596 + 44 + 8 = 1110; fused 68 + 288 + 704 + 340 + 72 = 1472
+    assert len(kernels) == (1110 + 4 * (N_SGEMM_TILES - 4)) + 1472
 
 
 def test_default_set_counts(kernels):
@@ -393,8 +393,8 @@ def test_sm90_cluster_kernels_are_not_in_the_default_set(kernels):
     clustered = [k for k in kernels if k.family is sm90_tensorop.FAMILY and k.tile.cluster != Shape(1, 1, 1)]
     # 4 type rows x 4 layouts x 4 clustered tiles (2 tiles x 2 clusters), tf32, s8, the 3 e4m3 and
     # the 3 s8-dequantization rows tn x 4 each, the block-scaled 128x128 2x1 tile (3 pairings x 3 outputs), the
-    # grouped 128x128 2x1 and 256x128 1x2 tiles (bf16, f16) tn, the swap-AB 16x128 on 1x2 (bf16, f16)
-    # tn; no fused variant on them
-    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 * 3 + 2 + 2 + 2
+    # grouped 128x128 2x1 and 256x128 1x2 tiles (bf16, f16) tn, the swap-AB 16x128, 16x64 and
+    # 32x64 on 1x2 (bf16, f16) tn; no fused variant on them
+    assert len(clustered) == 64 + 4 + 4 + 3 * 4 + 3 * 4 + 3 * 3 + 2 + 2 + 3 * 2
     assert not any(k.in_default_set for k in clustered)
     assert {(k.tile.cluster.m, k.tile.cluster.n) for k in clustered} == {(2, 1), (1, 2)}
