@@ -84,6 +84,15 @@ __device__ __forceinline__ float dot8(Vec const &a, Vec const &b, float s) {
   return s;
 }
 
+template <bool XS>
+__device__ __forceinline__ Vec ld_xv(__nv_bfloat16 const *p) {
+  if constexpr (XS) {
+    return *reinterpret_cast<Vec const *>(p);
+  } else {
+    return ld_x(p);
+  }
+}
+
 // the library's current dot form: a warp per row, 8 rows per CTA, 2 vectors per lane per step
 __global__ void __launch_bounds__(256) rows8(__nv_bfloat16 const *W, __nv_bfloat16 const *x, int rows, int K,
                                              __nv_bfloat16 *y) {
@@ -118,13 +127,20 @@ __device__ __forceinline__ Vec ld_w(__nv_bfloat16 const *p) {
   }
 }
 
-template <int U, int MinB, int RPW, bool CS>
-__global__ void __launch_bounds__(256, MinB) rows_t(__nv_bfloat16 const *W, __nv_bfloat16 const *x, int rows, int K,
+template <int U, int MinB, int RPW, bool CS, bool XS = false>
+__global__ void __launch_bounds__(256, MinB) rows_t(__nv_bfloat16 const *W, __nv_bfloat16 const *xg, int rows, int K,
                                                      __nv_bfloat16 *y) {
+  extern __shared__ __align__(16) __nv_bfloat16 x_s[];
   int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int const V = K / 8;
+  __nv_bfloat16 const *x = xg;
+  if constexpr (XS) {   // x staged once per CTA (its loads then LDS, not L1 hits)
+    for (int i = threadIdx.x; i < V; i += 256) reinterpret_cast<Vec *>(x_s)[i] = ld_x(xg + i * 8);
+    __syncthreads();
+    x = x_s;
+  }
   int const r0 = (blockIdx.x * 8 + warp) * RPW;
   if (r0 >= rows) return;
-  int const V = K / 8;
   float s[RPW][U];
 #pragma unroll
   for (int q = 0; q < RPW; ++q)
@@ -141,14 +157,14 @@ __global__ void __launch_bounds__(256, MinB) rows_t(__nv_bfloat16 const *W, __nv
 #pragma unroll
       for (int u = 0; u < U; ++u) a[q][u] = ld_w<CS>(row[q] + (v + 32 * u) * 8);
 #pragma unroll
-    for (int u = 0; u < U; ++u) b[u] = ld_x(x + (v + 32 * u) * 8);
+    for (int u = 0; u < U; ++u) b[u] = ld_xv<XS>(x + (v + 32 * u) * 8);
 #pragma unroll
     for (int q = 0; q < RPW; ++q)
 #pragma unroll
       for (int u = 0; u < U; ++u) s[q][u] = dot8(a[q][u], b[u], s[q][u]);
   }
   for (; v < V; v += 32) {
-    Vec const b = ld_x(x + v * 8);
+    Vec const b = ld_xv<XS>(x + v * 8);
 #pragma unroll
     for (int q = 0; q < RPW; ++q) s[q][0] = dot8(ld_w<CS>(row[q] + v * 8), b, s[q][0]);
   }
@@ -208,15 +224,6 @@ __device__ __forceinline__ long long range_start(long long w, long long T, int W
 // the warp whose range holds vector t
 __device__ __forceinline__ int warp_of(long long t, long long T, int W) {
   return int(((t + 1) * W - 1) / T);
-}
-
-template <bool XS>
-__device__ __forceinline__ Vec ld_xv(__nv_bfloat16 const *p) {
-  if constexpr (XS) {
-    return *reinterpret_cast<Vec const *>(p);
-  } else {
-    return ld_x(p);
-  }
 }
 
 template <int U, bool XS = false>
@@ -332,6 +339,7 @@ int main(int argc, char **argv) {
       {"rows U4 B4 R1 ldg", 0, 103}, {"rows U4 B5 R1 cs", 0, 104}, {"rows U2 B4 R2 cs", 0, 105},
       {"rows U2 B4 R2 ldg", 0, 106}, {"rows U4 B2 R2 cs", 0, 107}, {"rows U8 B2 R1 cs", 0, 108},
       {"rows U4 B3 R1 cs", 0, 109}, {"rows U1 B8 R2 cs", 0, 110}, {"rows U2 B6 R1 cs", 0, 111},
+      {"rows U2 B1 R1 cs xs", 0, 112}, {"rows U4 B4 R1 cs xs", 0, 113},
       {"rows_p U2 B6", 0, 120}, {"rows_p U4 B4", 0, 121}, {"rows_p U2 B8", 0, 122}};
   for (Shape const sh : shapes) {
     size_t const n = size_t(sh.rows) * sh.K, bytes = n * 2;
@@ -369,17 +377,19 @@ int main(int argc, char **argv) {
         return;
       }
       if (vr.kind >= 100) {
-        auto go = [&](auto kernel, int rpw) {
+        auto go = [&](auto kernel, int rpw, bool xs = false) {
+          size_t const smem = xs ? size_t(sh.K) * 2 : 0;
+          if (xs) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
           static std::vector<void *> seen;
           if (std::find(seen.begin(), seen.end(), (void *)kernel) == seen.end() && sh.rows == 11008) {
             seen.push_back((void *)kernel);
             cudaFuncAttributes attr;
             cudaFuncGetAttributes(&attr, kernel);
             int occ = 0;
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, 256, 0);
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, 256, smem);
             printf("  %s: %d regs, %d local B, %d CTAs/SM\n", vr.name.c_str(), attr.numRegs, int(attr.localSizeBytes), occ);
           }
-          kernel<<<(sh.rows + 8 * rpw - 1) / (8 * rpw), 256>>>(W[buf], X[buf], sh.rows, sh.K, Y[buf]);
+          kernel<<<(sh.rows + 8 * rpw - 1) / (8 * rpw), 256, smem>>>(W[buf], X[buf], sh.rows, sh.K, Y[buf]);
         };
         switch (vr.kind) {
           case 100: go(rows_t<2, 1, 1, true>, 1); break;
@@ -394,6 +404,8 @@ int main(int argc, char **argv) {
           case 109: go(rows_t<4, 3, 1, true>, 1); break;
           case 110: go(rows_t<1, 8, 2, true>, 2); break;
           case 111: go(rows_t<2, 6, 1, true>, 1); break;
+          case 112: go(rows_t<2, 1, 1, true, true>, 1, true); break;
+          case 113: go(rows_t<4, 4, 1, true, true>, 1, true); break;
         }
         return;
       }
