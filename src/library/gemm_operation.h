@@ -56,7 +56,7 @@ struct KernelTileScheduler<Kernel, std::void_t<decltype(Kernel::kStreamK)>> {
       Kernel::kStreamK ? TileSchedulerType::kStreamK : TileSchedulerType::kPersistent;
 };
 
-/// True for kernels that run many problems in one launch (Kernel::kGrouped: run_grouped).
+/// True for kernels that run many problems in one launch (Kernel::kGrouped: Kernel::Grouped::run_grouped).
 template <typename Kernel, typename = void>
 struct KernelIsGrouped {
   static constexpr bool value = false;

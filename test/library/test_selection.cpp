@@ -864,9 +864,16 @@ TEST(SelectionEpilogue, PlainCallNeverGetsAFusedKernel) {
   for (auto const &entry : Singleton::get().operation_table.gemm_operations) {
     ASSERT_FALSE(entry.second.empty());
     GemmDescription const &d = desc_of(entry.second.front());
-    // (grouped kernels take grouped calls only: a build may hold them for types no single-call
-    // kernel of its list has)
-    if (d.gemm_kind == GemmKind::kGrouped) continue;
+    if (d.gemm_kind == GemmKind::kGrouped) {
+      // grouped kernels take grouped calls only (a build may hold them for types no single-call
+      // kernel of its list has): a plain grouped call's key finds no fused grouped kernel
+      GemmFunctionalKey key = make_gemm_functional_key(d);
+      key.epilogue = EpilogueDescription();
+      if (GemmOperationVector const *grouped = Singleton::get().operation_table.find_gemm(key)) {
+        for (Operation const *op : *grouped) EXPECT_FALSE(desc_of(op).epilogue.fused()) << desc_of(op).name;
+      }
+      continue;
+    }
     GemmCall const plain = call_for(d, EpilogueDescription());
     GemmOperationVector const *candidates = candidates_for(plain);
     if (!candidates) {

@@ -33,7 +33,7 @@ struct StreamKScheduler {};
 
 /// Grouped: one persistent launch over many problems (a grouped GEMM's groups), each with its
 /// own operands, M, N and K; tiles are walked group after group
-/// (Sm90GroupedTileScheduler). Run with the kernel's run_grouped, not run.
+/// (Sm90GroupedTileScheduler). Run with the kernel's Grouped::run_grouped (gemm_sm90_grouped.h), not run.
 struct GroupedScheduler {};
 
 }  // namespace gemm

@@ -302,7 +302,7 @@ struct GemmSm90 {
   static int device_shared_memory_limit() { return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin); }
 
   static Status can_implement(Arguments const &args) {
-    if constexpr (kGrouped) return Status::kErrorNotSupported;   // a grouped kernel takes groups (run_grouped)
+    if constexpr (kGrouped) return Status::kErrorNotSupported;   // a grouped kernel takes groups (Grouped::run_grouped)
     Status status = can_implement_common<GemmSm90>(args);
     if (status != Status::kSuccess) return status;
     if (kSharedBytes > device_shared_memory_limit()) return Status::kErrorNotSupported;
@@ -355,7 +355,7 @@ struct GemmSm90 {
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {
-    if constexpr (kGrouped) return Status::kErrorNotSupported;   // run_grouped
+    if constexpr (kGrouped) return Status::kErrorNotSupported;   // Grouped::run_grouped
     int const sm_count = device_sm_count();
     Params params;
     Status status = make_params(args, params, sm_count);

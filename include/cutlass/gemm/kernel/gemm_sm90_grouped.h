@@ -73,6 +73,20 @@ struct GemmSm90Grouped {
   static constexpr int kClusterN = Kernel::kClusterN;
   static constexpr int kSharedBytes = Kernel::kSharedBytes;
 
+  // ---- shared by the three launches --------------------------------------------------------
+
+  /// A grouped launch's rows of units for M rows: tile rows, in clusters of kClusterM.
+  CUTLASS_HOST_DEVICE static int64_t unit_rows(int64_t m) {
+    int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
+    return (m_tiles + kClusterM - 1) / kClusterM;
+  }
+
+  /// A grouped launch's columns of units for N columns: tile columns, in clusters of kClusterN.
+  CUTLASS_HOST_DEVICE static int64_t unit_columns(int64_t n) {
+    int64_t const n_tiles = (n + TileShape::kN - 1) / TileShape::kN;
+    return (n_tiles + kClusterN - 1) / kClusterN;
+  }
+
   // ---- host-sized grouped launches: the groups' sizes and operands on the host ---------------
 
   /// Group g as the host hands it to a host-sized grouped launch's prologue, which writes its
@@ -180,18 +194,6 @@ struct GemmSm90Grouped {
       Epilogue::make_operator_params(p, record);
     }
     return Status::kSuccess;
-  }
-
-  /// A grouped launch's rows of units for M rows: tile rows, in clusters of kClusterM.
-  CUTLASS_HOST_DEVICE static int64_t unit_rows(int64_t m) {
-    int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
-    return (m_tiles + kClusterM - 1) / kClusterM;
-  }
-
-  /// A grouped launch's columns of units for N columns: tile columns, in clusters of kClusterN.
-  CUTLASS_HOST_DEVICE static int64_t unit_columns(int64_t n) {
-    int64_t const n_tiles = (n + TileShape::kN - 1) / TileShape::kN;
-    return (n_tiles + kClusterN - 1) / kClusterN;
   }
 
   /// Whether a map of `shape` is within the driver's limits for cuTensorMapEncodeTiled (extents at
