@@ -61,7 +61,8 @@
  * Statuses (numbers match cublasStatus_t where they overlap):
  *    NOT_INITIALIZED  the handle is null
  *    INVALID_VALUE    m, n, k < 0; an ld below its minimum; null alpha/beta; null A/B when they
- *                     would be read; null C when m, n > 0; a transpose flag other than N/T;
+ *                     would be read; null C when m, n > 0; a transpose flag other than N/T
+ *                     (cuBLAS takes CUBLAS_OP_C on real types as T; this API has no OP_C);
  *                     batchCount < 1 or a negative stride; an ld and stride with which an
  *                     operand (or the aux output, bias or alpha vector) would span more
  *                     than 2^63 - 1 bytes (each operand at its type's storage size, also for
@@ -69,9 +70,10 @@
  *                     calls' own (their section below)
  *    NOT_SUPPORTED    a type / compute-type combination outside the table above; m, n or k
  *                     above 2^31-1; batchCount above 65535; operand scales
- *                     (cutlassLibSetOperandScales) set for operands that are not fp8; a
- *                     fused epilogue or outer-vector operand scale with the pointer-array
- *                     and grouped calls; an fp8 Ctype without the D scale / amax epilogue
+ *                     (cutlassLibSetOperandScales / SetMatrixScale) set for operands that are
+ *                     neither fp8 nor CUDA_R_8I with COMPUTE_32F; with the pointer-array and
+ *                     grouped calls, a D scale / amax epilogue, any non-scalar operand scale or
+ *                     PRECISE accumulation; an fp8 Ctype without the D scale / amax epilogue
  *    NO_DEVICE        no usable CUDA device
  *    NO_KERNEL        the build has no kernel for this combination and layout, or none accepts
  *                     these pointers / leading dimensions
@@ -142,6 +144,7 @@ typedef enum {
   CUTLASS_LIB_STATUS_ENUM_RANGE_ = -0x7fffffff - 1 /**< not a status (see the note above) */
 } cutlassLibStatus_t;
 
+/** Transposes (values as cublasOperation_t's CUBLAS_OP_N / CUBLAS_OP_T). */
 typedef enum { CUTLASS_LIB_OP_N = 0, CUTLASS_LIB_OP_T = 1, CUTLASS_LIB_OP_ENUM_RANGE_ = -0x7fffffff - 1 } cutlassLibOperation_t;
 
 /** Where alpha and beta live (values as cublasPointerMode_t): HOST (default) host pointers, read
@@ -153,11 +156,13 @@ typedef enum {
   CUTLASS_LIB_POINTER_MODE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibPointerMode_t;
 
+/** Compute types (names and values as cublasComputeType_t's CUBLAS_COMPUTE_32F, _32F_FAST_TF32,
+ *  _64F and _32I, cublas_api.h; its other values answer INVALID_VALUE). */
 typedef enum {
-  CUTLASS_LIB_COMPUTE_32F = 0,            /**< f32 accumulate (f16/bf16/f32 inputs) */
-  CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 1,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
-  CUTLASS_LIB_COMPUTE_64F = 2,            /**< f64 */
-  CUTLASS_LIB_COMPUTE_32I = 3,            /**< s8 inputs, s32 accumulate */
+  CUTLASS_LIB_COMPUTE_32F = 68,            /**< f32 accumulate (f16/bf16/f32 inputs) */
+  CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 77,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
+  CUTLASS_LIB_COMPUTE_64F = 70,            /**< f64 */
+  CUTLASS_LIB_COMPUTE_32I = 72,            /**< s8 inputs, s32 accumulate */
   CUTLASS_LIB_COMPUTE_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibComputeType_t;
 
@@ -173,6 +178,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibDestroy(cutlassLibHandle_t handle
  *  (cudaStreamSynchronize); with a caller's workspace (cutlassLibSetWorkspace) it does not wait:
  *  the caller orders that workspace's use across streams. NOT_INITIALIZED if handle is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetStream(cutlassLibHandle_t handle, cudaStream_t stream);
+/** The stream of later calls into *stream. NOT_INITIALIZED if handle is null, INVALID_VALUE if
+ *  stream is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetStream(cutlassLibHandle_t handle, cudaStream_t *stream);
 
 /** The scalar pointer mode of later calls. INVALID_VALUE for a mode outside the enum (or a null
@@ -196,8 +203,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetWorkspace(cutlassLibHandle_t h
 
 /** The device workspace (bytes) a cutlassLibGemmStridedBatchedEx call with these arguments needs
  *  on this handle's device (cutlassLibGemmEx: strides 0, batchCount 1), 0 when none; nothing is
- *  launched. Statuses as the call itself would return before launching; INVALID_VALUE if
- *  workspaceSizeInBytes is null. */
+ *  launched. Statuses as the call itself would return before launching (never
+ *  WORKSPACE_TOO_SMALL: the size is the answer); INVALID_VALUE if workspaceSizeInBytes is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGetWorkspaceSize(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,
     int64_t k, const void *alpha, const void *A, cudaDataType_t Atype, int64_t lda, int64_t strideA, const void *B,
@@ -260,7 +267,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    piece and layout opt-in ("..._grouped_..._epi_tma_bias_silu"); a build without the one the
  *    call needs runs the problems one after another, each needing its own fused kernel (else
  *    NO_KERNEL). A D scale / amax (cutlassLibSetEpilogueScaleAmax) answers NOT_SUPPORTED, and so
- *    does an OUTER_VEC_32F operand scale (cutlassLibSetMatrixScale). Per-tensor fp8 operand
+ *    does any non-scalar operand scale (cutlassLibSetMatrixScale) and PRECISE accumulation. Per-tensor fp8 operand
  *    scales (cutlassLibSetOperandScales, SCALAR_32F) apply to every problem.
  *  - Sizes, leading dimensions and counts are int64_t (cuBLAS's _64 variants).
  * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
@@ -320,7 +327,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  matrix), among the 64 latest-starting outputs that reach into each; outputs that start at the
  *  same address always.
  *  NOT_SUPPORTED: the type combination (whole call); m, n or k above 2^31 - 1 in any group; a
- *  D scale / amax, an outer-vector operand scale or precise accumulation on the handle; a fused
+ *  D scale / amax, any non-scalar operand scale or precise accumulation on the handle; a fused
  *  epilogue with k == 0
  *  in a group with problems (as cutlassLibGemmEx). See the section's conventions for the order. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
@@ -496,7 +503,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousExSelect(
 
 /** Which kernel cutlassLibGemmEx would run for these arguments, without running anything.
  *  On SUCCESS *kernel_name is the kernel's procedural name, or NULL when the call would launch no
- *  GEMM kernel (m == 0, n == 0, k == 0 or alpha == 0). Statuses as cutlassLibGemmEx;
+ *  GEMM kernel (m == 0, n == 0, or without a fused epilogue k == 0 or a host alpha == 0; with
+ *  device scalars alpha is not seen and the kernel is named). Statuses as cutlassLibGemmEx;
  *  INVALID_VALUE if kernel_name is null. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t handle, cutlassLibOperation_t transa,
                                                             cutlassLibOperation_t transb, int64_t m, int64_t n,
@@ -530,8 +538,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
  * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2, with 16-bit or e4m3 A/B) exist only with
  * scaleD or amax set (cutlassLibSetEpilogueScaleAmax): without, NOT_SUPPORTED. */
 
-/** The epilogue. Enumerators that cuBLASLt's cublasLtEpilogue_t also has carry its values (bit 4 =
- *  bias, bit 128 = aux); the others are cutlass_lib's. Unlike cuBLASLt's RELU_AUX (a bit mask), every
+/** The epilogue. Enumerators that cuBLASLt's cublasLtEpilogue_t (cublasLt.h) also has carry its
+ *  values (value 4 = bias, value 128 = aux, as bits of the others); the others are cutlass_lib's. Unlike cuBLASLt's RELU_AUX (a bit mask), every
  *  _AUX epilogue here stores the pre-activation value, so only the GELU ones are offered. */
 typedef enum {
   CUTLASS_LIB_EPILOGUE_DEFAULT = 1,
@@ -582,7 +590,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueBias(cutlassLibHandle_
 /** The aux output of the _AUX epilogues: an m x n column-major device matrix of auxType (CUDA_R_32F,
  *  CUDA_R_16F or CUDA_R_16BF), ldaux >= max(1, m) elements, batch i at aux + i * batchStride.
  *  INVALID_VALUE for ldaux < 1 or batchStride < 0 (ldaux >= m is checked at the call, which knows
- *  m), then NOT_SUPPORTED for auxType. */
+ *  m), then NOT_SUPPORTED for auxType. An _AUX epilogue without an aux, or with a NULL one, is
+ *  INVALID_VALUE at the call. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAux(cutlassLibHandle_t handle, void *aux,
                                                               cudaDataType_t auxType, int64_t ldaux,
                                                               int64_t batchStride);
@@ -596,7 +605,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueAlphaVector(cutlassLib
                                                                       int64_t batchStride);
 
 /** D scale and amax (device f32 scalars; scaleD NULL means 1, amax NULL means not written). Either
- *  non-null turns the piece on, both NULL turn it off. amax is overwritten (not accumulated). */
+ *  non-null turns the piece on, both NULL turn it off. amax is overwritten (not accumulated). A
+ *  later call with scaleD or amax not 4-byte aligned answers INVALID_VALUE. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetEpilogueScaleAmax(cutlassLibHandle_t handle, const float *scaleD,
                                                                     float *amax);
 
@@ -672,13 +682,17 @@ typedef enum {
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibSetMatrixScale(cutlassLibHandle_t handle, cutlassLibMatrix_t matrix,
                                                               cutlassLibMatrixScale_t mode, const float *scale);
 
-/** How fp8 GEMMs sum over K (cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM: 1 is FAST). */
+/** How fp8 GEMMs sum over K. cuBLASLt sets this with the CUBLASLT_MATMUL_DESC_FAST_ACCUM attribute
+ *  (1 fast, 0 its default, promoting periodically); these values are NOT that attribute's: here
+ *  FAST is 0 and the default. */
 typedef enum {
   /** the tensor core's own accumulation across K (the default): wgmma's fp8 adder keeps about
-   *  14 bits, so the error grows with K (see cutlassLibSetAccumulation) */
+   *  14 bits (DeepSeek-V3 technical report, arXiv:2412.19437, section 3.3.2), so the error grows
+ *  with K (see cutlassLibSetAccumulation) */
   CUTLASS_LIB_ACCUMULATION_FAST = 0,
   /** each 128-deep k-block's partial sum is added into f32 registers (DeepSeek-V3 report, section
-   *  3.3.2, "increasing accumulation precision"); runs on the block-scaled sm90 kernels */
+   *  3.3.2, arXiv:2412.19437, "increasing accumulation precision"); runs on the block-scaled sm90
+ *  kernels */
   CUTLASS_LIB_ACCUMULATION_PRECISE = 1,
   CUTLASS_LIB_ACCUMULATION_ENUM_RANGE_ = -0x7fffffff - 1
 } cutlassLibAccumulation_t;

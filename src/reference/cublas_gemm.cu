@@ -3,6 +3,30 @@
 
 #include <cstdint>
 
+#include "cutlass_lib.h"
+
+// The C API's enumerators that mirror cuBLAS's carry its values (include/cutlass_lib.h): checked
+// wherever cuBLAS is found, so a cuBLAS caller's values can be passed through.
+static_assert(int(CUTLASS_LIB_COMPUTE_32F) == int(CUBLAS_COMPUTE_32F) &&
+                  int(CUTLASS_LIB_COMPUTE_32F_FAST_TF32) == int(CUBLAS_COMPUTE_32F_FAST_TF32) &&
+                  int(CUTLASS_LIB_COMPUTE_64F) == int(CUBLAS_COMPUTE_64F) &&
+                  int(CUTLASS_LIB_COMPUTE_32I) == int(CUBLAS_COMPUTE_32I),
+              "cutlassLibComputeType_t's values are cublasComputeType_t's");
+static_assert(int(CUTLASS_LIB_OP_N) == int(CUBLAS_OP_N) && int(CUTLASS_LIB_OP_T) == int(CUBLAS_OP_T),
+              "cutlassLibOperation_t's values are cublasOperation_t's");
+static_assert(int(CUTLASS_LIB_POINTER_MODE_HOST) == int(CUBLAS_POINTER_MODE_HOST) &&
+                  int(CUTLASS_LIB_POINTER_MODE_DEVICE) == int(CUBLAS_POINTER_MODE_DEVICE),
+              "cutlassLibPointerMode_t's values are cublasPointerMode_t's");
+static_assert(int(CUTLASS_LIB_STATUS_SUCCESS) == int(CUBLAS_STATUS_SUCCESS) &&
+                  int(CUTLASS_LIB_STATUS_NOT_INITIALIZED) == int(CUBLAS_STATUS_NOT_INITIALIZED) &&
+                  int(CUTLASS_LIB_STATUS_ALLOC_FAILED) == int(CUBLAS_STATUS_ALLOC_FAILED) &&
+                  int(CUTLASS_LIB_STATUS_INVALID_VALUE) == int(CUBLAS_STATUS_INVALID_VALUE) &&
+                  int(CUTLASS_LIB_STATUS_ARCH_MISMATCH) == int(CUBLAS_STATUS_ARCH_MISMATCH) &&
+                  int(CUTLASS_LIB_STATUS_EXECUTION_FAILED) == int(CUBLAS_STATUS_EXECUTION_FAILED) &&
+                  int(CUTLASS_LIB_STATUS_INTERNAL_ERROR) == int(CUBLAS_STATUS_INTERNAL_ERROR) &&
+                  int(CUTLASS_LIB_STATUS_NOT_SUPPORTED) == int(CUBLAS_STATUS_NOT_SUPPORTED),
+              "cutlassLibStatus_t's values are cublasStatus_t's where both have the status");
+
 namespace cutlass {
 namespace reference {
 

@@ -9,7 +9,7 @@
 ///  - gemm() finds the kernels the library was built with (it is gemm_universal(kGemm, ...)).
 ///  - Arguments are checked first (after the provider: a handle set to a provider other than
 ///    kCUTLASS answers kErrorNotSupported to every call), BLAS style: M, N, K >= 0;
-///    lda >= max(1, rows of A as stored), likewise ldb, ldc, ldd; null pointers, or an ld and
+///    lda >= max(1, rows of A as stored: M when A is column-major, K when row-major), likewise ldb, ldc, ldd; null pointers, or an ld and
 ///    batch stride with which an operand would span more than 2^63 - 1 bytes ->
 ///    kErrorInvalidProblem. Then the device (kErrorArchMismatch without one, whatever the
 ///    sizes). M == 0 or N == 0 returns kSuccess and touches nothing; K == 0 or alpha == 0 (host
@@ -233,8 +233,8 @@ class CUTLASS_LIB_API Handle {
   /// C[e] = alpha_g * op(A[e]) * op(B[e]) + beta_g * C[e] in place, C column-major; A, B, C are
   /// HOST arrays of sum(size) device pointers, groups in order. Statuses as gemm_universal's:
   /// kErrorInvalidProblem for any argument error of any problem (checked before anything runs),
-  /// then kErrorNotSupported (types without kernels, a D scale / amax or non-scalar operand
-  /// scales in `epilogue`), the device, the kernels, the workspace, the launch. `epilogue`: the
+  /// then kErrorNotSupported (types without kernels, a D scale / amax, non-scalar operand
+  /// scales or precise accumulation in `epilogue`), the device, the kernels, the workspace, the launch. `epilogue`: the
   /// fused pieces of every problem (as gemm_universal's), problem e (counted over all groups)
   /// taking the vectors and aux matrix of batch entry e (bias + e * batch_stride_bias, ...).
   Status gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
@@ -273,7 +273,8 @@ class CUTLASS_LIB_API Handle {
   /// kernel, no copy: capturable into a CUDA graph (with a workspace that outlives it:
   /// set_workspace). `max_n`: an upper bound on every group's n if known (else 0), which only
   /// picks the tile. Statuses as gemm_universal's: kErrorInvalidProblem, kErrorNotSupported
-  /// (types without grouped kernels, an aux output, D scale / amax, non-scalar scales), then the
+  /// (types without grouped kernels, an aux output, D scale / amax, non-scalar scales, precise
+  /// accumulation), then the
   /// device, the kernels, the workspace, the launch. `epilogue`: the fused pieces, group g's
   /// vectors those of batch entry g (bias + g * batch_stride_bias, ...), and per-tensor fp8
   /// operand scales.
