@@ -157,7 +157,8 @@ typedef enum {
 } cutlassLibPointerMode_t;
 
 /** Compute types (names and values as cublasComputeType_t's CUBLAS_COMPUTE_32F, _32F_FAST_TF32,
- *  _64F and _32I, cublas_api.h; its other values answer INVALID_VALUE). */
+ *  _64F and _32I, cublas_api.h; its other values, as any outside the table above, answer
+ *  NOT_SUPPORTED). */
 typedef enum {
   CUTLASS_LIB_COMPUTE_32F = 68,            /**< f32 accumulate (f16/bf16/f32 inputs) */
   CUTLASS_LIB_COMPUTE_32F_FAST_TF32 = 77,  /**< f32 inputs on tf32 tensor cores, f32 accumulate */
