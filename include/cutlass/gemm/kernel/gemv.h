@@ -61,10 +61,12 @@ struct GemvParams {
   OutputOperands<ElementC, OutputParams> out;
 };
 
-template <typename Kernel, bool kDot, bool kVector>
+/// kXDirect (dot form with vector loads only): x read from global memory, not staged
+/// (GemvParams::x_direct), a compile-time choice so the step's loop carries one x path.
+template <typename Kernel, bool kDot, bool kVector, bool kXDirect = false>
 __global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const params) {
   if constexpr (kDot) {
-    Kernel::template run_dot<kVector>(params);
+    Kernel::template run_dot<kVector, kXDirect>(params);
   } else {
     Kernel::template run_axpy<kVector>(params);
   }
@@ -92,8 +94,12 @@ struct Gemv {
   static constexpr int kVector = 16 / int(sizeof(Element)) > 0 ? 16 / int(sizeof(Element)) : 1;
   /// Outputs of one CTA: the dot form's warps own one each; the axpy form's lanes own kVector each.
   static constexpr int kDotRows = kWarps;
-  /// Dot form: 16-byte vectors a lane loads per step of its row (see run_dot).
-  static constexpr int kDotVectors = 2;
+  /// Dot form: 16-byte vectors a lane loads per step of its row (see run_dot): 3 when x is read
+  /// straight from global memory (64 registers, 4 CTAs per SM, as many as the staged kernel that
+  /// plan_splits counts; 4 took 71 registers, 3 CTAs per SM, and a second partial wave: s38), 2
+  /// when x is staged in shared memory.
+  template <bool kXDirect>
+  static constexpr int kDotVectors = kXDirect ? 3 : 2;
   static constexpr int kAxpyRows = 32 * kVector;
   static constexpr int kAxpyPerThread = (kAxpyRows + kThreads - 1) / kThreads;
   /// Shared memory for x: at most this many bytes of one K run (longer K is split).
@@ -266,7 +272,9 @@ struct Gemv {
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
     size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
-      if (vector) {
+      if (vector && params.x_direct) {
+        gemv_kernel<Gemv, true, true, true><<<grid, kThreads, shared, stream>>>(params);
+      } else if (vector) {
         gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
       } else {
         gemv_kernel<Gemv, true, false><<<grid, kThreads, shared, stream>>>(params);
@@ -299,8 +307,9 @@ struct Gemv {
   }
 
   /// A vector of x: from global memory through L1 (direct), or from the shared-memory copy.
-  CUTLASS_DEVICE static Vector load_x(Element const *p, bool direct) {
-    if (direct) {
+  template <bool kDirect>
+  CUTLASS_DEVICE static Vector load_x(Element const *p) {
+    if constexpr (kDirect) {
       uint4 const bits = __ldg(reinterpret_cast<uint4 const *>(p));
       Vector v;
       memcpy(&v, &bits, sizeof(Vector));
@@ -320,8 +329,9 @@ struct Gemv {
     __syncthreads();
   }
 
-  /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run.
-  template <bool kVectorLoads>
+  /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run; x from
+  /// global memory when kXDirect (params.x_direct), else staged in shared memory.
+  template <bool kVectorLoads, bool kXDirect>
   CUTLASS_DEVICE static void run_dot(Params const &params) {
     extern __shared__ __align__(16) unsigned char shared_raw[];
     Element *staged = reinterpret_cast<Element *>(shared_raw);
@@ -330,8 +340,8 @@ struct Gemv {
     int64_t const k_begin = int64_t(blockIdx.y) * params.k_per_split;
     int const count = int(min(int64_t(params.k_per_split), int64_t(params.k) - k_begin));
     // x straight from global memory (L1 serves the CTA's warps) or staged once in shared memory
-    Element const *xs = params.x_direct ? params.x + int64_t(l) * params.x_batch_stride + k_begin : staged;
-    if (!params.x_direct) stage_x(params, staged, l, k_begin, count);
+    Element const *xs = kXDirect ? params.x + int64_t(l) * params.x_batch_stride + k_begin : staged;
+    if constexpr (!kXDirect) stage_x(params, staged, l, k_begin, count);
 
     int64_t const i = int64_t(blockIdx.x) * kDotRows + warp;
     ElementAccumulator acc = ElementAccumulator(0);
@@ -339,34 +349,38 @@ struct Gemv {
       Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
       int done = 0;
       if constexpr (kVectorLoads) {
-        // Steps of kDotVectors vectors per lane, 32 lanes side by side, each vector with its own
+        // Steps of kSteps (kDotVectors) vectors per lane, 32 lanes side by side, each vector with its own
         // sum, the products taken element by element across the step's vectors: every load of a
         // step feeds its first products, so all are issued together. (With the products taken
         // vector by vector into one sum, ptxas issued each load just before its products, about
         // one 16-byte load in flight per lane; H200, s36: this order ran the dot-form rows 7-9%
-        // faster. Four vectors per step took 90 registers, 2 CTAs per SM, and ran 4% slower.)
+        // faster. Four vectors per step, with x's two paths in one kernel, took 90 registers, 2
+        // CTAs per SM, and ran 4% slower. With x direct as its own kernel (kXDirect), three take
+        // 64 registers: H200, s38, the dot-form rows +1.5-5% over two; the s38 GEMV
+        // microbenchmark's fastest loops kept 4 x 16 B of the matrix in flight per lane.)
+        constexpr int kSteps = kDotVectors<kXDirect>;
         int const vectors = count / kVector;
         int v = lane;
-        ElementAccumulator sums[kDotVectors];
+        ElementAccumulator sums[kSteps];
         CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kDotVectors; ++u) sums[u] = ElementAccumulator(0);
-        for (; v + 32 * (kDotVectors - 1) < vectors; v += 32 * kDotVectors) {
-          Vector a[kDotVectors], b[kDotVectors];
+        for (int u = 0; u < kSteps; ++u) sums[u] = ElementAccumulator(0);
+        for (; v + 32 * (kSteps - 1) < vectors; v += 32 * kSteps) {
+          Vector a[kSteps], b[kSteps];
           CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kDotVectors; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
+          for (int u = 0; u < kSteps; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kDotVectors; ++u) b[u] = load_x(xs + (v + 32 * u) * kVector, params.x_direct);
+          for (int u = 0; u < kSteps; ++u) b[u] = load_x<kXDirect>(xs + (v + 32 * u) * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) {
             CUTLASS_PRAGMA_UNROLL
-            for (int u = 0; u < kDotVectors; ++u) sums[u] += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
+            for (int u = 0; u < kSteps; ++u) sums[u] += to_accumulator(a[u].e[e]) * to_accumulator(b[u].e[e]);
           }
         }
         CUTLASS_PRAGMA_UNROLL
-        for (int u = 0; u < kDotVectors; ++u) acc += sums[u];
+        for (int u = 0; u < kSteps; ++u) acc += sums[u];
         for (; v < vectors; v += 32) {
           Vector const a = load_vector(row + v * kVector);
-          Vector const b = load_x(xs + v * kVector, params.x_direct);
+          Vector const b = load_x<kXDirect>(xs + v * kVector);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
         }
