@@ -21,6 +21,7 @@
 ///   using Arguments = GemmArguments<ElementA, ElementB, ElementC, typename EpilogueOutputOp::Params>;
 ///   static Status can_implement(Arguments const &);   // host only; launches nothing
 ///   static size_t get_workspace_size(Arguments const &);   // bytes of device workspace run() needs
+///   static size_t get_workspace_sync_bytes(Arguments const &);   // its prefix run() needs zero
 ///   static Status initialize_workspace(Arguments const &, void *workspace, cudaStream_t stream);
 ///   static Status run(Arguments const &, void *workspace, cudaStream_t stream);
 /// initialize_workspace() prepares a workspace of get_workspace_size() bytes (16-byte aligned, as
@@ -28,9 +29,15 @@
 /// follow on it (one at a time: a workspace is not shared by launches in flight together). Both
 /// return kErrorWorkspaceNull when a workspace is needed and null. run() assumes can_implement()
 /// returned kSuccess, M, N, K >= 1 and batch_count >= 1; it launches exactly one kernel on
-/// `stream` and returns kErrorInternal if the launch failed.
+/// `stream` and returns kErrorInternal if the launch failed. The workspace's first
+/// get_workspace_sync_bytes() bytes (split-K counters, stream-K flags; 0 for most kernels) must be
+/// zero before a run() and every run() leaves them zero; zeroing them is all initialize_workspace()
+/// does (zero_workspace_sync_bytes), so a caller that knows them still zero may skip it.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include "cutlass/gemm_coord.h"
@@ -38,6 +45,19 @@
 
 namespace cutlass {
 namespace gemm {
+
+/// initialize_workspace() of the kernel contract: zeroes the first `bytes` of `workspace` (the
+/// kernel's get_workspace_sync_bytes) on `stream`; kSuccess with nothing to zero,
+/// kErrorWorkspaceNull when there is and the workspace is null, kErrorInternal if the memset fails.
+inline Status zero_workspace_sync_bytes(void *workspace, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return Status::kSuccess;
+  if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+  if (cudaMemsetAsync(workspace, 0, bytes, stream) != cudaSuccess) {
+    cudaGetLastError();
+    return Status::kErrorInternal;
+  }
+  return Status::kSuccess;
+}
 
 /// The order in which a persistent kernel's CTAs take output tiles (CUTLASS's RasterOrder, same
 /// enumerators and values; library::RasterOrder is this type). Tiles go in bands of

@@ -198,13 +198,11 @@ struct GemmSkinnySm80 {
   /// (the split counters; 0 without a split).
   static size_t get_workspace_sync_bytes(Arguments const &args) {
     Params const params = planned(args);
-    return params.split.splits <= 1 ? 0 : size_t(SplitKSerial<float>::counter_bytes(blocks(params, args.batch_count)));
+    return size_t(SplitKSerial<float>::sync_bytes(blocks(params, args.batch_count), params.split.splits));
   }
 
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
-    Params const params = planned(args);
-    if (params.split.splits <= 1) return Status::kSuccess;
-    return SplitKSerial<float>::clear_counters(workspace, blocks(params, args.batch_count), stream);
+    return zero_workspace_sync_bytes(workspace, get_workspace_sync_bytes(args), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {

@@ -342,16 +342,7 @@ struct GemmSm90 {
   /// Prepares `workspace` (get_workspace_size bytes) for launches of `args`: clears the
   /// stream-K flags on `stream`. kErrorWorkspaceNull when a workspace is needed and null.
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
-    if constexpr (kStreamK) {
-      TileScheduler const scheduler = make_scheduler(args, device_sm_count());
-      if (scheduler.sk_tiles == 0) return Status::kSuccess;
-      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-      if (cudaMemsetAsync(workspace, 0, size_t(scheduler.flag_bytes()), stream) != cudaSuccess) {
-        cudaGetLastError();
-        return Status::kErrorInternal;
-      }
-    }
-    return Status::kSuccess;
+    return zero_workspace_sync_bytes(workspace, get_workspace_sync_bytes(args), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {

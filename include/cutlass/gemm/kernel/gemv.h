@@ -187,7 +187,7 @@ struct Gemv {
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least 4 vectors per lane (the
-  /// s9-s35 loop's step, kept when the step became kDotVectors = 2). Axpy form (few CTAs of
+  /// s9-s35 loop's step, kept when the step became 2 or 3 vectors: kDotVectors). Axpy form (few CTAs of
   /// 32 x kVector outputs each): one wave of CTAs, runs of at least 512 k (H200 sweep,
   /// docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21 of 390; 4096x1x11008
   /// 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
@@ -250,13 +250,11 @@ struct Gemv {
   /// (the split counters; 0 without a split).
   static size_t get_workspace_sync_bytes(Arguments const &args) {
     Params const params = planned(args, current_device_sm_count());
-    return params.split.splits <= 1 ? 0 : size_t(decltype(params.split)::counter_bytes(blocks(params, args.batch_count)));
+    return size_t(decltype(params.split)::sync_bytes(blocks(params, args.batch_count), params.split.splits));
   }
 
   static Status initialize_workspace(Arguments const &args, void *workspace, cudaStream_t stream) {
-    Params const params = planned(args, current_device_sm_count());
-    if (params.split.splits <= 1) return Status::kSuccess;
-    return decltype(params.split)::clear_counters(workspace, blocks(params, args.batch_count), stream);
+    return zero_workspace_sync_bytes(workspace, get_workspace_sync_bytes(args), stream);
   }
 
   static Status run(Arguments const &args, void *workspace, cudaStream_t stream) {

@@ -63,15 +63,10 @@ struct SplitKSerial {
   CUTLASS_HOST_DEVICE static int64_t workspace_bytes(int64_t blocks, int splits, int slots) {
     return splits <= 1 ? 0 : counter_bytes(blocks) + blocks * splits * slots * int64_t(sizeof(Accumulator));
   }
-  /// Clears the counters of `blocks` blocks in `workspace` on `stream` (before the first launch on
-  /// a workspace; every launch leaves them clear). kErrorWorkspaceNull when it is null.
-  static Status clear_counters(void *workspace, int64_t blocks, cudaStream_t stream) {
-    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-    if (cudaMemsetAsync(workspace, 0, size_t(counter_bytes(blocks)), stream) != cudaSuccess) {
-      cudaGetLastError();
-      return Status::kErrorInternal;
-    }
-    return Status::kSuccess;
+  /// The workspace's sync bytes (gemm_arguments.h): the counters, zero before the first launch
+  /// on a workspace and left zero by every launch; none without a split.
+  CUTLASS_HOST_DEVICE static int64_t sync_bytes(int64_t blocks, int splits) {
+    return splits <= 1 ? 0 : counter_bytes(blocks);
   }
   /// Points the fields into `workspace` (workspace_bytes of it).
   CUTLASS_HOST_DEVICE void place(void *workspace, int64_t blocks) {
