@@ -62,9 +62,11 @@ struct GemvParams {
 };
 
 /// kXDirect (dot form with vector loads only): x read from global memory, not staged
-/// (GemvParams::x_direct), a compile-time choice so the step's loop carries one x path.
+/// (GemvParams::x_direct), a compile-time choice so the step's loop carries one x path; its
+/// occupancy bound is Gemv::kXDirectMinBlocks.
 template <typename Kernel, bool kDot, bool kVector, bool kXDirect = false>
-__global__ void __launch_bounds__(256) gemv_kernel(typename Kernel::Params const params) {
+__global__ void __launch_bounds__(256, kXDirect ? Kernel::kXDirectMinBlocks : 0)
+    gemv_kernel(typename Kernel::Params const params) {
   if constexpr (kDot) {
     Kernel::template run_dot<kVector, kXDirect>(params);
   } else {
@@ -94,12 +96,18 @@ struct Gemv {
   static constexpr int kVector = 16 / int(sizeof(Element)) > 0 ? 16 / int(sizeof(Element)) : 1;
   /// Outputs of one CTA: the dot form's warps own one each; the axpy form's lanes own kVector each.
   static constexpr int kDotRows = kWarps;
-  /// Dot form: 16-byte vectors a lane loads per step of its row (see run_dot): 3 when x is read
-  /// straight from global memory (64 registers, 4 CTAs per SM, as many as the staged kernel that
-  /// plan_splits counts; 4 took 71 registers, 3 CTAs per SM, and a second partial wave: s38), 2
-  /// when x is staged in shared memory.
+  /// Dot form: 16-byte vectors a lane loads per step of its row (see run_dot): when x is read
+  /// straight from global memory, 4 for 16-bit types (s39; s38's first 4-vector loop took 71
+  /// registers, 3 CTAs per SM, and ran a second partial wave) and 3 for the others; 2 when x is
+  /// staged in shared memory.
   template <bool kXDirect>
-  static constexpr int kDotVectors = kXDirect ? 3 : 2;
+  static constexpr int kDotVectors = !kXDirect ? 2 : sizeof(Element) == 2 ? 4 : 3;
+  /// The kXDirect kernel's __launch_bounds__ CTAs per SM: 16-bit types are held to 64 registers,
+  /// 4 CTAs per SM, the occupancy plan_splits counts (without the bound ptxas took 80 for their
+  /// 4-vector step; with it bf16 spills nothing and f16 28 bytes, stored at entry and loaded in
+  /// the epilogue, none in the loop); the others (3 vectors) keep ptxas's choice (held to 64, the
+  /// f32, tf32, f64 and fp8 kernels spilled 28-44 bytes; host ptxas, nvcc 13.0, s39).
+  static constexpr int kXDirectMinBlocks = sizeof(Element) == 2 ? 4 : 0;
   static constexpr int kAxpyRows = 32 * kVector;
   static constexpr int kAxpyPerThread = (kAxpyRows + kThreads - 1) / kThreads;
   /// Shared memory for x: at most this many bytes of one K run (longer K is split).
@@ -345,29 +353,42 @@ struct Gemv {
     ElementAccumulator acc = ElementAccumulator(0);
     if (i < params.length) {
       Element const *row = params.mat + int64_t(l) * params.mat_batch_stride + i * params.mat_ld + k_begin;
-      int done = 0;
-      if constexpr (kVectorLoads) {
+      if constexpr (!kVectorLoads) {
+        for (int k = lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(xs[k]);
+      } else {
         // Steps of kSteps (kDotVectors) vectors per lane, 32 lanes side by side, each vector with its own
         // sum, the products taken element by element across the step's vectors: every load of a
         // step feeds its first products, so all are issued together. (With the products taken
         // vector by vector into one sum, ptxas issued each load just before its products, about
         // one 16-byte load in flight per lane; H200, s36: this order ran the dot-form rows 7-9%
         // faster. Four vectors per step, with x's two paths in one kernel, took 90 registers, 2
-        // CTAs per SM, and ran 4% slower. With x direct as its own kernel (kXDirect), three take
+        // CTAs per SM, and ran 4% slower. With x direct as its own kernel (kXDirect), three took
         // 64 registers: H200, s38, the dot-form rows +1.5-5% over two; the s38 GEMV
-        // microbenchmark's fastest loops kept 4 x 16 B of the matrix in flight per lane.)
+        // microbenchmark's fastest loops kept 4 x 16 B of the matrix in flight per lane, which
+        // the kXDirect kernel does since s39.)
         constexpr int kSteps = kDotVectors<kXDirect>;
+        constexpr int kStride = 32 * kVector;   // elements from one of a lane's vectors to its next
         int const vectors = count / kVector;
-        int v = lane;
+        // this lane's vectors: lane, lane + 32, ... < vectors, walked by two pointers and a count
+        // (indices from the row's start kept the row, x and the K run live through the loop: at
+        // 4 vectors per step, 3 of them spilled inside it; host ptxas, s39)
+        int left = lane < vectors ? (vectors - lane + 31) / 32 : 0;
+        Element const *pa = row + lane * kVector;
+        Element const *px = xs + lane * kVector;
         ElementAccumulator sums[kSteps];
         CUTLASS_PRAGMA_UNROLL
         for (int u = 0; u < kSteps; ++u) sums[u] = ElementAccumulator(0);
-        for (; v + 32 * (kSteps - 1) < vectors; v += 32 * kSteps) {
+        // the elements past the whole vectors (fewer than kVector <= 32: one per lane at most) go in
+        // first, so only the sums and the two pointers stay live through the loop (bf16: 4 vectors
+        // per step in 64 registers without spills; host ptxas, s39)
+        int const done = vectors * kVector;
+        if (done + lane < count) sums[0] = to_accumulator(row[done + lane]) * to_accumulator(xs[done + lane]);
+        for (; left >= kSteps; left -= kSteps, pa += kSteps * kStride, px += kSteps * kStride) {
           Vector a[kSteps], b[kSteps];
           CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kSteps; ++u) a[u] = load_vector(row + (v + 32 * u) * kVector);
+          for (int u = 0; u < kSteps; ++u) a[u] = load_vector(pa + u * kStride);
           CUTLASS_PRAGMA_UNROLL
-          for (int u = 0; u < kSteps; ++u) b[u] = load_x<kXDirect>(xs + (v + 32 * u) * kVector);
+          for (int u = 0; u < kSteps; ++u) b[u] = load_x<kXDirect>(px + u * kStride);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) {
             CUTLASS_PRAGMA_UNROLL
@@ -376,15 +397,14 @@ struct Gemv {
         }
         CUTLASS_PRAGMA_UNROLL
         for (int u = 0; u < kSteps; ++u) acc += sums[u];
-        for (; v < vectors; v += 32) {
-          Vector const a = load_vector(row + v * kVector);
-          Vector const b = load_x<kXDirect>(xs + v * kVector);
+        CUTLASS_PRAGMA_NO_UNROLL
+        for (; left > 0; --left, pa += kStride, px += kStride) {
+          Vector const a = load_vector(pa);
+          Vector const b = load_x<kXDirect>(px);
           CUTLASS_PRAGMA_UNROLL
           for (int e = 0; e < kVector; ++e) acc += to_accumulator(a.e[e]) * to_accumulator(b.e[e]);
         }
-        done = vectors * kVector;
       }
-      for (int k = done + lane; k < count; k += 32) acc += to_accumulator(row[k]) * to_accumulator(xs[k]);
       CUTLASS_PRAGMA_UNROLL
       for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
     }
