@@ -56,14 +56,13 @@ struct GemvParams {
   int k = 0;
   bool n_is_one = true;          ///< output i is D(i, 0); else D(0, i)
   int k_per_split = 0;           ///< K elements per run (a multiple of the vector width)
-  bool x_direct = false;         ///< dot form: x read from global memory in vectors, not staged
   SplitKSerial<Accumulator> split;   ///< splits = grid y; blocks = batch x grid x
   OutputOperands<ElementC, OutputParams> out;
 };
 
-/// kXDirect (dot form with vector loads only): x read from global memory, not staged
-/// (GemvParams::x_direct), a compile-time choice so the step's loop carries one x path; its
-/// occupancy bound is Gemv::kXDirectMinBlocks.
+/// kXDirect (dot form with vector loads only): x read from global memory in vectors, not staged
+/// (a contiguous, 16-byte-aligned x run; Gemv::run decides), a compile-time choice so the step's
+/// loop carries one x path; its occupancy bound is Gemv::kXDirectMinBlocks.
 template <typename Kernel, bool kDot, bool kVector, bool kXDirect = false>
 __global__ void __launch_bounds__(256, kXDirect ? Kernel::kXDirectMinBlocks : 0)
     gemv_kernel(typename Kernel::Params const params) {
@@ -103,7 +102,7 @@ struct Gemv {
   template <bool kXDirect>
   static constexpr int kDotVectors = !kXDirect ? 2 : sizeof(Element) == 2 ? 4 : 3;
   /// The kXDirect kernel's __launch_bounds__ CTAs per SM: 16-bit types are held to 64 registers,
-  /// 4 CTAs per SM, the occupancy plan_splits counts (without the bound ptxas took 80 for their
+  /// 4 CTAs per SM, the occupancy s38's split plans were measured at (without the bound ptxas took 80 for their
   /// 4-vector step; with it bf16 spills nothing and f16 28 bytes, stored at entry and loaded in
   /// the epilogue, none in the loop); the others (3 vectors) keep ptxas's choice (held to 64, the
   /// f32, tf32, f64 and fp8 kernels spilled 28-44 bytes; host ptxas, nvcc 13.0, s39).
@@ -176,28 +175,28 @@ struct Gemv {
     return (int64_t(params.length) + rows - 1) / rows;
   }
 
-  /// CTAs of the form's kernel resident on one SM (occupancy query with the largest x buffer, once
-  /// per device and form; 4 if it fails). The dot form counts its x-direct kernel, the one calls
-  /// with a contiguous, aligned x run (its staged twin takes fewer registers: 44 against 64 for
-  /// bf16, s39).
+  /// CTAs of the form's kernel resident on one SM (occupancy query, once per device and form; 4 if
+  /// it fails). The dot form counts its x-direct kernel, the one calls with a contiguous, aligned x
+  /// run take, which stages nothing (its staged twin takes fewer registers: 44 against 64 for bf16,
+  /// s39); the axpy form counts its kernel with the largest x buffer.
   static int resident_ctas(bool dot) {
     int device = 0;
     cudaGetDevice(&device);
-    auto const query = [](auto kernel) {
+    auto const query = [](auto kernel, size_t shared) {
       int ctas = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, kMaxStagedBytes) != cudaSuccess ||
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&ctas, kernel, kThreads, shared) != cudaSuccess ||
           ctas < 1) {
         cudaGetLastError();
         ctas = 4;
       }
       return ctas;
     };
-    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true, true>); })
-               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>); });
+    return dot ? once_per_device(device, [&] { return query(gemv_kernel<Gemv, true, true, true>, 0); })
+               : once_per_device(device, [&] { return query(gemv_kernel<Gemv, false, true>, kMaxStagedBytes); });
   }
 
   /// K runs. Dot form: output_block.h's plan_splits, each run at least 4 vectors per lane (the
-  /// s9-s35 loop's step, kept when the step became 2 or 3 vectors: kDotVectors). Axpy form (few CTAs of
+  /// s9-s35 loop's step, kept when the step became 2, 3 or 4 vectors: kDotVectors). Axpy form (few CTAs of
   /// 32 x kVector outputs each): one wave of CTAs, runs of at least 512 k (H200 sweep,
   /// docs/NOTES.md: 1x8192x8192 0.98x cuBLAS at 8 splits of 1024, 0.87x at 21 of 390; 4096x1x11008
   /// 1.05x at 42 splits of 262, 0.91x at 12). No run longer than the x buffer.
@@ -275,12 +274,12 @@ struct Gemv {
     }
     bool const dot = dot_form(params);
     bool const vector = vector_loads(params, args.batch_count);
-    params.x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
-                      (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
+    bool const x_direct = dot && vector && params.x_stride == 1 && reinterpret_cast<uintptr_t>(params.x) % 16 == 0 &&
+                          (args.batch_count <= 1 || params.x_batch_stride % kVector == 0);
     dim3 const grid(unsigned(row_blocks(params)), unsigned(params.split.splits), unsigned(args.batch_count));
-    size_t const shared = params.x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
+    size_t const shared = x_direct ? 0 : size_t(params.k_per_split) * sizeof(Element);
     if (dot) {
-      if (vector && params.x_direct) {
+      if (x_direct) {
         gemv_kernel<Gemv, true, true, true><<<grid, kThreads, shared, stream>>>(params);
       } else if (vector) {
         gemv_kernel<Gemv, true, true><<<grid, kThreads, shared, stream>>>(params);
@@ -338,7 +337,7 @@ struct Gemv {
   }
 
   /// Dot form: warp w of CTA (bx, split, l) computes output bx * kWarps + w over its K run; x from
-  /// global memory when kXDirect (params.x_direct), else staged in shared memory.
+  /// global memory when kXDirect, else staged in shared memory.
   template <bool kVectorLoads, bool kXDirect>
   CUTLASS_DEVICE static void run_dot(Params const &params) {
     extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -367,7 +366,7 @@ struct Gemv {
         // CTAs per SM, and ran 4% slower. With x direct as its own kernel (kXDirect), three took
         // 64 registers: H200, s38, the dot-form rows +1.5-5% over two; the s38 GEMV
         // microbenchmark's fastest loops kept 4 x 16 B of the matrix in flight per lane, which
-        // the kXDirect kernel does since s39.)
+        // the kXDirect kernel does for 16-bit types since s39.)
         constexpr int kSteps = kDotVectors<kXDirect>;
         constexpr int kStride = 32 * kVector;   // elements from one of a lane's vectors to its next
         int const vectors = count / kVector;
@@ -380,7 +379,7 @@ struct Gemv {
         ElementAccumulator sums[kSteps];
         CUTLASS_PRAGMA_UNROLL
         for (int u = 0; u < kSteps; ++u) sums[u] = ElementAccumulator(0);
-        // the elements past the whole vectors (fewer than kVector <= 32: one per lane at most) go in
+        // the elements past the whole vectors (fewer than kVector <= 16: one per lane at most) go in
         // first, so only the sums and the two pointers stay live through the loop (bf16: 4 vectors
         // per step in 64 registers without spills; host ptxas, s39)
         int const done = vectors * kVector;
