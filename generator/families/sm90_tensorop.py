@@ -102,8 +102,8 @@ TILE_SMALL_N = TileRow(threadblock=Shape(64, 32, 64), warp=Shape(64, 32, 64), st
                        instruction=Shape(64, 32, 16))
 B_K_MAJOR = ((ROW_MAJOR, COLUMN_MAJOR), (COLUMN_MAJOR, COLUMN_MAJOR))
 #: ... and a 64x16 tile (wgmma m64n16, 16-bit types; 20 stages of 10 KB) for 1-16 tokens, as
-#: cuBLAS's 64x8 / 128x8 kernels run 8 tokens (s28 ncu): a quarter of the 64x32 tile's B bytes
-#: per k-block and four more stages. Opt-in ("*_64x16x64_*"): it ran no faster than 64x32 (s28).
+#: cuBLAS's 64x8 / 128x8 kernels run 8 tokens (s28 ncu): half the 64x32 tile's B bytes per
+#: k-block and four more stages. Opt-in ("*_64x16x64_*"): it ran no faster than 64x32 (s28).
 TILE_SMALL_N16 = TileRow(threadblock=Shape(64, 16, 64), warp=Shape(64, 16, 64), stages=20, schedule=PINGPONG,
                          instruction=Shape(64, 16, 16), in_default_set=False)
 #: Its stream-K twin is in the default set: every CTA streams an equal share of the weights'
@@ -220,6 +220,11 @@ TILE_GROUPED = dataclasses.replace(TILES[0], scheduler="grouped")
 #: ... and the 64x32 token tile for decode MoE (a few tokens per expert: the 128x128 tile computes
 #: and zero-fills 16x the rows of 8 tokens); selection ranks them (estimated_grouped_time).
 TILE_GROUPED_FEW_TOKENS = dataclasses.replace(TILE_SMALL_N, scheduler="grouped")
+#: ... and the 64x16 token tile (opt-in, "*64x16x64*_grouped*"; NOT yet run on a GPU): decode MoE
+#: at 1-16 tokens per expert, a 2 KB token box (half the 64x32 tile's) beside each 8 KB weight box
+#: (the dense 64x16 tile streamed 13824 x 8 x 5120 5% faster than 64x32, s37). The ranking puts it
+#: ahead of 64x32 wherever it fits (grouped_tile_fits: experts of at most 32 tokens).
+TILE_GROUPED_FEW_TOKENS16 = dataclasses.replace(TILE_SMALL_N16, scheduler="grouped", in_default_set=False)
 #: ... and the cooperative 128x256 tile (opt-in, "*128x256x64*_grouped*"): half the readers per
 #: weight panel for experts with more than 128 tokens. It passed the grouped GPU tests but ran
 #: slower than 128x128 on every MoE layer measured (s21: +2% to +42%; the sparse layers pad more
@@ -369,7 +374,8 @@ ROWS = tuple(
 ) + tuple(
     # grouped 64x32 (B K-major, as the 64x32 tile); passed its GPU tests and memcheck (s12)
     MathRow(a=a, b=a, c=a, accumulator=F32, compute=F32, instruction=None, layouts=(layout,),
-            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS,), epilogues=grouped_epilogues(layout))
+            alignments=ALIGNMENTS, tiles=(TILE_GROUPED_FEW_TOKENS, TILE_GROUPED_FEW_TOKENS16),
+            epilogues=grouped_epilogues(layout))
     for a in (BF16, F16) for layout in B_K_MAJOR
 ) + tuple(
     # grouped 16-bit in, f32 out, TN (an MoE layer whose outputs are accumulated in f32): the

@@ -1315,6 +1315,32 @@ TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) 
   EXPECT_TRUE(grouped_tile_fits(large, prefill.data(), int(prefill.size())));
 }
 
+/// The opt-in grouped 64x16 token tile (decode MoE at 1-16 tokens per expert) is ranked ahead of
+/// the 64x32 tile where every expert fits one 16-token tile: a sixth fewer bytes per k-block and
+/// less of each token box zero-filled. (Not yet measured on a GPU; the model also ranks it first
+/// where an expert needs two 16-token tiles, e.g. 0 0 0 21 8 1 4 0, whose weights the two tiles'
+/// CTAs then read from L2 twice: that case is for the first measurement to settle.)
+TEST(Selection, GroupedCostRanksTheSixteenTokenTileFirstWhereEveryExpertFitsIt) {
+  GemmDescription const token16 = sm90_bf16(64, 16), token32 = sm90_bf16(64, 32);
+  auto experts = [](std::vector<int> const &tokens) {
+    std::vector<GemmUniversalArguments> problems;
+    for (int t : tokens) {
+      GemmUniversalArguments p;
+      p.problem_size = cutlass::gemm::GemmCoord(14336, t, 4096);   // out features x tokens x in features
+      problems.push_back(p);
+    }
+    return problems;
+  };
+  auto time = [](GemmDescription const &d, std::vector<GemmUniversalArguments> const &p) {
+    return estimated_grouped_time(d, p.data(), int(p.size()), 132);
+  };
+  auto const fits = experts({9, 0, 3, 16, 1, 0, 4, 1});
+  EXPECT_LT(time(token16, fits), time(token32, fits));
+  EXPECT_TRUE(grouped_tile_fits(token16, fits.data(), int(fits.size())));
+  auto const prefill = experts({3046, 17, 1024, 900, 1200, 800, 505, 700});
+  EXPECT_FALSE(grouped_tile_fits(token16, prefill.data(), int(prefill.size())));
+}
+
 /// The grouped 256x128 tile against 128x128 and the 64x32 token tile as the H200 measured them
 /// (s25, docs/NOTES.md): 256x128 first on the sparse prefill layer (32 x 4096 x 7168, 24 of 32
 /// experts routed 8192 tokens: 885 us against 1021), the token tile first at a few tokens per

@@ -1,5 +1,5 @@
-/// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems; the 128x128
-/// and 64x32 tiles), run directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
+/// GemmSm90 with the grouped tile scheduler (one persistent launch over many problems; the 128x128,
+/// 64x32 and 64x16 tiles), run directly (the C API reaches it through cutlassLibGemmGroupedBatchedEx when a grouped kernel is
 /// built). bf16 TN, groups of different M and N (some empty) and a common K or a K per group, alpha and beta with
 /// C (every other group without C, beta 0), against a host reference in double; D is poisoned
 /// before the launch, so every element of every group must be written, and elements outside
@@ -31,6 +31,8 @@ using GroupedKernel = cutlass::gemm::kernel::GemmSm90<
     cutlass::epilogue::thread::LinearCombination<bf16, float, float>, cutlass::gemm::GroupedScheduler>;
 using Kernel = GroupedKernel<128, 128, 6>;
 using TokenKernel = GroupedKernel<64, 32, 16>;
+/// The opt-in 16-token grouped tile (TILE_GROUPED_FEW_TOKENS16): wgmma m64n16, 20 stages.
+using Token16Kernel = GroupedKernel<64, 16, 20>;
 /// The opt-in 2x1-cluster grouped tile (TILE_GROUPED_CLUSTER): neighbouring weight tiles of one
 /// group share the token tile, multicast.
 using ClusterKernel = GroupedKernel<128, 128, 6, 2>;
@@ -236,6 +238,17 @@ TEST(Sm90Grouped, TokenTileDecodeMoE) {
   std::mt19937 rng(5);
   for (int g = 0; g < 12; ++g) shapes.push_back({1024 + 64 * int(rng() % 4), int(rng() % 17)});
   run_groups<TokenKernel>(shapes, 1024, 9);
+}
+
+TEST(Sm90Grouped, SixteenTokenTileDecodeMoEAndGroupsPastOneTile) {
+  if (!has_sm90()) GTEST_SKIP() << "needs an sm_90 device";
+  std::vector<std::pair<int, int>> shapes;   // 1-16 tokens (some none), more tiles than SMs
+  std::mt19937 rng(7);
+  for (int g = 0; g < 12; ++g) shapes.push_back({1024 + 64 * int(rng() % 4), int(rng() % 17)});
+  run_groups<Token16Kernel>(shapes, 1024, 11);
+  // groups of two and more token tiles, N and M below and past the tile, a K tail, empty groups
+  run_shaped_groups<Token16Kernel>({{384, 17, 1024}, {256, 30, 64}, {64, 1, 8}, {136, 16, 4000}, {384, 33, 200},
+                                    {0, 5, 64}, {8, 0, 64}});
 }
 
 TEST(Sm90Grouped, GroupsOfDifferentK) {

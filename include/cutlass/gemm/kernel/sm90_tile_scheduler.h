@@ -190,7 +190,7 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
   /// The band height of grouped launches: 2 unit rows (tile rows on 1x1 clusters; measured
   /// there only), or CUTLASS_LIB_GROUPED_BAND (an integer from 1 to kMaxBandRows; a measurement
   /// aid) read once (host). The bound keeps raster()'s band_rows x columns within an int: a
-  /// group has at most 2^31 / 32 tile columns (N < 2^31, the narrowest grouped tile 32 wide). H200, s20 (bf16 MoE layers of cutlass_bench
+  /// group has at most 2^31 / 16 tile columns (N < 2^31, the narrowest grouped tile 16 wide). H200, s20 (bf16 MoE layers of cutlass_bench
   /// --grouped, host-sized / contiguous calls, us): 8 x 14336 x 4096 at 8192 skewed tokens
   /// 1654 / 1561 with bands of 2 rows against 1726 / 1670 with 8 (the dense scheduler's kGroupM)
   /// and 1771 / 1730 with 1; 32 x 4096 x 7168 sparse 1020 / 1038 against 1103 / 1108;
@@ -199,7 +199,7 @@ struct Sm90GroupedTileScheduler : Sm90TileScheduler<1, 1> {
     static int const rows = env_int_in("CUTLASS_LIB_GROUPED_BAND", 1, kMaxBandRows, 2);
     return rows;
   }
-  static constexpr int kMaxBandRows = 16;
+  static constexpr int kMaxBandRows = 15;
 
   /// The schedule of `count` groups of tiles given by `groups` (read by the walkers, not here).
   static Sm90GroupedTileScheduler make(Sm90GroupTiles const *groups, int count) {
