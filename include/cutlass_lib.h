@@ -30,12 +30,14 @@
  *                                 16-byte alignment, other layouts on transposed copies)
  *    CUDA_R_8I   x CUDA_R_8I   -> CUDA_R_8I, COMPUTE_32F                  (int8 requantization: as
  *                                 above, then rounded to nearest even and saturated to s8, NaN
- *                                 -> 0; sm90 kernels "..._s8_s8_s32_s8_s8_...", opt-in by name,
- *                                 not yet run on a GPU; C, when read, is s8)
+ *                                 -> 0; sm90 kernels "..._s8_s8_s32_s8_s8_...", opt-in by name
+ *                                 (GPU-tested, s17); C, when read, is s8)
  *    CUDA_R_16F/16BF (both)    -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_8F_E4M3 or _E5M2, COMPUTE_32F     (only with the fp8 epilogue;
- *                                 sm90 kernels "..._e4m3_e4m3_f32_e4m3_e4m3_..._amax" etc. on the
- *                                 128x128 tile, TN, opt-in by name; bias in CUDA_R_16BF)
+ *                                 sm90 kernels "..._e4m3_e4m3_f32_e4m3_e4m3_..._amax" etc., TN:
+ *                                 amax, bias + ReLU + amax and bias + GELU + amax on the 128x128,
+ *                                 128x64 and 128x32 tiles (e5m2 out: 128x128) in the default set,
+ *                                 the other pieces opt-in by name; bias in CUDA_R_16BF)
  *    CUDA_R_8F_E4M3 (both)     -> CUDA_R_16BF, _16F or _32F, COMPUTE_32F   (sm90 kernels, in the
  *                                 default set; the kernels take transa T, transb N (both operands
  *                                 K-major) at 16-byte alignment; other transposes and alignments
@@ -245,10 +247,10 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    as the call returns. An array in device memory answers INVALID_VALUE (cudaPointerGetAttributes
  *    tells; host, pinned and managed memory are accepted).
  *  - When the build has a grouped kernel for the call's types and layouts (names
- *    "..._grouped_...": bf16 / f16 in and out, every layout, and e4m3 in, bf16 / f16 out, TN;
- *    opt-in, not yet run on a GPU: bf16 / f16 in, f32 out, TN;
- *    sm_90; the default set has a 128x128 tile of each, a 256x128 tile for bf16 / f16 TN and a
- *    64x32 token tile for B K-major, the cost model picking among them (src/library/
+ *    "..._grouped_...": bf16 / f16 in and out, every layout; e4m3 in, bf16 / f16 out, TN; bf16 /
+ *    f16 in, f32 out, TN; sm_90; the default set has a 128x128 tile of each, a 256x128 tile for
+ *    bf16 / f16 TN and a 64x32 token tile for B K-major, a 64x16 token tile (bf16 / f16, B
+ *    K-major) being opt-in, the cost model picking among them (src/library/
  *    gemm_selection.h, estimated_grouped_time); cutlassLibGemmGroupedBatchedExSelect tells) and every
  *    problem with m, n, k > 0 has the same types and layouts (each its own m, n and k), the TMA
  *    alignment and no row-major C, and the stream is not being captured into a CUDA graph, those problems run in ONE launch of it
