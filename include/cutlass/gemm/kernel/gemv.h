@@ -102,10 +102,11 @@ struct Gemv {
   template <bool kXDirect>
   static constexpr int kDotVectors = !kXDirect ? 2 : sizeof(Element) == 2 ? 4 : 3;
   /// The kXDirect kernel's __launch_bounds__ CTAs per SM: 16-bit types are held to 64 registers,
-  /// 4 CTAs per SM, the occupancy s38's split plans were measured at (without the bound ptxas took 80 for their
-  /// 4-vector step; with it bf16 spills nothing and f16 28 bytes, stored at entry and loaded in
-  /// the epilogue, none in the loop); the others (3 vectors) keep ptxas's choice (held to 64, the
-  /// f32, tf32, f64 and fp8 kernels spilled 28-44 bytes; host ptxas, nvcc 13.0, s39).
+  /// 4 CTAs per SM, the occupancy s38's split plans were measured at (without the bound ptxas
+  /// took 80 for their 4-vector step; with it bf16 spills nothing and f16 28 bytes, stored at
+  /// entry and loaded in the epilogue, none in the loop); the others (3 vectors) keep ptxas's
+  /// choice (held to 64, the f32, tf32, f64 and fp8 kernels spilled 28-44 bytes; host ptxas,
+  /// nvcc 13.0, s39).
   static constexpr int kXDirectMinBlocks = sizeof(Element) == 2 ? 4 : 0;
   static constexpr int kAxpyRows = 32 * kVector;
   static constexpr int kAxpyPerThread = (kAxpyRows + kThreads - 1) / kThreads;
@@ -176,9 +177,9 @@ struct Gemv {
   }
 
   /// CTAs of the form's kernel resident on one SM (occupancy query, once per device and form; 4 if
-  /// it fails). The dot form counts its x-direct kernel, the one calls with a contiguous, aligned x
-  /// run take, which stages nothing (its staged twin takes fewer registers: 44 against 64 for bf16,
-  /// s39); the axpy form counts its kernel with the largest x buffer.
+  /// it fails). The dot form counts its x-direct kernel (the one a call with a contiguous,
+  /// 16-byte-aligned x run takes), which stages nothing (its staged twin takes fewer registers: 44
+  /// against 64 for bf16, s39); the axpy form counts its kernel with the largest x buffer.
   static int resident_ctas(bool dot) {
     int device = 0;
     cudaGetDevice(&device);
