@@ -1289,25 +1289,35 @@ TEST(RouteCache, ARememberedRouteIsTheFullSelections) {
   for (char *b : buffers) cudaFree(b);
 }
 
+namespace {
+
+/// One MoE layer's experts as grouped problems: m out features x tokens[e] x k in features each.
+std::vector<GemmUniversalArguments> expert_problems(int m, int k, std::vector<int> const &tokens) {
+  std::vector<GemmUniversalArguments> problems;
+  for (int t : tokens) {
+    GemmUniversalArguments p;
+    p.problem_size = cutlass::gemm::GemmCoord(m, t, k);
+    problems.push_back(p);
+  }
+  return problems;
+}
+
+/// estimated_grouped_time of `problems` on 132 SMs (the H200).
+double grouped_time(GemmDescription const &d, std::vector<GemmUniversalArguments> const &problems) {
+  return estimated_grouped_time(d, problems.data(), int(problems.size()), 132);
+}
+
+}  // namespace
+
 /// The grouped kernels' ranking (estimated_grouped_time): decode MoE (a few tokens per expert)
 /// takes the 64x32 token tile, prefill (hundreds of tokens per expert) the 128x128 tile.
 TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) {
   GemmDescription const large = sm90_bf16(128, 128), token = sm90_bf16(64, 32);
-  auto experts = [](std::vector<int> const &tokens) {
-    std::vector<GemmUniversalArguments> problems;
-    for (int t : tokens) {
-      GemmUniversalArguments p;
-      p.problem_size = cutlass::gemm::GemmCoord(14336, t, 4096);   // out features x tokens x in features
-      problems.push_back(p);
-    }
-    return problems;
-  };
+  auto experts = [](std::vector<int> const &tokens) { return expert_problems(14336, 4096, tokens); };
   auto const decode = experts({9, 0, 3, 16, 1, 0, 4, 1});
-  EXPECT_LT(estimated_grouped_time(token, decode.data(), int(decode.size()), 132),
-            estimated_grouped_time(large, decode.data(), int(decode.size()), 132));
+  EXPECT_LT(grouped_time(token, decode), grouped_time(large, decode));
   auto const prefill = experts({3046, 17, 1024, 900, 1200, 800, 505, 700});
-  EXPECT_LT(estimated_grouped_time(large, prefill.data(), int(prefill.size()), 132),
-            estimated_grouped_time(token, prefill.data(), int(prefill.size()), 132));
+  EXPECT_LT(grouped_time(large, prefill), grouped_time(token, prefill));
   auto const empty = experts({0, 0});
   EXPECT_EQ(0.0, estimated_grouped_time(large, empty.data(), 2, 132)) << "no tiles, no time";
   EXPECT_TRUE(grouped_tile_fits(token, decode.data(), int(decode.size())));
@@ -1322,20 +1332,9 @@ TEST(Selection, GroupedCostRanksTheTokenTileForDecodeAndTheLargeTileForPrefill) 
 /// CTAs then read from L2 twice: that case is for the first measurement to settle.)
 TEST(Selection, GroupedCostRanksTheSixteenTokenTileFirstWhereEveryExpertFitsIt) {
   GemmDescription const token16 = sm90_bf16(64, 16), token32 = sm90_bf16(64, 32);
-  auto experts = [](std::vector<int> const &tokens) {
-    std::vector<GemmUniversalArguments> problems;
-    for (int t : tokens) {
-      GemmUniversalArguments p;
-      p.problem_size = cutlass::gemm::GemmCoord(14336, t, 4096);   // out features x tokens x in features
-      problems.push_back(p);
-    }
-    return problems;
-  };
-  auto time = [](GemmDescription const &d, std::vector<GemmUniversalArguments> const &p) {
-    return estimated_grouped_time(d, p.data(), int(p.size()), 132);
-  };
+  auto experts = [](std::vector<int> const &tokens) { return expert_problems(14336, 4096, tokens); };
   auto const fits = experts({9, 0, 3, 16, 1, 0, 4, 1});
-  EXPECT_LT(time(token16, fits), time(token32, fits));
+  EXPECT_LT(grouped_time(token16, fits), grouped_time(token32, fits));
   EXPECT_TRUE(grouped_tile_fits(token16, fits.data(), int(fits.size())));
   auto const prefill = experts({3046, 17, 1024, 900, 1200, 800, 505, 700});
   EXPECT_FALSE(grouped_tile_fits(token16, prefill.data(), int(prefill.size())));
@@ -1347,27 +1346,15 @@ TEST(Selection, GroupedCostRanksTheSixteenTokenTileFirstWhereEveryExpertFitsIt) 
 /// expert (decode, 8 x 14336 x 4096 at 34 tokens; 256 x 2048 x 1024 at 4 tokens each).
 TEST(Selection, GroupedCostRanksTheTallTileForSparsePrefillAndTheTokenTileForDecode) {
   GemmDescription const tall = sm90_bf16(256, 128), large = sm90_bf16(128, 128), token = sm90_bf16(64, 32);
-  auto experts = [](int64_t m, int64_t k, std::vector<int> const &tokens) {
-    std::vector<GemmUniversalArguments> problems;
-    for (int t : tokens) {
-      GemmUniversalArguments p;
-      p.problem_size = cutlass::gemm::GemmCoord(int(m), t, int(k));   // out features x tokens x in features
-      problems.push_back(p);
-    }
-    return problems;
-  };
-  auto time = [](GemmDescription const &d, std::vector<GemmUniversalArguments> const &p) {
-    return estimated_grouped_time(d, p.data(), int(p.size()), 132);
-  };
   // cutlass_bench --grouped=32,4096,7168 --tokens=8192 --distribution=sparse (its counts, sorted)
-  auto const sparse = experts(4096, 7168, {1297, 1088, 920, 778, 658, 556, 470, 398, 336, 284, 240, 203,
-                                           172,  145,  123, 104, 88,  74,  63,  53,  45,  38,  32,  27,
-                                           0,    0,    0,   0,   0,   0,   0,   0});
-  EXPECT_LT(time(tall, sparse), time(large, sparse));
-  auto const decode = experts(14336, 4096, {0, 0, 0, 21, 8, 1, 4, 0});   // --tokens=34 (skewed)
-  EXPECT_LT(time(token, decode), time(tall, decode));
-  auto const small_experts = experts(2048, 1024, std::vector<int>(256, 4));
-  EXPECT_LT(time(token, small_experts), time(tall, small_experts));
+  auto const sparse = expert_problems(4096, 7168, {1297, 1088, 920, 778, 658, 556, 470, 398, 336, 284, 240, 203,
+                                                   172,  145,  123, 104, 88,  74,  63,  53,  45,  38,  32,  27,
+                                                   0,    0,    0,   0,   0,   0,   0,   0});
+  EXPECT_LT(grouped_time(tall, sparse), grouped_time(large, sparse));
+  auto const decode = expert_problems(14336, 4096, {0, 0, 0, 21, 8, 1, 4, 0});   // --tokens=34 (skewed)
+  EXPECT_LT(grouped_time(token, decode), grouped_time(tall, decode));
+  auto const small_experts = expert_problems(2048, 1024, std::vector<int>(256, 4));
+  EXPECT_LT(grouped_time(token, small_experts), grouped_time(tall, small_experts));
 }
 
 /// The skinny kernel against the sm90 token tiles as the H200 measured them (s12 final run):
