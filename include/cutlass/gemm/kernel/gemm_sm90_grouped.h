@@ -75,6 +75,23 @@ struct GemmSm90Grouped {
 
   // ---- shared by the three launches --------------------------------------------------------
 
+  /// A launch's workspace for its group table: kErrorWorkspaceNull when null,
+  /// kErrorMisalignedOperand when not 256-byte aligned (the table's arrays are, at their
+  /// offsets), else kSuccess.
+  static Status check_table_workspace(void const *workspace) {
+    if (workspace == nullptr) return Status::kErrorWorkspaceNull;
+    if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+    return Status::kSuccess;
+  }
+
+  /// A device-written table's prototype maps and output operator (`prepare`'s mainloop and
+  /// epilogue) from `args`: kErrorMisalignedOperand when the driver refuses the maps.
+  template <typename Prepare>
+  static Status make_prototype(Arguments const &args, Prepare &prepare) {
+    bool const made = Mainloop::make_params(args, prepare.mainloop) && Epilogue::make_params(args, prepare.epilogue);
+    return made ? Status::kSuccess : Status::kErrorMisalignedOperand;
+  }
+
   /// A grouped launch's rows of units for M rows: tile rows, in clusters of kClusterM.
   CUTLASS_HOST_DEVICE static int64_t unit_rows(int64_t m) {
     int64_t const m_tiles = (m + TileShape::kM - 1) / TileShape::kM;
@@ -234,8 +251,7 @@ struct GemmSm90Grouped {
       std::vector<Sm90GroupTiles> const &tiles = table.tiles;
       int const units = count > 0 ? tiles.back().end : 0;
       if (units == 0) return Status::kSuccess;
-      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      if (Status const checked = check_table_workspace(workspace); checked != Status::kSuccess) return checked;
       auto *device_groups = static_cast<GroupParams *>(workspace);
       auto *device_tiles =
           reinterpret_cast<Sm90GroupTiles *>(static_cast<char *>(workspace) + grouped_tiles_offset(count));
@@ -349,12 +365,9 @@ struct GemmSm90Grouped {
     } else {
       if (shape.problem_size.n() == 0) return Status::kSuccess;
       if (offsets == nullptr) return Status::kErrorInvalidProblem;
-      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      if (Status const checked = check_table_workspace(workspace); checked != Status::kSuccess) return checked;
       ContiguousPrepare prepare;
-      if (!Mainloop::make_params(shape, prepare.mainloop) || !Epilogue::make_params(shape, prepare.epilogue)) {
-        return Status::kErrorMisalignedOperand;
-      }
+      if (Status const made = make_prototype(shape, prepare); made != Status::kSuccess) return made;
       prepare.offsets = offsets;
       prepare.count = count;
       prepare.n = shape.problem_size.n();
@@ -458,12 +471,9 @@ struct GemmSm90Grouped {
       return Status::kErrorNotSupported;
     } else {
       if (count == 0) return Status::kSuccess;
-      if (workspace == nullptr) return Status::kErrorWorkspaceNull;
-      if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0) return Status::kErrorMisalignedOperand;
+      if (Status const checked = check_table_workspace(workspace); checked != Status::kSuccess) return checked;
       DeviceSizedPrepare prepare;
-      if (!Mainloop::make_params(prototype, prepare.mainloop) || !Epilogue::make_params(prototype, prepare.epilogue)) {
-        return Status::kErrorMisalignedOperand;
-      }
+      if (Status const made = make_prototype(prototype, prepare); made != Status::kSuccess) return made;
       prepare.groups_in = groups;
       prepare.count = count;
       return run_after_prologue(gemm_sm90_device_sized_prepare_kernel<GemmSm90Grouped>, prepare, workspace, count, stream);
