@@ -241,11 +241,19 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  * independent and may run concurrently (one grouped launch, below): no C may overlap another
  * problem's A, B or C, as in cuBLAS.
  *
+ * Pointer arrays: Aarray, Barray and Carray may be in device memory, as cuBLAS takes them, or
+ * in host memory (pageable, pinned or managed). The library reads every entry on the host during
+ * the call, like the size arrays, so the arrays may be reused as soon as the call returns. An
+ * array in device memory (cudaPointerGetAttributes tells) is first copied to the host on the
+ * handle's stream, and the call waits for that stream (cudaStreamSynchronize), so entries the
+ * caller's kernels wrote on it are seen: the call then blocks the host until the stream's
+ * earlier work is done, and answers NOT_SUPPORTED while the stream is being captured into a CUDA
+ * graph (before any problem is checked). Host arrays save that wait; for arrays written on the
+ * device in a captured step, cutlassLibGemmGroupedDeviceSizesEx reads pointers and sizes on the
+ * device. A device array shorter than the problem count is an error CUDA may not tell
+ * (INVALID_VALUE when it does; else the entries past it are whatever memory follows).
+ *
  * Differences from cuBLAS, in this version:
- *  - Aarray, Barray and Carray are HOST arrays of device pointers (cuBLAS takes device arrays).
- *    The library reads them during the call, like the size arrays, so they may be reused as soon
- *    as the call returns. An array in device memory answers INVALID_VALUE (cudaPointerGetAttributes
- *    tells; host, pinned and managed memory are accepted).
  *  - When the build has a grouped kernel for the call's types and layouts (names
  *    "..._grouped_...": bf16 / f16 in and out, every layout; e4m3 in, bf16 / f16 out, TN; bf16 /
  *    f16 in, f32 out, TN; sm_90; the default set has a 128x128 tile of each, a 256x128 tile for
@@ -276,7 +284,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
  * would be one in cutlassLibGemmEx (e.g. Aarray may be NULL when every problem has k == 0).
  *
- * Statuses: those of cutlassLibGemmEx, with these rules. Every problem's arguments are checked
+ * Statuses: those of cutlassLibGemmEx, with these rules. Pointer arrays in device memory are
+ * copied first (NOT_SUPPORTED while capturing, ALLOC_FAILED when the host cannot hold the copies,
+ * EXECUTION_FAILED when the stream holds an earlier failure). Then every problem's arguments are checked
  * before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
  * (then the type combination, then the D scale / amax, outer-vector scales and precise
  * accumulation); then every
@@ -291,7 +301,8 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
 /** batchCount GEMMs of one shape (cublasGemmBatchedEx):
  *      C[i] = alpha * op(A[i]) op(B[i]) + beta * C[i],   A[i] = Aarray[i], ... for 0 <= i < batchCount,
  *  with transa, transb, m, n, k, lda, ldb, ldc, alpha and beta as in cutlassLibGemmEx, shared by
- *  every problem. Aarray, Barray, Carray: host arrays of batchCount device pointers. batchCount == 0
+ *  every problem. Aarray, Barray, Carray: arrays of batchCount device pointers, in device memory
+ *  (as cuBLAS's) or host memory (see the section's pointer-array rules). batchCount == 0
  *  returns SUCCESS after the argument checks, touching nothing (also without a device). Statuses
  *  as the conventions of this section state; INVALID_VALUE for batchCount < 0 (unlike
  *  cutlassLibGemmStridedBatchedEx, which needs batchCount >= 1), and no upper limit on
@@ -322,7 +333,7 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmBatchedEx(
  *  nothing whatever their number (one stands for the group).
  *  INVALID_VALUE, besides a single call's reasons in any group: group_count < 0; a NULL size,
  *  transpose, leading-dimension, alpha, beta or group_size array when group_count > 0;
- *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a pointer array in device memory; a fused
+ *  group_size[g] < 0 (or sizes adding up past 2^63 - 1); a fused
  *  epilogue's vector or aux batchStride with which the call's problems' entries span more than
  *  2^63 - 1 bytes; a problem whose output (C) shares an element with an earlier problem's, told
  *  (after every problem's own checks) at the later problem: exactly for outputs of one ldc and

@@ -390,6 +390,9 @@ cutlassLibStatus_t grouped_ex(
   call.B = Barray;
   call.C = Carray;
   call.D = Carray;
+  PointerArrayCopies copies;   // cuBLAS's device arrays, read on the host
+  GemmGroupedOutcome const copied = HandleAccess::copy_pointer_arrays(handle->handle, &call, &copies);
+  if (copied.failure != GemmFailure::kNone) return to_c_status(copied.failure);
   // As in a single call: every argument error first (of every problem), then the type combination.
   GemmGroupedOutcome const checked = check_grouped_arguments(call);
   if (checked.failure != GemmFailure::kNone) return to_c_status(checked.failure);

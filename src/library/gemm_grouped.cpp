@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <new>
 #include <cstdio>
+#include <exception>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -118,6 +120,20 @@ bool in_device_memory(void const *array) {
     return false;
   }
   return attributes.type == cudaMemoryTypeDevice;
+}
+
+/// The number of problems (the sum of the group sizes) in `*problems`; kInvalidValue for a
+/// negative group size or a sum past 2^63 - 1.
+GemmGroupedOutcome count_problems(GemmGroupedCall const &call, int64_t *problems) {
+  *problems = 0;
+  for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
+    int64_t const size = call.groups[size_t(g)].size;
+    if (size < 0) return at(GemmFailure::kInvalidValue, "group_size must be >= 0", g);
+    if (__builtin_add_overflow(*problems, size, problems)) {
+      return at(GemmFailure::kInvalidValue, "the group sizes add up past 2^63 - 1 problems", g);
+    }
+  }
+  return {};
 }
 
 /// Problem `i` through gemm_call without launching (its device, kernels, alignment and
@@ -376,22 +392,77 @@ ProblemIndex overlapping_output(GemmGroupedCall const &call) {
 
 }  // namespace
 
-GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
-  int64_t const group_count = int64_t(call.groups.size());
+GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_t stream, PointerArrayCopies *copies) {
   int64_t problems = 0;
-  for (int64_t g = 0; g < group_count; ++g) {
-    int64_t const size = call.groups[size_t(g)].size;
-    if (size < 0) return logged(at(GemmFailure::kInvalidValue, "group_size must be >= 0", g));
-    if (__builtin_add_overflow(problems, size, &problems)) {
-      return logged(at(GemmFailure::kInvalidValue, "the group sizes add up past 2^63 - 1 problems", g));
-    }
+  if (count_problems(*call, &problems).failure != GemmFailure::kNone || problems == 0) return {};
+  bool const d_is_c = static_cast<void const *>(call->D) == static_cast<void const *>(call->C);
+  bool const a = in_device_memory(call->A), b = in_device_memory(call->B), c = in_device_memory(call->C),
+             d = !d_is_c && in_device_memory(call->D);
+  if (!a && !b && !c && !d) return {};
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    return logged(at(GemmFailure::kNotSupported,
+                     "pointer arrays in device memory are copied to the host, which a stream being captured cannot "
+                     "wait for (cutlassLibGemmGroupedDeviceSizesEx reads its arrays on the device)"));
   }
+  size_t const entries = size_t(problems);
+  if (entries > SIZE_MAX / sizeof(void *)) {
+    return logged(at(GemmFailure::kAllocFailed, "the host cannot hold copies of the pointer arrays"));
+  }
+  GemmFailure failure = GemmFailure::kNone;
+  // Enqueues the copy of `from` (device memory) into `to`, resized to one pointer per problem.
+  auto const enqueue = [&](void const *from, auto *to) {
+    if (failure != GemmFailure::kNone) return;
+    try {
+      to->resize(entries);
+    } catch (std::exception const &) {   // bad_alloc, or length_error past the vector's max_size
+      failure = GemmFailure::kAllocFailed;
+      return;
+    }
+    cudaError_t const copied =
+        cudaMemcpyAsync(to->data(), from, entries * sizeof(void *), cudaMemcpyDeviceToHost, stream);
+    if (copied != cudaSuccess) {
+      cudaGetLastError();
+      failure = copied == cudaErrorInvalidValue ? GemmFailure::kInvalidValue : GemmFailure::kLaunchFailed;
+    }
+  };
+  if (a) enqueue(call->A, &copies->A);
+  if (b) enqueue(call->B, &copies->B);
+  if (c) enqueue(call->C, &copies->C);
+  if (d) enqueue(call->D, &copies->D);
+  // wait for the copies enqueued so far, also after a failure (they write into `copies`)
+  if (cudaStreamSynchronize(stream) != cudaSuccess && failure == GemmFailure::kNone) {
+    failure = GemmFailure::kLaunchFailed;
+  }
+  switch (failure) {
+    case GemmFailure::kNone: break;
+    case GemmFailure::kAllocFailed:
+      return logged(at(failure, "the host cannot hold copies of the pointer arrays"));
+    case GemmFailure::kInvalidValue:
+      return logged(at(failure, "CUDA refused to copy a pointer array from device memory (shorter than the problems?)"));
+    default:
+      return logged(at(failure, "copying the pointer arrays from device memory failed (an earlier error on the stream?)"));
+  }
+  if (a) call->A = copies->A.data();
+  if (b) call->B = copies->B.data();
+  if (c) call->C = copies->C.data();
+  if (d) call->D = copies->D.data();
+  if (c && d_is_c) call->D = copies->C.data();   // one array as C and D (the C API's Carray): one copy
+  return {};
+}
+
+GemmGroupedOutcome check_grouped_arguments(GemmGroupedCall const &call) {
+  int64_t problems = 0;
+  GemmGroupedOutcome const counted = count_problems(call, &problems);
+  if (counted.failure != GemmFailure::kNone) return logged(counted);
   // NOTE: before any entry is read: reading a device array on the host would crash.
   if (problems > 0 && (in_device_memory(call.A) || in_device_memory(call.B) || in_device_memory(call.C) ||
                        in_device_memory(call.D))) {
     return logged(at(GemmFailure::kInvalidValue,
-                     "the pointer arrays (Aarray, Barray, Carray) must be host arrays; these are in device memory"));
+                     "a pointer array in device memory that was not copied to the host (copy_device_pointer_arrays)"));
   }
+  int64_t const group_count = int64_t(call.groups.size());
   // Every argument error of every problem, in problem order, before anything unsupported. A
   // group without problems gets its shape checked as a problem with null pointers would be
   // (the shape alone: sizes, leading dimensions, transposes, types).

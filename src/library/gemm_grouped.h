@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <vector>
+#include <cuda_runtime_api.h>
 
 #include "gemm_call.h"
 
@@ -25,8 +26,9 @@ struct GemmGroup {
 };
 
 /// A grouped GEMM: problem j of group g is entry (size of groups 0 .. g-1) + j of the pointer
-/// arrays, which are HOST arrays of device pointers; a null array counts as an array of null
-/// pointers (so it is an error exactly where a null pointer would be one).
+/// arrays, which are HOST arrays of device pointers (copy_device_pointer_arrays makes host copies
+/// of arrays in device memory); a null array counts as an array of null pointers (so it is an
+/// error exactly where a null pointer would be one).
 struct GemmGroupedCall {
   std::vector<GemmGroup> groups;
   void const *const *A = nullptr;
@@ -50,8 +52,28 @@ struct GemmGroupedOutcome {
   size_t workspace_bytes = 0;   ///< planned without running: the workspace the call would need
 };
 
-/// The argument checks of every problem, before anything else: a pointer array in device memory,
-/// a negative group size or a problem count past 2^63 - 1 (kInvalidValue), then
+/// Host copies of a call's pointer arrays that were in device memory (copy_device_pointer_arrays).
+struct PointerArrayCopies {
+  std::vector<void const *> A, B;
+  std::vector<void *> C, D;
+};
+
+/// cuBLAS's batched and grouped calls take their pointer arrays in device memory. When any of
+/// call->A, B, C, D is there (cudaPointerGetAttributes says device memory; host, pinned and
+/// managed arrays are read in place), its entries (one per problem: the sum of the group sizes)
+/// are copied into `copies` on `stream`, the stream is waited for (so what the caller's work on
+/// it wrote there is seen) and `call` points at the copies (an array passed as both C and D is
+/// copied once). Nothing is done (kNone) when no array is in device memory, when the group
+/// sizes are invalid (check_grouped_arguments tells) or when there is no problem. Failures:
+/// kNotSupported while `stream` is being captured (a capture cannot wait for the copy;
+/// cutlassLibGemmGroupedDeviceSizesEx reads its arrays on the device), kAllocFailed when the host
+/// cannot hold the copies, kInvalidValue when CUDA refuses the copy (an array shorter than the
+/// problem count, when CUDA can tell), kLaunchFailed when the stream holds an earlier failure.
+GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_t stream, PointerArrayCopies *copies);
+
+/// The argument checks of every problem, before anything else: a negative group size or a
+/// problem count past 2^63 - 1, a pointer array still in device memory (not copied by
+/// copy_device_pointer_arrays: the host cannot read it) (kInvalidValue), then
 /// check_gemm_arguments for every problem (for a group without problems: check_gemm_shape, then
 /// check_gemm_arguments of its shape with N = 0, which reads no pointer but the handle's
 /// epilogue and scale arguments, as a single call with N == 0 does); the answer is the first

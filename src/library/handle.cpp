@@ -256,6 +256,9 @@ Status Handle::gemm_grouped(NumericTypeID element_compute, NumericTypeID element
   call.B = B;
   call.C = C;
   call.D = C;
+  PointerArrayCopies copies;   // cuBLAS's device arrays, read on the host
+  GemmGroupedOutcome const copied = HandleAccess::copy_pointer_arrays(*this, &call, &copies);
+  if (copied.failure != GemmFailure::kNone) return to_status(copied.failure);
   return to_status(HandleAccess::grouped(*this, call).failure);
 }
 
@@ -355,6 +358,11 @@ Outcome HandleAccess::on_device(Handle &h, bool execute, Run &&run) {
 
 GemmOutcome HandleAccess::call(Handle &h, GemmCall const &call, bool execute) {
   return on_device<GemmOutcome>(h, execute, [&](GemmContext const &c) { return gemm_call(call, c, execute); });
+}
+
+GemmGroupedOutcome HandleAccess::copy_pointer_arrays(Handle &h, GemmGroupedCall *call, PointerArrayCopies *copies) {
+  DeviceGuard guard(h.device_);
+  return copy_device_pointer_arrays(call, h.stream_, copies);
 }
 
 GemmGroupedOutcome HandleAccess::grouped(Handle &h, GemmGroupedCall const &call, bool execute) {

@@ -13,6 +13,8 @@ namespace library {
 struct HandleAccess {
   /// gemm_call() with the handle's device made current; records the chosen kernel when executing.
   static GemmOutcome call(Handle &handle, GemmCall const &call, bool execute);
+  /// copy_device_pointer_arrays() on the handle's device and stream (before the grouped checks).
+  static GemmGroupedOutcome copy_pointer_arrays(Handle &handle, GemmGroupedCall *call, PointerArrayCopies *copies);
   /// gemm_grouped() with the handle's device made current; records the last kernel that ran.
   static GemmGroupedOutcome grouped(Handle &handle, GemmGroupedCall const &call, bool execute = true);
   /// gemm_grouped_contiguous() with the handle's device made current; records the kernel.

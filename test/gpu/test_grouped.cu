@@ -1,7 +1,9 @@
 /// GPU tests of the C API's grouped and pointer-array batched GEMMs (cutlassLibGemmGroupedBatchedEx,
 /// cutlassLibGemmBatchedEx): every problem against the device reference, every byte of the shared
 /// C buffer outside the problems' M x N regions unchanged, the BLAS quick returns per problem,
-/// device-side scalars, the handle's stream, and a bad last group launching nothing. The host
+/// device-side scalars, the handle's stream, pointer arrays in device memory (cuBLAS's
+/// convention: copied to the host after the stream's earlier work), and a bad last group
+/// launching nothing. The host
 /// side (statuses without a device) is test/c_api/test_grouped_api.cpp.
 #include <gtest/gtest.h>
 
@@ -47,6 +49,32 @@ cutlassLibStatus_t run_grouped(cutlassLibHandle_t handle, GroupedProblems const 
                                         ldb.data(), beta,
                                         C.data(), problems.output_type(), ldc.data(), int64_t(size.size()),
                                         size.data(), CUTLASS_LIB_COMPUTE_32F);
+}
+
+/// An array of pointers in device memory, as cuBLAS's batched calls take them.
+template <typename Pointer>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::vector<Pointer> const &entries) : buffer_(entries.size() * sizeof(Pointer)) {
+    EXPECT_EQ(cudaSuccess, cudaMemcpy(buffer_.get(), entries.data(), entries.size() * sizeof(Pointer),
+                                      cudaMemcpyHostToDevice));
+  }
+  Pointer const *get() const { return static_cast<Pointer const *>(buffer_.get()); }
+  /// Writes `entries` on `stream` (from the host memory of `entries`, which must outlive the copy).
+  bool write_async(std::vector<Pointer> const &entries, cudaStream_t stream) {
+    return cudaMemcpyAsync(buffer_.get(), entries.data(), entries.size() * sizeof(Pointer), cudaMemcpyHostToDevice,
+                           stream) == cudaSuccess;
+  }
+
+ private:
+  DeviceBuffer buffer_;
+};
+
+/// Keeps one thread busy for `cycles` clock cycles: work enqueued behind it on its stream waits.
+__global__ void hold_stream(long long cycles) {
+  long long const start = clock64();
+  while (clock64() - start < cycles) {
+  }
 }
 
 class CApiGroupedGpu : public ::testing::Test {
@@ -303,6 +331,81 @@ TEST_F(CApiGroupedGpu, PointerArrayBatchedOnTheHandlesStream) {
   cudaStreamDestroy(stream);
 }
 
+TEST_F(CApiGroupedGpu, PointerArraysInDeviceMemoryAsCublasTakesThem) {
+  // kMixedGroups (empty, k == 0, beta == 0 over NaN) with A, B and C arrays in device memory:
+  // the same kernel as with host arrays, the same results
+  if (!has_kernels_for(kMixedGroups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 700);
+  auto const transa = problems.transa(), transb = problems.transb();
+  auto const m = problems.m(), n = problems.n(), k = problems.k(), size = problems.size();
+  auto const lda = problems.lda(), ldb = problems.ldb(), ldc = problems.ldc();
+  std::vector<float> const alpha = problems.alpha(), beta = problems.beta();
+  DeviceArray<void const *> const A(problems.A()), B(problems.B());
+  DeviceArray<void *> const C(problems.C());
+  char const *host_kernel = nullptr, *device_kernel = nullptr;
+  size_t device_bytes = 0;
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, run_grouped(handle_, problems, alpha.data(), beta.data(), &host_kernel));
+  auto const select = [&](char const **kernel, size_t *bytes) {
+    return cutlassLibGemmGroupedBatchedExSelect(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                                alpha.data(), A.get(), CUDA_R_16BF, lda.data(), B.get(), CUDA_R_16BF,
+                                                ldb.data(), beta.data(), C.get(), CUDA_R_16BF, ldc.data(),
+                                                int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F, kernel,
+                                                bytes);
+  };
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, select(&device_kernel, &device_bytes));
+  EXPECT_EQ(std::string(host_kernel ? host_kernel : "(none)"), std::string(device_kernel ? device_kernel : "(none)"));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS,
+            cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
+                                           alpha.data(), A.get(), CUDA_R_16BF, lda.data(), B.get(), CUDA_R_16BF,
+                                           ldb.data(), beta.data(), C.get(), CUDA_R_16BF, ldc.data(),
+                                           int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  problems.expect_results();
+}
+
+TEST_F(CApiGroupedGpu, DeviceArraysWrittenOnTheHandlesStreamAreSeen) {
+  // cublasGemmBatchedEx's use: the pointer arrays written on the stream right before the call
+  // (the copy waits for them); while the stream is captured the call is NOT_SUPPORTED and
+  // launches nothing
+  std::vector<Group> const groups = {{CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 72, 48, 1.0f, 0.5f, 5}};
+  if (!has_kernels_for(groups)) NO_KERNEL_FOR(missing_);
+  GroupedProblems problems(groups, /*device_scalars=*/false, 800);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, stream));
+  Group const &g = groups[0];
+  float const alpha = g.alpha, beta = g.beta;
+  auto const A_host = problems.A(), B_host = problems.B();
+  auto const C_host = problems.C();
+  DeviceArray<void const *> A(std::vector<void const *>(A_host.size(), nullptr)),
+      B(std::vector<void const *>(B_host.size(), nullptr));
+  DeviceArray<void *> C(std::vector<void *>(C_host.size(), nullptr));
+  auto const call = [&] {
+    return cutlassLibGemmBatchedEx(handle_, g.transa, g.transb, g.m, g.n, g.k, &alpha, A.get(), CUDA_R_16BF,
+                                   problems.lda()[0], B.get(), CUDA_R_16BF, problems.ldb()[0], &beta, C.get(),
+                                   CUDA_R_16BF, problems.ldc()[0], g.size, CUTLASS_LIB_COMPUTE_32F);
+  };
+
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaSuccess, cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, call());
+  ASSERT_EQ(cudaSuccess, cudaStreamEndCapture(stream, &graph));
+  size_t nodes = 0;
+  ASSERT_EQ(cudaSuccess, cudaGraphGetNodes(graph, nullptr, &nodes));
+  EXPECT_EQ(0u, nodes) << "the refused call enqueued work";
+  cudaGraphDestroy(graph);
+
+  // the entries arrive on the stream after a delay the copy must wait for
+  hold_stream<<<1, 1, 0, stream>>>(100000000);   // ~50 ms at the H200's clock
+  ASSERT_EQ(cudaSuccess, cudaGetLastError());
+  ASSERT_TRUE(A.write_async(A_host, stream) && B.write_async(B_host, stream) && C.write_async(C_host, stream));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, call());
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  problems.expect_results();
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetStream(handle_, nullptr));
+  cudaStreamDestroy(stream);
+}
+
 TEST_F(CApiGroupedGpu, ABadLastGroupLaunchesNothing) {
   std::vector<Group> const groups = {
       {CUTLASS_LIB_OP_T, CUTLASS_LIB_OP_N, 64, 48, 40, 1.0f, 0.5f, 2},
@@ -329,16 +432,17 @@ TEST_F(CApiGroupedGpu, ABadLastGroupLaunchesNothing) {
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   EXPECT_TRUE(problems.c_untouched()) << "groups 0 and 1 ran before group 2 was checked";
 
-  // pointer arrays in device memory (as cuBLAS takes them) are refused, not read
-  lda = problems.lda();
-  DeviceBuffer device_array(A.size() * sizeof(void const *));
-  ASSERT_EQ(cudaSuccess, cudaMemcpy(device_array.get(), A.data(), A.size() * sizeof(void const *), cudaMemcpyHostToDevice));
-  void const *const *const A_device = static_cast<void const *const *>(device_array.get());
+  // the same with the pointer arrays in device memory (as cuBLAS takes them): read, then refused
+  DeviceArray<void const *> const A_device(A), B_device(B);
+  DeviceArray<void *> const C_device(C);
   EXPECT_EQ(CUTLASS_LIB_STATUS_INVALID_VALUE,
             cutlassLibGemmGroupedBatchedEx(handle_, transa.data(), transb.data(), m.data(), n.data(), k.data(),
-                                           alpha.data(), A_device, CUDA_R_16BF, lda.data(), B.data(), CUDA_R_16BF,
-                                           ldb.data(), beta.data(), C.data(), CUDA_R_16BF, ldc.data(),
-                                           int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F));
+                                           alpha.data(), A_device.get(), CUDA_R_16BF, lda.data(), B_device.get(),
+                                           CUDA_R_16BF, ldb.data(), beta.data(), C_device.get(), CUDA_R_16BF,
+                                           ldc.data(), int64_t(size.size()), size.data(), CUTLASS_LIB_COMPUTE_32F));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(problems.c_untouched()) << "device pointer arrays: groups ran before group 2 was checked";
+  lda = problems.lda();
 
   // a fused epilogue is refused before anything runs
   ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetEpilogue(handle_, CUTLASS_LIB_EPILOGUE_RELU));

@@ -231,7 +231,9 @@ class CUTLASS_LIB_API Handle {
   /// group_count groups of GEMMs (the C API's cutlassLibGemmGroupedBatchedEx, which states the
   /// rules, the one-launch conditions and the order of the checks): problem e of group g computes
   /// C[e] = alpha_g * op(A[e]) * op(B[e]) + beta_g * C[e] in place, C column-major; A, B, C are
-  /// HOST arrays of sum(size) device pointers, groups in order. Statuses as gemm_universal's:
+  /// arrays of sum(size) device pointers, groups in order, in host or device memory (the C API's
+  /// pointer-array rules: device arrays are copied to the host on the handle's stream, which the
+  /// call waits for; kErrorNotSupported while the stream is being captured). Statuses as gemm_universal's:
   /// kErrorInvalidProblem for any argument error of any problem (checked before anything runs),
   /// then kErrorNotSupported (types without kernels, a D scale / amax, non-scalar operand
   /// scales or precise accumulation in `epilogue`), the device, the kernels, the workspace, the launch. `epilogue`: the
