@@ -242,13 +242,15 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  * problem's A, B or C, as in cuBLAS.
  *
  * Pointer arrays: Aarray, Barray and Carray may be in device memory, as cuBLAS takes them, or
- * in host memory (pageable, pinned or managed). The library reads every entry on the host during
- * the call, like the size arrays, so the arrays may be reused as soon as the call returns. An
- * array in device memory (cudaPointerGetAttributes tells) is first copied to the host on the
- * handle's stream, and the call waits for that stream (cudaStreamSynchronize), so entries the
- * caller's kernels wrote on it are seen: the call then blocks the host until the stream's
- * earlier work is done, and answers NOT_SUPPORTED while the stream is being captured into a CUDA
- * graph (before any problem is checked). Host arrays save that wait; for arrays written on the
+ * in host memory. The library reads the entries on the host during the call, like the size
+ * arrays, so the arrays may be reused as soon as the call returns. An array in device or managed
+ * memory (cudaPointerGetAttributes tells) is first copied to the host on the handle's stream, and
+ * the call waits for that stream (cudaStreamSynchronize), so entries the caller's work on it
+ * wrote are seen: the call then blocks the host until the stream's earlier work is done, and
+ * answers NOT_SUPPORTED while the stream is being captured into a CUDA graph. Only the entries
+ * the call reads are copied (one per problem, one for a whole group whose m or n is 0). Arrays
+ * in pageable or pinned host memory are read in place at once, without waiting for the stream:
+ * the caller fills them before the call. Host arrays save the wait; for arrays written on the
  * device in a captured step, cutlassLibGemmGroupedDeviceSizesEx reads pointers and sizes on the
  * device. A device array shorter than the problem count is an error CUDA may not tell
  * (INVALID_VALUE when it does; else the entries past it are whatever memory follows).
@@ -285,9 +287,13 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  * would be one in cutlassLibGemmEx (e.g. Aarray may be NULL when every problem has k == 0).
  *
  * Statuses: those of cutlassLibGemmEx, with these rules. Pointer arrays in device memory are
- * copied first (NOT_SUPPORTED while capturing, ALLOC_FAILED when the host cannot hold the copies,
- * EXECUTION_FAILED when the stream holds an earlier failure). Then every problem's arguments are checked
- * before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
+ * copied after the call's own argument checks (the handle, group_count, the NULL per-group
+ * arrays, the handle's epilogue arguments; a negative group_size or sizes adding up past
+ * 2^63 - 1 skip the copy) and before the problems' checks:
+ * NOT_SUPPORTED while the stream is being captured, ALLOC_FAILED when the host cannot hold the
+ * copies, INVALID_VALUE when CUDA refuses a copy, EXECUTION_FAILED when CUDA cannot tell where an
+ * array lives or the copy or the wait fails (an earlier failure on the stream). Then every
+ * problem's arguments are checked before anything else, and every INVALID_VALUE of any problem comes before a NOT_SUPPORTED of any
  * (then the type combination, then the D scale / amax, outer-vector scales and precise
  * accumulation); then every
  * problem's kernel is selected (NO_DEVICE, NO_KERNEL, ARCH_MISMATCH) and its workspace compared

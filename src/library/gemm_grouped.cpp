@@ -26,9 +26,11 @@ namespace library {
 
 namespace {
 
-/// Where a problem sits: its group, its index in the group, its entry in the pointer arrays.
+/// Where a problem sits: its group, its index in the group, its entry (its place among all the
+/// call's problems: the batch entry of the epilogue's operands) and its slot in the pointer
+/// arrays (the entry, or in packed arrays its place among the visited problems).
 struct ProblemIndex {
-  int64_t group, problem, entry;
+  int64_t group, problem, entry, slot;
 };
 
 /// `pointer` moved by `elements` elements of `type`.
@@ -47,10 +49,10 @@ T *advanced(T *pointer, NumericTypeID type, int64_t elements) {
 /// so entry * batchStride could overflow for it.
 GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
   GemmCall c = call.groups[size_t(index.group)].shape;
-  c.A = call.A ? call.A[index.entry] : nullptr;
-  c.B = call.B ? call.B[index.entry] : nullptr;
-  c.C = call.C ? call.C[index.entry] : nullptr;
-  c.D = call.D ? call.D[index.entry] : nullptr;
+  c.A = call.A ? call.A[index.slot] : nullptr;
+  c.B = call.B ? call.B[index.slot] : nullptr;
+  c.C = call.C ? call.C[index.slot] : nullptr;
+  c.D = call.D ? call.D[index.slot] : nullptr;
   if (c.m <= 0 || c.n <= 0) return c;
   GemmEpilogueArguments &e = c.epilogue;
   if (e.kind.element_bias != NumericTypeID::kInvalid) {
@@ -69,18 +71,24 @@ GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
 /// nothing, so their pointers do not matter and one problem stands for all of them.
 bool empty_output(GemmGroup const &group) { return group.shape.m == 0 || group.shape.n == 0; }
 
+/// The problems of `group` that for_each_problem visits.
+int64_t visited_problems(GemmGroup const &group) {
+  return empty_output(group) ? std::min<int64_t>(group.size, 1) : group.size;
+}
+
 /// Calls visit(index) for every problem, groups in order, until it returns false; a group with an
 /// empty output is visited once (its first problem), so a huge count of such problems costs nothing.
 template <typename Visit>
 void for_each_problem(GemmGroupedCall const &call, Visit &&visit) {
-  int64_t entry = 0;
+  int64_t entry = 0, slot = 0;
   for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
     GemmGroup const &group = call.groups[size_t(g)];
-    int64_t const visited = empty_output(group) ? std::min<int64_t>(group.size, 1) : group.size;
+    int64_t const visited = visited_problems(group);
     for (int64_t j = 0; j < visited; ++j) {
-      if (!visit(ProblemIndex{g, j, entry + j})) return;
+      if (!visit(ProblemIndex{g, j, entry + j, slot + j})) return;
     }
     entry += group.size;
+    slot += call.packed_arrays ? visited : group.size;
   }
 }
 
@@ -109,18 +117,33 @@ GemmGroupedOutcome logged(GemmGroupedOutcome const &outcome) {
   return outcome;
 }
 
-/// True when CUDA knows `array` as device memory, which the host cannot read (a caller used to
-/// cuBLAS's device pointer arrays). Host memory, pinned or not, and managed memory are readable;
-/// without a device the query fails and every array counts as host memory.
-bool in_device_memory(void const *array) {
-  if (!array) return false;
+/// Where a pointer array lives, as the copy needs to know it.
+enum class ArrayMemory {
+  kHost,      ///< null, pageable or pinned host memory, or no device: read in place
+  kDevice,    ///< device or managed memory: copied after the stream's earlier work
+  kUnknown,   ///< CUDA could not tell (an earlier failure left the context unusable)
+};
+
+/// What cudaPointerGetAttributes says of `array`. Managed memory counts as device memory: a kernel
+/// on the stream may still be writing it, and the host may not read it while kernels run on
+/// devices without concurrent managed access. Without a device or driver every array is host
+/// memory (the call then answers NO_DEVICE).
+ArrayMemory memory_of(void const *array) {
+  if (!array) return ArrayMemory::kHost;
   cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, array) != cudaSuccess) {
+  cudaError_t const queried = cudaPointerGetAttributes(&attributes, array);
+  if (queried != cudaSuccess) {
     cudaGetLastError();
-    return false;
+    bool const no_device = queried == cudaErrorNoDevice || queried == cudaErrorInsufficientDriver ||
+                           queried == cudaErrorInitializationError;
+    return no_device ? ArrayMemory::kHost : ArrayMemory::kUnknown;
   }
-  return attributes.type == cudaMemoryTypeDevice;
+  bool const device = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  return device ? ArrayMemory::kDevice : ArrayMemory::kHost;
 }
+
+/// True when the host may not read `array` in place (check_grouped_arguments' guard).
+bool in_device_memory(void const *array) { return memory_of(array) != ArrayMemory::kHost; }
 
 /// The number of problems (the sum of the group sizes) in `*problems`; kInvalidValue for a
 /// negative group size or a sum past 2^63 - 1.
@@ -363,17 +386,17 @@ ProblemIndex overlapping_output(GemmGroupedCall const &call) {
   try {
     for_each_problem(call, [&](ProblemIndex const &i) {
       GemmCall const &shape = call.groups[size_t(i.group)].shape;
-      if (shape.m > 0 && shape.n > 0) regions.push_back(output_region(shape, call.D ? call.D[i.entry] : nullptr, i));
+      if (shape.m > 0 && shape.n > 0) regions.push_back(output_region(shape, call.D ? call.D[i.slot] : nullptr, i));
       return true;
     });
   } catch (std::bad_alloc const &) {
-    return ProblemIndex{-2, -1, -1};
+    return ProblemIndex{-2, -1, -1, -1};
   }
   auto const before = [](OutputRegion const &x, OutputRegion const &y) {
     return x.begin != y.begin ? x.begin < y.begin : x.index.entry < y.index.entry;
   };
   if (!std::is_sorted(regions.begin(), regions.end(), before)) std::sort(regions.begin(), regions.end(), before);
-  ProblemIndex found{-1, -1, INT64_MAX};
+  ProblemIndex found{-1, -1, INT64_MAX, -1};
   std::vector<OutputRegion const *> open;   // regions whose bytes reach past the current begin
   for (OutputRegion const &r : regions) {
     open.erase(std::remove_if(open.begin(), open.end(), [&](OutputRegion const *o) { return o->end <= r.begin; }),
@@ -394,47 +417,97 @@ ProblemIndex overlapping_output(GemmGroupedCall const &call) {
 
 GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_t stream, PointerArrayCopies *copies) {
   int64_t problems = 0;
-  if (count_problems(*call, &problems).failure != GemmFailure::kNone || problems == 0) return {};
+  if (call->packed_arrays || count_problems(*call, &problems).failure != GemmFailure::kNone || problems == 0) return {};
   bool const d_is_c = static_cast<void const *>(call->D) == static_cast<void const *>(call->C);
-  bool const a = in_device_memory(call->A), b = in_device_memory(call->B), c = in_device_memory(call->C),
-             d = !d_is_c && in_device_memory(call->D);
-  if (!a && !b && !c && !d) return {};
+  ArrayMemory const memory[4] = {memory_of(call->A), memory_of(call->B), memory_of(call->C),
+                                 d_is_c ? ArrayMemory::kHost : memory_of(call->D)};
+  bool any = false;
+  for (ArrayMemory m : memory) {
+    if (m == ArrayMemory::kUnknown) {
+      return logged(at(GemmFailure::kLaunchFailed, "CUDA cannot tell where a pointer array lives (an earlier failure?)"));
+    }
+    any = any || m == ArrayMemory::kDevice;
+  }
+  if (!any) return {};
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
-    cudaGetLastError();
+  cudaError_t const queried = cudaStreamIsCapturing(stream, &capture);
+  if (queried == cudaErrorStreamCaptureImplicit || (queried == cudaSuccess && capture != cudaStreamCaptureStatusNone)) {
+    if (queried != cudaSuccess) cudaGetLastError();
     return logged(at(GemmFailure::kNotSupported,
                      "pointer arrays in device memory are copied to the host, which a stream being captured cannot "
                      "wait for (cutlassLibGemmGroupedDeviceSizesEx reads its arrays on the device)"));
   }
-  size_t const entries = size_t(problems);
-  if (entries > SIZE_MAX / sizeof(void *)) {
+  if (queried != cudaSuccess) {
+    cudaGetLastError();
+    return logged(at(GemmFailure::kLaunchFailed, "the handle's stream cannot be queried (an earlier failure?)"));
+  }
+
+  // The visited problems' entries only (a group with an empty output: its first), packed: runs of
+  // consecutive entries, each one copy per array (one run when no group has an empty output).
+  struct Run {
+    int64_t entry, slot, count;
+  };
+  std::vector<Run> runs;
+  int64_t slots = 0;
+  try {
+    int64_t entry = 0;
+    for (GemmGroup const &group : call->groups) {
+      int64_t const visited = visited_problems(group);
+      if (visited > 0) {
+        if (!runs.empty() && runs.back().entry + runs.back().count == entry) {
+          runs.back().count += visited;
+        } else {
+          runs.push_back(Run{entry, slots, visited});
+        }
+      }
+      entry += group.size;
+      slots += visited;
+    }
+  } catch (std::bad_alloc const &) {
     return logged(at(GemmFailure::kAllocFailed, "the host cannot hold copies of the pointer arrays"));
   }
+
+  // Not captured: a copy into pageable memory and a wait are legal here even while another stream
+  // of this thread is being captured in global mode (they do not touch that stream).
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
   GemmFailure failure = GemmFailure::kNone;
-  // Enqueues the copy of `from` (device memory) into `to`, resized to one pointer per problem.
+  // Enqueues the copies of `from`'s runs into `to`, one pointer per visited problem.
   auto const enqueue = [&](void const *from, auto *to) {
     if (failure != GemmFailure::kNone) return;
     try {
-      to->resize(entries);
+      to->resize(size_t(slots));
     } catch (std::exception const &) {   // bad_alloc, or length_error past the vector's max_size
       failure = GemmFailure::kAllocFailed;
       return;
     }
-    cudaError_t const copied =
-        cudaMemcpyAsync(to->data(), from, entries * sizeof(void *), cudaMemcpyDeviceToHost, stream);
-    if (copied != cudaSuccess) {
-      cudaGetLastError();
-      failure = copied == cudaErrorInvalidValue ? GemmFailure::kInvalidValue : GemmFailure::kLaunchFailed;
+    for (Run const &run : runs) {
+      cudaError_t const copied =
+          cudaMemcpyAsync(to->data() + run.slot, static_cast<char const *>(from) + run.entry * sizeof(void *),
+                          size_t(run.count) * sizeof(void *), cudaMemcpyDeviceToHost, stream);
+      if (copied != cudaSuccess) {
+        cudaGetLastError();
+        failure = copied == cudaErrorInvalidValue ? GemmFailure::kInvalidValue : GemmFailure::kLaunchFailed;
+        return;
+      }
     }
   };
-  if (a) enqueue(call->A, &copies->A);
-  if (b) enqueue(call->B, &copies->B);
-  if (c) enqueue(call->C, &copies->C);
-  if (d) enqueue(call->D, &copies->D);
-  // wait for the copies enqueued so far, also after a failure (they write into `copies`)
-  if (cudaStreamSynchronize(stream) != cudaSuccess && failure == GemmFailure::kNone) {
-    failure = GemmFailure::kLaunchFailed;
+  if (memory[0] == ArrayMemory::kDevice) enqueue(call->A, &copies->A);
+  if (memory[1] == ArrayMemory::kDevice) enqueue(call->B, &copies->B);
+  if (memory[2] == ArrayMemory::kDevice) {
+    if (d_is_c) {
+      enqueue(call->C, &copies->D);   // one array as C and D (the C API's Carray): one copy
+    } else {
+      enqueue(call->C, &copies->C);
+    }
   }
+  if (memory[3] == ArrayMemory::kDevice) enqueue(call->D, &copies->D);
+  // wait for the copies enqueued so far, also after a failure (they write into `copies`)
+  if (cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    if (failure == GemmFailure::kNone) failure = GemmFailure::kLaunchFailed;
+  }
+  cudaThreadExchangeStreamCaptureMode(&mode);
   switch (failure) {
     case GemmFailure::kNone: break;
     case GemmFailure::kAllocFailed:
@@ -444,11 +517,30 @@ GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_
     default:
       return logged(at(failure, "copying the pointer arrays from device memory failed (an earlier error on the stream?)"));
   }
-  if (a) call->A = copies->A.data();
-  if (b) call->B = copies->B.data();
-  if (c) call->C = copies->C.data();
-  if (d) call->D = copies->D.data();
-  if (c && d_is_c) call->D = copies->C.data();   // one array as C and D (the C API's Carray): one copy
+
+  // Every array now packed: those in host memory too (their visited entries, read in place).
+  auto const pack = [&](auto const *from, ArrayMemory where, auto *to) -> decltype(to->data()) {
+    if (!from) return nullptr;
+    if (where != ArrayMemory::kDevice) {
+      to->resize(size_t(slots));   // no larger than a device array's copy, which fit
+      for (Run const &run : runs) std::copy(from + run.entry, from + run.entry + run.count, to->data() + run.slot);
+    }
+    return to->data();
+  };
+  try {
+    call->A = pack(call->A, memory[0], &copies->A);
+    call->B = pack(call->B, memory[1], &copies->B);
+    if (d_is_c) {
+      call->D = pack(call->D, memory[2], &copies->D);
+      call->C = call->D;
+    } else {
+      call->C = pack(call->C, memory[2], &copies->C);
+      call->D = pack(call->D, memory[3], &copies->D);
+    }
+  } catch (std::exception const &) {
+    return logged(at(GemmFailure::kAllocFailed, "the host cannot hold copies of the pointer arrays"));
+  }
+  call->packed_arrays = true;
   return {};
 }
 

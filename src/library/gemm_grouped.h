@@ -35,6 +35,10 @@ struct GemmGroupedCall {
   void const *const *B = nullptr;
   void const *const *C = nullptr;
   void *const *D = nullptr;
+  /// The arrays hold only the problems the call visits, in order: one entry for a group whose
+  /// output is empty (M or N == 0), every problem's of the others (copy_device_pointer_arrays'
+  /// copies); false: one entry per problem.
+  bool packed_arrays = false;
   /// check_grouped_arguments already answered kNone for exactly this call (the C API checks
   /// before its type check): gemm_grouped does not repeat it.
   bool arguments_checked = false;
@@ -52,23 +56,26 @@ struct GemmGroupedOutcome {
   size_t workspace_bytes = 0;   ///< planned without running: the workspace the call would need
 };
 
-/// Host copies of a call's pointer arrays that were in device memory (copy_device_pointer_arrays).
+/// The packed host copies of a call's pointer arrays (copy_device_pointer_arrays).
 struct PointerArrayCopies {
-  std::vector<void const *> A, B;
-  std::vector<void *> C, D;
+  std::vector<void const *> A, B, C;
+  std::vector<void *> D;   ///< also C's when one array is both (the C API's Carray)
 };
 
 /// cuBLAS's batched and grouped calls take their pointer arrays in device memory. When any of
-/// call->A, B, C, D is there (cudaPointerGetAttributes says device memory; host, pinned and
-/// managed arrays are read in place), its entries (one per problem: the sum of the group sizes)
-/// are copied into `copies` on `stream`, the stream is waited for (so what the caller's work on
-/// it wrote there is seen) and `call` points at the copies (an array passed as both C and D is
-/// copied once). Nothing is done (kNone) when no array is in device memory, when the group
-/// sizes are invalid (check_grouped_arguments tells) or when there is no problem. Failures:
-/// kNotSupported while `stream` is being captured (a capture cannot wait for the copy;
+/// call->A, B, C, D is there (cudaPointerGetAttributes says device or managed memory; pageable and
+/// pinned host arrays are read in place), the entries of the problems the call visits (a group
+/// with an empty output: its first only, so a huge count of such problems costs nothing) are
+/// copied into `copies` on `stream`, the stream is waited for (so what the caller's work on it
+/// wrote there is seen), the host arrays' entries are packed likewise, and `call` points at the
+/// packed arrays (packed_arrays; an array passed as both C and D is copied once). Nothing is done
+/// (kNone) when no array is in device memory, when the group sizes are invalid
+/// (check_grouped_arguments tells) or when there is no problem. Failures: kNotSupported while
+/// `stream` is being captured (a capture cannot wait for the copy;
 /// cutlassLibGemmGroupedDeviceSizesEx reads its arrays on the device), kAllocFailed when the host
-/// cannot hold the copies, kInvalidValue when CUDA refuses the copy (an array shorter than the
-/// problem count, when CUDA can tell), kLaunchFailed when the stream holds an earlier failure.
+/// cannot hold the copies, kInvalidValue when CUDA refuses a copy (an array shorter than the
+/// problem count, when CUDA can tell), kLaunchFailed when CUDA cannot tell where an array lives or
+/// the stream holds an earlier failure.
 GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_t stream, PointerArrayCopies *copies);
 
 /// The argument checks of every problem, before anything else: a negative group size or a

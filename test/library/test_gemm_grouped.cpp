@@ -128,6 +128,29 @@ TEST(GemmGrouped, OverlappingOutputsAreAnArgumentError) {
   EXPECT_EQ(1, o.group);
 }
 
+TEST(GemmGrouped, PackedArraysHoldOnlyTheVisitedProblems) {
+  // copy_device_pointer_arrays' layout: group 1 (3 problems, M = 0) keeps one slot, so the five
+  // slots are group 0's two, group 1's first, group 2's two; the problems keep their places
+  Grouped g;
+  g.call.groups[1].size = 3;
+  g.call.groups[1].shape.m = 0;
+  g.call.packed_arrays = true;
+  EXPECT_EQ(GemmFailure::kNone, check_grouped_arguments(g.call).failure);
+  g.A[4] = nullptr;   // slot 4: group 2, problem 1 (entry 6)
+  GemmGroupedOutcome o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(1, o.problem);
+  EXPECT_STREQ("A and B must not be null", o.detail);
+  g.A[4] = g.A[3];
+  g.D[3] = g.D[0];   // slot 3: group 2, problem 0 writes where group 0, problem 0 does
+  g.C[3] = g.C[0];
+  o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure);
+  EXPECT_EQ(2, o.group);
+  EXPECT_EQ(0, o.problem);
+}
+
 TEST(GemmGrouped, TheDeviceIsAskedOnlyAfterEveryArgumentPassed) {
   Grouped g;
   GemmGroupedOutcome o = gemm_grouped(g.call, no_device());
