@@ -108,6 +108,13 @@ bool parse_competitor(std::string const &value, BenchOptions &options, std::stri
   return true;
 }
 
+bool parse_split_k(std::string const &value, BenchOptions &options, std::string *error) {
+  std::vector<int64_t> slices;
+  if (!profiler::parse_integer_list(value, 2, 65535, &slices, error)) return false;
+  options.split_k_slices = slices;
+  return true;
+}
+
 bool parse_groups(std::string const &value, BenchOptions &options, std::string *error) {
   std::vector<std::string> groups = split(value);
   for (std::string const &group : groups) {
@@ -188,6 +195,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"details", string_flag(&BenchOptions::details)},
       {"device", parse_device},
       {"competitor", parse_competitor},
+      {"split-k", parse_split_k},
       {"scale-a", scale_flag(&profiler::ScalingSpec::A)},
       {"scale-b", scale_flag(&profiler::ScalingSpec::B)},
       {"accumulation", parse_accumulation},
@@ -292,6 +300,12 @@ Timing and verification:
   --competitor=cublas|cublaslt  what the ratios are against (default cublas: cublasGemmEx);
                              cublaslt: cublasLtMatmul with its heuristic's first algorithm, as
                              frameworks call it, interleaved with ours the same way
+  --split-k=<slices>         e.g. 2,4,8 or 2:16:2 (each >= 2): the best-kernel search also times
+                             the handle's split-K route with each slice count (cutlass_profiler
+                             --split_k_slices: K in that many slices on the cost model's slice
+                             kernel, then the reduction) where the route takes the shape (one
+                             batch, plain epilogue, K a multiple of the slices); such a best
+                             kernel reads "<slice kernel>+splitk<slices>". Default: none
 
 Grouped mode (one mixture-of-experts layer, bf16, instead of --shapes):
   --grouped=E,N,K            E experts of N x K weights (out x in features); per expert the

@@ -40,6 +40,9 @@ struct BenchOptions {
   std::string details;                ///< the profiler's per-kernel tables; empty: none
   int device = 0;
   bool competitor_cublaslt = false;   ///< --competitor=cublaslt: ratios against cublasLtMatmul
+  /// --split-k=2,4,8: the best-kernel search also times the handle's split-K route with each of
+  /// these slice counts (profiler --split_k_slices) where it takes the shape; empty: not.
+  std::vector<int64_t> split_k_slices;
   profiler::ScalingSpec fp8_scaling;  ///< --scale-a, --scale-b, --accumulation: the fe4m3 rows'
   bool grouped_mode = false;          ///< --grouped=E,N,K: one MoE layer (grouped_profiler.h), no --shapes
   profiler::GroupedOptions grouped;   ///< --grouped (its N: the groups' m), --tokens, --distribution, --counts, --seed

@@ -146,19 +146,40 @@ int main(int argc, char **argv) {
       profiler::GemmSpec const spec = gemm_spec(shape, dtype, options.fp8_scaling);
       profiler::Options const run_options = profiler_options(options, spec);
       auto const start = std::chrono::steady_clock::now();
+      auto const account = [&](profiler::GemmProfiler const &p) {
+        failed += p.failed_rows();
+        repeated_sets += p.timer().repeated_sets();
+        host_bound_sets += p.timer().host_bound_sets();
+        ran += p.run_rows();
+      };
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
-      bool const usable = gemm_profiler.profile(index++, spec);
-      BenchResult result = distill(shape, spec, gemm_profiler.rows(), copy_gbps, options.competitor_cublaslt);
+      bool usable = gemm_profiler.profile(index++, spec);
+      account(gemm_profiler);
+      std::vector<profiler::ResultRow> rows = gemm_profiler.rows();
+      bool const not_profiled = rows.empty() && gemm_profiler.failed_rows() > 0;
+      // --split-k: the handle's split-K route per slice count, a candidate of the best-kernel search
+      for (size_t s = 0; s < options.split_k_slices.size() && usable && !not_profiled; ++s) {
+        profiler::GemmSpec split_spec = spec;
+        split_spec.split_k_slices = options.split_k_slices[s];
+        profiler::Options split_options = run_options;
+        split_options.providers.cutlass = false;
+        profiler::GemmProfiler split_profiler(split_options, device.facts, kernels, table, nullptr);
+        usable = split_profiler.profile(index++, split_spec);
+        account(split_profiler);
+        for (profiler::ResultRow row : split_profiler.rows()) {
+          if (row.provider != "handle") continue;
+          row.provider = "cutlass";
+          row.operation += "+splitk" + std::to_string(split_spec.split_k_slices);
+          rows.push_back(row);
+        }
+      }
+      BenchResult result = distill(shape, spec, rows, copy_gbps, options.competitor_cublaslt);
       result.timed_launches = run_options.profiling_iterations;
       result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (gemm_profiler.rows().empty() && gemm_profiler.failed_rows() > 0) {
+      if (not_profiled) {
         result.failures.push_back("not profiled: the operands could not be allocated or filled (--details says why)");
       }
       if (!usable) result.failures.push_back("stopping: the CUDA context is unusable (--details says after what)");
-      failed += gemm_profiler.failed_rows();
-      repeated_sets += gemm_profiler.timer().repeated_sets();
-      host_bound_sets += gemm_profiler.timer().host_bound_sets();
-      ran += gemm_profiler.run_rows();
       print_table_row(stdout, result);
       if (csv.is_open()) csv.row(result);
       results.push_back(result);

@@ -3,6 +3,7 @@
 /// dimensions, batch strides, scalars, pointers and the fused epilogue's operands, in the order
 /// DESIGN.md and handle.h give; and the facts of a call they share (runs_scale_only, gemm_reads_c).
 #include "gemm_call.h"
+#include "split_k.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -146,6 +147,9 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
     return gemm_failure(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
   if (c.batch_count > 65535) return gemm_failure(GemmFailure::kNotSupported, "batch_count must be <= 65535");
+  if (c.split_k_request > 1 && output_nonempty && c.k > 0) {
+    if (char const *refusal = split_k_refusal(c, c.split_k_request)) return gemm_failure(GemmFailure::kNotSupported, refusal);
+  }
   bool const fp8_operands = c.element_A == NumericTypeID::kFE4M3 || c.element_A == NumericTypeID::kFE5M2;
   // s8 operands with an f32 epilogue (int8 dequantization) take per-tensor and outer-vector scales
   bool const s8_dequant = c.element_A == NumericTypeID::kS8 && c.element_scalar == NumericTypeID::kF32;

@@ -41,6 +41,10 @@ struct GemmCall {
   /// The split-K route's sliced GEMM (split_k.h): an f32 batch of K slices, never a caller's
   /// call; selection lets the few-token tiles run it at any N (gemm_selection.cpp).
   bool split_k_slices = false;
+  /// > 1: the caller's split-K slice count (Handle::gemm_universal's kGemm batch_count, as in
+  /// CUTLASS): the call runs the split-K route with exactly this many slices, its slice kernel
+  /// chosen by the cost model; 0: the library decides (choose_route).
+  int split_k_request = 0;
 };
 
 /// Why a call did not run a kernel; each entry point maps these to its own status codes.

@@ -53,6 +53,14 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
                    GemmContext const &context, bool *any_for_device, bool ask_kernels) {
   int const cc = context.compute_capability;
   Route route;
+  if (call.split_k_request > 1) {   // the caller's slice count: the split-K route or no kernel
+    SplitKPlan split;
+    if (choose_requested_split_k(call, cc, context.sm_count, ask_kernels, kNominalWorkspace, &split, &route.kernel,
+                                 any_for_device)) {
+      route.splits = split.splits;
+    }
+    return route;
+  }
   bool any_direct = false, any_packed = false;
   if (candidates) route.kernel = select_kernel(*candidates, call, cc, context.sm_count, ask_kernels, &any_direct);
   // The packing route onto the most preferred kernel of `list`: taken when the best kernel on the
@@ -109,7 +117,8 @@ size_t packing_limit(GemmContext const &context) {
 std::string route_key(GemmCall const &c, int compute_capability, int sm_count, size_t packing_limit) {
   GemmEpilogueArguments const &e = c.epilogue;
   KeyWriter w;
-  w << compute_capability << sm_count << packing_limit << c.mode << c.m << c.n << c.k << c.batch_count;
+  w << compute_capability << sm_count << packing_limit << c.mode << c.m << c.n << c.k << c.batch_count
+    << c.split_k_request;
   w << c.element_compute << c.element_scalar << c.pointer_mode << zero_class(c, c.alpha) << zero_class(c, c.beta);
   w << c.element_A << c.element_B << c.element_C << c.element_D;
   w << c.layout_A << c.layout_B << c.layout_C << c.layout_D << c.transform_A << c.transform_B;

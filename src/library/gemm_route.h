@@ -12,7 +12,7 @@
 /// largest power of two up to 16 bytes dividing its address, the most any kernel, TMA or the
 /// staging route asks for; 0 for null), whether C is D, the scalars' pointer mode and, for host
 /// scalars, whether alpha and beta are zero, the fp8 scale pointers' alignment and modes, the
-/// accumulation mode, and the device's compute capability, SM count and packing limit (the
+/// accumulation mode, the caller's split-K slice count, and the device's compute capability, SM count and packing limit (the
 /// caller's fixed workspace size). Pointer values beyond their alignment never decide a route, so
 /// a hit is the choice a full selection would make; the plans (staging copies, split-K slices)
 /// are still rebuilt on the call's own pointers.
@@ -49,7 +49,8 @@ extern void *const kNominalWorkspace;
 /// kernel exists), with MN-major operands transposed into the copies, when no kernel fits directly
 /// or the direct choice is of an older family (e.g. fp8, s8 or tf32 MN-major operands, which the
 /// sm90 kernels take K-major only); then the split-K route when the cost model says slices of K
-/// and a reduction win. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
+/// and a reduction win. A call with a split-K request (call.split_k_request > 1) takes the
+/// split-K route with that slice count (choose_requested_split_k) or none. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
 /// from an architecture mismatch. With `ask_kernels` false the kernels are judged by their
 /// descriptions alone (no can_implement, which may query the device): the cost model replayed
 /// on a host without one (test/library/selection_replay.cpp).

@@ -212,6 +212,10 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
   call.ldd = ldd;
   call.batch_stride_D = batch_stride_D;
   call.epilogue = epilogue;
+  if (mode == gemm::GemmUniversalMode::kGemm && batch_count > 1) {   // CUTLASS's split-K slices
+    call.split_k_request = batch_count;
+    call.batch_count = 1;
+  }
 
   GemmOutcome outcome = HandleAccess::call(*this, call, /*execute=*/true);
   return to_status(outcome.failure);

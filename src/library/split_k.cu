@@ -167,6 +167,20 @@ bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan 
   return true;
 }
 
+char const *split_k_refusal(GemmCall const &call, int splits) {
+  GemmCall const c = to_column_major_output(call);
+  if (!split_k_applies(c)) {
+    return "split-K slices need one batch, the plain epilogue, no block scales, f32 scalars and a bf16, f16 or f32 "
+           "output of C's type";
+  }
+  SplitKPlan plan;
+  if (splits > 65535 || !plan_split_k(c, splits, nullptr, &plan)) {
+    return "split-K slices need K a multiple of the slice count, each slice's start 16-byte aligned, at most 65535 "
+           "slices and M x N below 2^31";
+  }
+  return nullptr;
+}
+
 bool reduce_split_k(SplitKPlan const &plan, GemmCall const &call, cudaStream_t stream) {
   switch (call.element_D) {
     case NumericTypeID::kF16: return launch_reduce<half_t>(plan, call, stream);

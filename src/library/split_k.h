@@ -33,6 +33,10 @@ bool split_k_applies(GemmCall const &call);
 /// partials would pass INT32_MAX elements per slice.
 bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan *plan);
 
+/// Why a call cannot run the split-K route with `splits` slices (a caller's request), or null
+/// when it can: split_k_applies and plan_split_k of its column-major form, at most 65535 slices.
+char const *split_k_refusal(GemmCall const &call, int splits);
+
 /// Launches the reduction (D = alpha * sum of the slices + beta * C) on `stream`; false if the
 /// launch failed.
 bool reduce_split_k(SplitKPlan const &plan, GemmCall const &call, cudaStream_t stream);

@@ -141,7 +141,8 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
 
   std::vector<Operation const *> fitting;
   int other_arch = 0;
-  if (options_.providers.cutlass) {
+  // split-K slices are the handle's route (its slice kernels are the f32-output problem's)
+  if (options_.providers.cutlass && spec.split_k_slices <= 1) {
     for (Operation const *kernel : kernels_) {
       library::GemmDescription const &desc = gemm_description(*kernel);
       if (!kernel_fits(desc, spec)) continue;
@@ -168,7 +169,10 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
     ++failed_rows_;
     return context_usable("allocating the operands");
   }
-  if (options_.providers.cutlass && fitting.empty()) {
+  if (options_.providers.cutlass && spec.split_k_slices > 1) {
+    table_.note("cutlass: the kernels' rows are not run with split_k_slices > 1 (the handle's row runs its split-K "
+                "route)");
+  } else if (options_.providers.cutlass && fitting.empty()) {
     table_.note("cutlass: no kernel matches (" + std::to_string(kernels_.size()) +
                 " kernels pass --kernels/--ignore-kernels" +
                 (other_arch ? ", " + std::to_string(other_arch) + " fit the types but not sm_" +
@@ -385,12 +389,15 @@ ResultRow GemmProfiler::profile_handle(Problem &problem) {
         spec.epilogue.fused() ? epilogue_arguments(spec, problem.epilogue.operands(p.copy, slot), /*transposed=*/false)
                               : library::GemmEpilogueArguments{};
     set_scaling(spec, p, /*transposed=*/false, epilogue);
+    // kGemm's batch_count is the split-K slice count (1: the library decides), as in CUTLASS
+    bool const batched = spec.batch_count > 1;
     return handle_.gemm_universal(
-        spec.batch_count > 1 ? gemm::GemmUniversalMode::kBatched : gemm::GemmUniversalMode::kGemm, int(spec.m),
+        batched ? gemm::GemmUniversalMode::kBatched : gemm::GemmUniversalMode::kGemm, int(spec.m),
         int(spec.n), int(spec.k), 1, 1, 1, 1, 1, 1, element_compute, element_scalar, alpha.data(), spec.A.element,
         spec.A.layout, library::ComplexTransform::kNone, p.A, spec.lda(), spec.B.element, spec.B.layout,
         library::ComplexTransform::kNone, p.B, spec.ldb(), beta.data(), spec.C.element, spec.C.layout, p.C,
-        spec.ldc(), spec.C.element, spec.C.layout, p.D, spec.ldc(), int(spec.batch_count), spec.elements_A(),
+        spec.ldc(), spec.C.element, spec.C.layout, p.D, spec.ldc(),
+        int(batched ? spec.batch_count : spec.split_k_slices), spec.elements_A(),
         spec.elements_B(), spec.elements_C(), spec.elements_C(), epilogue);
   };
 

@@ -98,6 +98,7 @@ std::string describe(GemmSpec const &spec) {
     out << " raster_order=" << (spec.raster_order == library::RasterOrder::kAlongM ? "along_m" : "along_n");
   }
   if (spec.swizzle_size > 0) out << " swizzle_size=" << spec.swizzle_size;
+  if (spec.split_k_slices > 1) out << " split_k_slices=" << spec.split_k_slices;
   return out.str();
 }
 

@@ -92,6 +92,9 @@ struct GemmSpec {
   /// The cutlass provider's tile order (--raster_order / --swizzle_size; in the problem's terms)
   library::RasterOrder raster_order = library::RasterOrder::kHeuristic;
   int swizzle_size = 0;
+  /// The handle's split-K slices (--split_k_slices): 1 = the library decides; > 1 with
+  /// batch_count 1 only.
+  int64_t split_k_slices = 1;
 
   int64_t lda() const;
   int64_t ldb() const;

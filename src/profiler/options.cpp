@@ -240,6 +240,7 @@ std::map<std::string, FlagParser> const &flag_table() {
       {"n", integer_list_flag(&Options::n, 1, INT_MAX)},
       {"k", integer_list_flag(&Options::k, 1, INT_MAX)},
       {"batch_count", integer_list_flag(&Options::batch_count, 1, 65535)},
+      {"split_k_slices", integer_list_flag(&Options::split_k_slices, 1, 65535)},
       {"A", tensor_flag(&Options::A)},
       {"B", tensor_flag(&Options::B)},
       {"C", tensor_flag(&Options::C)},
@@ -509,6 +510,12 @@ Problem (every combination of the values forms the problem space):
   --m=, --n=, --k=           sizes: 4096 | 128,256,512 | start:end[:step] (inclusive) | mixed lists
                              (default 4096 each)
   --batch_count=             1 (default) | >1: strided batched GEMM; lists and ranges as for m
+  --split_k_slices=          1 (default: the library decides) | >1: the handle runs K in that many
+                             slices (in parallel, f32 partials in the workspace, then a reduction
+                             in a fixed order: Handle::gemm_universal, kGemm, batch_count = slices)
+                             on the slice kernel its cost model ranks first; the kernels' own rows
+                             are not run for it (their slices are the f32-output kernels' problem).
+                             Lists and ranges as for m; not with --batch_count > 1
   --A=, --B=, --C=           <type>:<layout>, type one of f16 bf16 tf32 f32 f64 s8 s32 fe4m3
                              (or e4m3) fe5m2 (or e5m2) (fp8: inputs, and C / D of the _amax
                              epilogues), layout column (n) or row (t). A type alone means layout

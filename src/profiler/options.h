@@ -49,6 +49,10 @@ struct Options {
   GroupedOptions grouped_layer;
 
   std::vector<int64_t> m{4096}, n{4096}, k{4096}, batch_count{1};
+  /// Split-K slices of the handle's call (--split_k_slices, CUTLASS's flag): 1 = the library
+  /// decides; > 1 = Handle::gemm_universal in kGemm mode with batch_count = slices (its split-K
+  /// route: parallel slices and a deterministic reduction). Not with batch_count > 1.
+  std::vector<int64_t> split_k_slices{1};
   std::vector<double> alpha{1}, beta{0};
   TensorSpec A{library::NumericTypeID::kBF16, library::LayoutTypeID::kRowMajor};
   TensorSpec B{library::NumericTypeID::kBF16, library::LayoutTypeID::kColumnMajor};

@@ -88,48 +88,67 @@ std::vector<std::vector<Operand>> operand_combinations(Options const &options,
   return combinations;
 }
 
+namespace {
+
+/// Why the profiler cannot take `spec` (empty: it can).
+std::string problem_error(GemmSpec const &spec) {
+  if (spec.is_integer() && !(is_whole(spec.alpha) && is_whole(spec.beta))) {
+    return "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
+  }
+  if (spec.batch_count > 1 && spec.split_k_slices > 1) {
+    return "--split_k_slices > 1 takes --batch_count 1 (as CUTLASS's profiler)";
+  }
+  double const largest =
+      double(std::max({spec.m * spec.k, spec.k * spec.n, spec.m * spec.n})) * double(spec.batch_count);
+  if (largest > kMaxElements) return "problem " + describe(spec) + " is too large (an operand over 2^48 elements)";
+  return {};
+}
+
+}  // namespace
+
 ProblemSpace enumerate_problems(Options const &options, std::vector<library::Operation const *> const &kernels) {
   ProblemSpace space;
   std::vector<std::vector<Operand>> const combinations = operand_combinations(options, kernels);
   double const count = double(combinations.size()) * double(options.m.size()) * double(options.n.size()) *
                        double(options.k.size()) * double(options.batch_count.size()) *
+                       double(options.split_k_slices.size()) *
                        double(options.alpha.size()) * double(options.beta.size());
   if (count > kMaxProblems) {
     space.error = "the flags describe " + std::to_string(int64_t(count)) + " problems (at most " +
                   std::to_string(int64_t(kMaxProblems)) + ")";
     return space;
   }
+  // Every combination, in flag order; sizes are checked as each problem is made.
   for (std::vector<Operand> const &operands : combinations) {
     for (int64_t m : options.m) {
       for (int64_t n : options.n) {
         for (int64_t k : options.k) {
           for (int64_t batch_count : options.batch_count) {
-            for (double alpha : options.alpha) {
-              for (double beta : options.beta) {
-                GemmSpec spec;
-                spec.m = m;
-                spec.n = n;
-                spec.k = k;
-                spec.batch_count = batch_count;
-                spec.alpha = alpha;
-                spec.beta = beta;
-                spec.A = operands[0];
-                spec.B = operands[1];
-                spec.C = operands[2];
-                spec.epilogue = epilogue_spec(options, spec, kernels);
-                spec.scaling = options.scaling;
-                spec.raster_order = options.raster_order;
-                spec.swizzle_size = options.swizzle_size;
-                if (spec.is_integer() && !(is_whole(alpha) && is_whole(beta))) {
-                  space.error = "integer GEMMs (" + to_string(spec.A) + ") take whole-number --alpha and --beta";
-                  return space;
+            for (int64_t split_k_slices : options.split_k_slices) {
+              for (double alpha : options.alpha) {
+                for (double beta : options.beta) {
+                  GemmSpec spec;
+                  spec.m = m;
+                  spec.n = n;
+                  spec.k = k;
+                  spec.batch_count = batch_count;
+                  spec.split_k_slices = split_k_slices;
+                  spec.alpha = alpha;
+                  spec.beta = beta;
+                  spec.A = operands[0];
+                  spec.B = operands[1];
+                  spec.C = operands[2];
+                  spec.epilogue = epilogue_spec(options, spec, kernels);
+                  spec.scaling = options.scaling;
+                  spec.raster_order = options.raster_order;
+                  spec.swizzle_size = options.swizzle_size;
+                  std::string const error = problem_error(spec);
+                  if (!error.empty()) {
+                    space.error = error;
+                    return space;
+                  }
+                  space.problems.push_back(spec);
                 }
-                double const largest = double(std::max({m * k, k * n, m * n})) * double(batch_count);
-                if (largest > kMaxElements) {
-                  space.error = "problem " + describe(spec) + " is too large (an operand over 2^48 elements)";
-                  return space;
-                }
-                space.problems.push_back(spec);
               }
             }
           }

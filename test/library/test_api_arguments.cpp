@@ -332,7 +332,13 @@ TEST(HandleArguments, BadInputsGetNamedStatuses) {
   a.mode = cutlass::gemm::GemmUniversalMode::kArray;
   EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
   a = HandleArgs();
-  a.batch = 2;   // kGemm with batch_count > 1 would be split-K
+  a.batch = 3;   // kGemm with batch_count > 1: split-K slices, which need K a multiple of them
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  a.batch = 2;
+  a.K = 40;   // slices of 20 bf16: a slice's start 40 bytes on, not 16-byte aligned
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
+  a.K = 64;
+  a.element_D = NumericTypeID::kF32;   // C and D of different types: the route's check says so first
   EXPECT_EQ(cutlass::Status::kErrorNotSupported, universal(h, a));
   // C and D differing in layout or type: no kernel offers it (kErrorNotSupported), answered
   // after the device, as handle.h orders it (without one: kErrorArchMismatch)
@@ -352,7 +358,7 @@ TEST(HandleArguments, ArgumentErrorsComeBeforeWhatIsNotSupported) {
   Handle h;
   HandleArgs a;
   a.lda = 10;
-  a.batch = 2;   // kGemm with batch_count > 1: not supported, but lda is wrong first
+  a.batch = 3;   // kGemm with 3 split-K slices of K = 64: not supported, but lda is wrong first
   EXPECT_EQ(cutlass::Status::kErrorInvalidProblem, universal(h, a));
   a.batch = 1;
   a.mode = cutlass::gemm::GemmUniversalMode::kArray;
@@ -429,6 +435,9 @@ TEST(HandleArguments, NoDeviceIsArchMismatch) {
   Handle h;
   EXPECT_EQ(0, h.compute_capability());
   EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, HandleArgs()));
+  HandleArgs split;
+  split.batch = 4;   // 4 split-K slices of K = 64: the route takes them; then the device is asked
+  EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, split));
 }
 
 }  // namespace

@@ -1132,6 +1132,37 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   EXPECT_FALSE(choose_split_k(square, first_fit(square, cc), cc, 132, false, SIZE_MAX, workspace, &plan, &kernel));
 }
 
+/// A caller's slice count (Handle::gemm_universal's kGemm batch_count) is the route, whatever the
+/// model would say (a square problem it never splits); the route's conditions are told first.
+TEST(SplitK, ACallersSliceCountIsTakenAsGiven) {
+  float const one = 1.f, zero = 0.f;
+  GemmCall c = bf16_tn_call(4096, 4096, 4096);
+  c.alpha = &one;
+  c.beta = &zero;
+  GemmCall sliced = c;
+  sliced.element_C = sliced.element_D = NumericTypeID::kF32;
+  int const cc = device_for(c);
+  if (!candidates_for(sliced) || !first_fit(sliced, cc) || !first_fit(c, cc)) {
+    GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the sliced GEMM (a kernel subset)";
+  }
+  GemmContext context;
+  context.compute_capability = cc;
+  context.sm_count = 132;
+  bool any = false;
+  EXPECT_EQ(0, choose_route(c, candidates_for(c), nullptr, context, &any, /*ask_kernels=*/false).splits);
+  c.split_k_request = 4;
+  EXPECT_EQ(nullptr, split_k_refusal(c, 4));
+  Route const route = choose_route(c, candidates_for(c), nullptr, context, &any, /*ask_kernels=*/false);
+  ASSERT_NE(nullptr, route.kernel);
+  EXPECT_EQ(4, route.splits);
+  EXPECT_EQ(NumericTypeID::kF32, desc_of(route.kernel).C.element);
+  EXPECT_NE(nullptr, split_k_refusal(c, 3)) << "K = 4096 is not a multiple of 3";
+  EXPECT_NE(nullptr, split_k_refusal(c, 65536)) << "more slices than a launch takes";
+  GemmCall fused = c;
+  fused.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
+  EXPECT_NE(nullptr, split_k_refusal(fused, 4)) << "a fused epilogue";
+}
+
 /// Whatever split the model takes, its partial sums fit one wave of 128x128 f32 tiles (SMs x
 /// 64 KB, the most the route took before s20) and the caller's fixed workspace: with a 1 MiB one
 /// every route it takes fits it.
@@ -1221,6 +1252,9 @@ TEST(RouteCache, KeySeesWhatSelectionReads) {
   changed = c;
   changed.n = 257;
   EXPECT_NE(key, route_key(changed, 90, 132)) << "N";
+  changed = c;
+  changed.split_k_request = 4;
+  EXPECT_NE(key, route_key(changed, 90, 132)) << "a caller's split-K slices";
   EXPECT_NE(key, route_key(c, 90, 114)) << "another SM count";
   EXPECT_NE(key, route_key(c, 80, 132)) << "another compute capability";
   EXPECT_NE(key, route_key(c, 90, 132, size_t(32) << 20)) << "a caller's fixed workspace limits the packing route";

@@ -13,6 +13,7 @@
 #include "kernel_filter.h"
 #include "kernel_selection.h"
 #include "options.h"
+#include "problem_space.h"
 
 namespace {
 
@@ -121,6 +122,25 @@ TEST(ProfilerOptions, UsageErrorsStopTheRun) {
     EXPECT_FALSE(r.error.empty());
   }
   EXPECT_TRUE(parse_options({"--operation=gemm", "--m=1:3", "--kernels=sgemm"}).ok());
+}
+
+TEST(ProfilerOptions, SplitKSlicesAreAProblemDimensionForBatchCountOne) {
+  // CUTLASS's --split_k_slices: one problem per value, the handle's kGemm batch_count
+  ParseResult r = parse_options({"--k=4096", "--split_k_slices=1,4"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ((std::vector<int64_t>{1, 4}), r.options.split_k_slices);
+  ProblemSpace const space = enumerate_problems(r.options, {});
+  ASSERT_TRUE(space.error.empty()) << space.error;
+  ASSERT_EQ(2u, space.problems.size());
+  EXPECT_EQ(1, space.problems[0].split_k_slices);
+  EXPECT_EQ(4, space.problems[1].split_k_slices);
+  EXPECT_NE(std::string::npos, describe(space.problems[1]).find(" split_k_slices=4"));
+  EXPECT_EQ(std::string::npos, describe(space.problems[0]).find("split_k_slices"));
+  r = parse_options({"--split_k_slices=4", "--batch_count=2"});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(enumerate_problems(r.options, {}).error.empty()) << "split-K slices of a batched GEMM";
+  EXPECT_FALSE(parse_options({"--split_k_slices=0"}).ok());
+  EXPECT_FALSE(parse_options({"--split_k_slices=65536"}).ok());
 }
 
 // ---- fused epilogues --------------------------------------------------------------------------

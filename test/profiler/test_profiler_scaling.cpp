@@ -200,4 +200,14 @@ TEST(BenchScaling, FlagsApplyToTheFe4m3Rows) {
   EXPECT_TRUE(parse_options({"--shapes=s.csv", "--dtypes=bf16,fe4m3", "--accumulation=precise"}).ok());
 }
 
+TEST(BenchSplitK, SliceCountsOfTheBestKernelSearch) {
+  using cutlass::benchmark::parse_options;
+  EXPECT_TRUE(parse_options({"--shapes=s.csv"}).options.split_k_slices.empty()) << "off by default";
+  auto const ok = parse_options({"--shapes=s.csv", "--split-k=2,4:8:4"});
+  ASSERT_TRUE(ok.ok()) << ok.error;
+  EXPECT_EQ((std::vector<int64_t>{2, 4, 8}), ok.options.split_k_slices);
+  EXPECT_FALSE(parse_options({"--shapes=s.csv", "--split-k=1"}).ok()) << "one slice is no split";
+  EXPECT_FALSE(parse_options({"--shapes=s.csv", "--split-k=65536"}).ok());
+}
+
 }  // namespace

@@ -173,8 +173,18 @@ class CUTLASS_LIB_API Handle {
               void *ptr_D, int64_t ldd);
 
   /// As gemm(), plus modes and layouts for C and D (which must be equal, column- or row-major).
-  /// mode kGemm: batch_count must be 1 (below 1: kErrorInvalidProblem; above: kErrorNotSupported,
-  /// split-K is not offered).
+  /// mode kGemm: batch_count is the number of split-K slices, as in CUTLASS (below 1:
+  /// kErrorInvalidProblem). 1: the library decides (it may split K itself, src/library/split_k.h).
+  /// Above 1: K is cut into batch_count equal slices whose products (f32) go to the workspace,
+  /// all slices in one batched launch of the slice kernel the cost model ranks first, then a
+  /// reduction kernel sums them in a fixed order (the same bits on every run) into
+  /// D = alpha * sum + beta * C; the batch strides are unused. It takes a plain epilogue, f32
+  /// scalars, bf16 / f16 / f32 outputs of C's type, no block scales, K a multiple of batch_count
+  /// with each slice's start 16-byte aligned, batch_count <= 65535 and M x N < 2^31; otherwise
+  /// kErrorNotSupported (after the argument checks; a call with M, N or K == 0 takes its quick
+  /// return as without slices). The workspace holds batch_count x M x N floats besides the kernel's.
+  /// A measuring aid (cutlass_profiler --split_k_slices) more than a tuning knob: the cost model
+  /// finds the slice count on its own where the route pays (docs/NOTES.md).
   /// mode kBatched: batch_count GEMMs, operand l at ptr + l * batch_stride (elements).
   /// kGemmSplitKParallel, kArray, kGrouped: kErrorNotSupported.
   /// The cluster arguments exist for source compatibility with CUTLASS and are ignored.
