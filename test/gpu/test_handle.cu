@@ -258,6 +258,56 @@ TEST_F(HandleGpu, Batched) {
   check_bf16(h, 96, 64, 40, LayoutTypeID::kColumnMajor, 4, 0, 1.0);
 }
 
+/// kGemm with batch_count > 1: K in that many split-K slices (as CUTLASS's Handle takes them),
+/// the reference's result with beta reading C, on an f32-output slice kernel, the same bits on a
+/// second run; a slice count K is no multiple of: kErrorNotSupported, D untouched.
+TEST_F(HandleGpu, SplitKSlicesOnRequest) {
+  if (!cutlass_lib_test::build_has_kernel(NumericTypeID::kBF16, LayoutTypeID::kRowMajor, LayoutTypeID::kColumnMajor,
+                                          NumericTypeID::kF32)) {
+    NO_KERNEL_FOR("bf16 -> f32 TN (the slices' kernel)");
+  }
+  int64_t const m = 256, n = 96, k = 4096;
+  Matrix A(NumericTypeID::kBF16, k, m, k), B(NumericTypeID::kBF16, k, n, k), C(NumericTypeID::kBF16, m, n, m);
+  Matrix D(NumericTypeID::kBF16, m, n, m), E(NumericTypeID::kBF16, m, n, m), R(NumericTypeID::kBF16, m, n, m);
+  A.fill(21), B.fill(22), C.fill(23);
+  ref::GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.element_A = p.element_B = p.element_C = NumericTypeID::kBF16;
+  p.layout_A = LayoutTypeID::kRowMajor, p.layout_B = LayoutTypeID::kColumnMajor;
+  p.alpha = 1.5, p.beta = 0.5;
+  p.A = A.ptr(), p.lda = k, p.B = B.ptr(), p.ldb = k, p.C = C.ptr(), p.ldc = m, p.D = R.ptr(), p.ldd = m;
+  ASSERT_TRUE(ref::reference_gemm(p));
+  float const alpha = 1.5f, beta = 0.5f;
+  Handle h;
+  auto const run = [&](int slices, Matrix &out) {
+    return h.gemm_universal(cutlass::gemm::GemmUniversalMode::kGemm, int(m), int(n), int(k), 1, 1, 1, 1, 1, 1,
+                            NumericTypeID::kF32, NumericTypeID::kF32, &alpha, NumericTypeID::kBF16,
+                            LayoutTypeID::kRowMajor, ComplexTransform::kNone, A.ptr(), k, NumericTypeID::kBF16,
+                            LayoutTypeID::kColumnMajor, ComplexTransform::kNone, B.ptr(), k, &beta,
+                            NumericTypeID::kBF16, LayoutTypeID::kColumnMajor, C.ptr(), m, NumericTypeID::kBF16,
+                            LayoutTypeID::kColumnMajor, out.ptr(), m, slices);
+  };
+  for (int slices : {2, 4, 16}) {
+    ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, D.ptr(), D.count()));
+    ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, E.ptr(), E.count()));
+    ASSERT_EQ(cutlass::Status::kSuccess, run(slices, D)) << slices << " slices";
+    ASSERT_NE(nullptr, h.get_last_operation());
+    EXPECT_EQ(NumericTypeID::kF32, static_cast<GemmDescription const &>(h.get_last_operation()->description()).C.element)
+        << h.last_operation_name();
+    ASSERT_EQ(cutlass::Status::kSuccess, run(slices, E));
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+    ref::Comparison const c = ref::compare(NumericTypeID::kBF16, m, n, 1, D.ptr(), m, 0, R.ptr(), m, 0);
+    EXPECT_EQ(0, c.nonfinite) << slices << " slices";
+    EXPECT_LE(c.relative_error, ref::error_bound(NumericTypeID::kBF16, NumericTypeID::kBF16, k)) << slices << " slices";
+    EXPECT_TRUE(ref::bytes_equal(D.ptr(), E.ptr(), size_t(m * n) * 2)) << slices << " slices: a second run differs";
+  }
+  ASSERT_TRUE(ref::fill_poison(NumericTypeID::kBF16, D.ptr(), D.count()));
+  ASSERT_EQ(cudaSuccess, cudaMemcpy(E.ptr(), D.ptr(), size_t(m * n) * 2, cudaMemcpyDeviceToDevice));
+  EXPECT_EQ(cutlass::Status::kErrorNotSupported, run(3, D)) << "K = 4096 in 3 slices";
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  EXPECT_TRUE(ref::bytes_equal(D.ptr(), E.ptr(), size_t(m * n) * 2)) << "a refused request wrote D";
+}
+
 /// A pointer off 16-byte alignment still computes the right result: on an align1 kernel, or (when
 /// the cost model prefers it: 2 us of copy beat the align1 kernel here on the H200, s10) on an
 /// aligned copy of A in the workspace (StagedGemm covers that route's results at larger sizes).
