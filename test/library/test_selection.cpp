@@ -1106,6 +1106,14 @@ TEST(SplitK, PlanSlicesKAndKeepsAlignment) {
   EXPECT_FALSE(split_k_applies(blocks));
 }
 
+/// True when the build has a kernel on device `cc` for the bf16 TN call `c` and for its split-K
+/// slices (bf16 in, f32 out).
+bool slices_have_kernels(GemmCall const &c, int cc) {
+  GemmCall sliced = c;
+  sliced.element_C = sliced.element_D = NumericTypeID::kF32;
+  return candidates_for(sliced) && first_fit(sliced, cc) && first_fit(c, cc);
+}
+
 /// The cost model takes the route for one 128x128 tile over K = 65536 on 132 SMs (33.5 MB of
 /// operands: the direct kernels stream them on at most 8 SMs) and never for a square problem.
 TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
@@ -1113,12 +1121,8 @@ TEST(SplitK, ChosenForFewTilesAndALongKOnly) {
   GemmCall c = bf16_tn_call(128, 128, 65536);
   c.alpha = &one;
   c.beta = &zero;
-  GemmCall sliced = c;
-  sliced.element_C = sliced.element_D = NumericTypeID::kF32;
   int const cc = device_for(c);
-  if (!candidates_for(sliced) || !first_fit(sliced, cc) || !first_fit(c, cc)) {
-    GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the sliced GEMM (a kernel subset)";
-  }
+  if (!slices_have_kernels(c, cc)) GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the slices (a subset)";
   SplitKPlan plan;
   Operation const *kernel = nullptr;
   void *const workspace = const_cast<void *>(address(0x800000));
@@ -1139,12 +1143,8 @@ TEST(SplitK, ACallersSliceCountIsTakenAsGiven) {
   GemmCall c = bf16_tn_call(4096, 4096, 4096);
   c.alpha = &one;
   c.beta = &zero;
-  GemmCall sliced = c;
-  sliced.element_C = sliced.element_D = NumericTypeID::kF32;
   int const cc = device_for(c);
-  if (!candidates_for(sliced) || !first_fit(sliced, cc) || !first_fit(c, cc)) {
-    GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the sliced GEMM (a kernel subset)";
-  }
+  if (!slices_have_kernels(c, cc)) GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel for the slices (a subset)";
   GemmContext context;
   context.compute_capability = cc;
   context.sm_count = 132;
