@@ -147,7 +147,6 @@ int main(int argc, char **argv) {
       profiler::Options const run_options = profiler_options(options, spec);
       auto const start = std::chrono::steady_clock::now();
       auto const account = [&](profiler::GemmProfiler const &p) {
-        failed += p.failed_rows();
         repeated_sets += p.timer().repeated_sets();
         host_bound_sets += p.timer().host_bound_sets();
         ran += p.run_rows();
@@ -155,7 +154,9 @@ int main(int argc, char **argv) {
       profiler::GemmProfiler gemm_profiler(run_options, device.facts, kernels, table, nullptr);
       bool usable = gemm_profiler.profile(index++, spec);
       account(gemm_profiler);
+      failed += gemm_profiler.failed_rows();
       std::vector<profiler::ResultRow> rows = gemm_profiler.rows();
+      std::vector<std::string> split_failures;
       bool const not_profiled = rows.empty() && gemm_profiler.failed_rows() > 0;
       // --split-k: the handle's split-K route per slice count, a candidate of the best-kernel search
       for (size_t s = 0; s < options.split_k_slices.size() && usable && !not_profiled; ++s) {
@@ -166,11 +167,18 @@ int main(int argc, char **argv) {
         profiler::GemmProfiler split_profiler(split_options, device.facts, kernels, table, nullptr);
         usable = split_profiler.profile(index++, split_spec);
         account(split_profiler);
+        // its handle row only (the reference and cuBLAS rows repeat the first profiler's)
         for (profiler::ResultRow row : split_profiler.rows()) {
           if (row.provider != "handle") continue;
+          failed += row.disposition == profiler::Disposition::kFailed;
           row.provider = "cutlass";
           row.operation += "+splitk" + std::to_string(split_spec.split_k_slices);
           rows.push_back(row);
+        }
+        if (split_profiler.rows().empty() && split_profiler.failed_rows() > 0) {
+          ++failed;
+          split_failures.push_back("split_k_slices=" + std::to_string(split_spec.split_k_slices) +
+                                   ": not profiled (--details says why)");
         }
       }
       BenchResult result = distill(shape, spec, rows, copy_gbps, options.competitor_cublaslt);
@@ -179,6 +187,7 @@ int main(int argc, char **argv) {
       if (not_profiled) {
         result.failures.push_back("not profiled: the operands could not be allocated or filled (--details says why)");
       }
+      result.failures.insert(result.failures.end(), split_failures.begin(), split_failures.end());
       if (!usable) result.failures.push_back("stopping: the CUDA context is unusable (--details says after what)");
       print_table_row(stdout, result);
       if (csv.is_open()) csv.row(result);

@@ -190,6 +190,10 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (!remember || !context.routes->find(key, &route)) {
     bool any_for_device = false;
     route = choose_route(call, candidates, k_major_kernels(call, candidates), context, &any_for_device);
+    if (!route.kernel && call.split_k_request > 1 && any_for_device) {
+      return gemm_failure(GemmFailure::kNotSupported, "no slice kernel takes these split-K slices (types, layouts, "
+                                                      "alignment: the requested route never stages)");
+    }
     if (!route.kernel) {
       return any_for_device ? gemm_failure(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")
                             : gemm_failure(GemmFailure::kArchMismatch,

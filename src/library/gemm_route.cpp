@@ -59,6 +59,8 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
                                  any_for_device)) {
       route.splits = split.splits;
     }
+    // no slice kernel: a misfit when the call's own kernels run on this device
+    *any_for_device = *any_for_device || (candidates && first_for_device(*candidates, cc));
     return route;
   }
   bool any_direct = false, any_packed = false;

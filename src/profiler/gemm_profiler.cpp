@@ -170,8 +170,8 @@ bool GemmProfiler::profile(int index, GemmSpec const &spec) {
     return context_usable("allocating the operands");
   }
   if (options_.providers.cutlass && spec.split_k_slices > 1) {
-    table_.note("cutlass: the kernels' rows are not run with split_k_slices > 1 (the handle's row runs its split-K "
-                "route)");
+    table_.note(std::string("cutlass: the kernels' rows are not run with split_k_slices > 1") +
+                (options_.providers.handle ? " (the handle's row runs its split-K route)" : ""));
   } else if (options_.providers.cutlass && fitting.empty()) {
     table_.note("cutlass: no kernel matches (" + std::to_string(kernels_.size()) +
                 " kernels pass --kernels/--ignore-kernels" +

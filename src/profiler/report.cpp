@@ -141,7 +141,7 @@ bool CsvReport::open(std::string const &path, std::string *error) {
     *error = "cannot write '" + path + "'";
     return false;
   }
-  file_ << "Problem,Provider,Operation,Disposition,Status,m,n,k,A,B,C,alpha,beta,batch_count,"
+  file_ << "Problem,Provider,Operation,Disposition,Status,m,n,k,A,B,C,alpha,beta,batch_count,split_k_slices,"
            "cta_m,cta_n,cta_k,stages,warps_m,warps_n,warps_k,inst_m,inst_n,inst_k,min_cc,max_cc,"
            "Runtime,GFLOPs,ratio_to_cublas,relative_error,epilogue,bias_broadcast,cublas_ms,cublaslt_ms,"
            "ratio_to_cublaslt,scale_a,scale_b,accumulation\n";
@@ -154,7 +154,8 @@ void CsvReport::row(ResultRow const &row, GemmSpec const &spec) {
   line << row.problem << ',' << csv_field(row.provider) << ',' << csv_field(row.operation) << ','
        << to_string(row.disposition) << ',' << csv_field(row.status) << ',' << spec.m << ',' << spec.n << ','
        << spec.k << ',' << to_string(spec.A) << ',' << to_string(spec.B) << ',' << to_string(spec.C) << ','
-       << number(spec.alpha, 17, "") << ',' << number(spec.beta, 17, "") << ',' << spec.batch_count;
+       << number(spec.alpha, 17, "") << ',' << number(spec.beta, 17, "") << ',' << spec.batch_count << ','
+       << spec.split_k_slices;
   if (row.kernel) {
     library::TileDescription const &t = row.kernel->tile_description;
     gemm::GemmCoord const &inst = t.math_instruction.instruction_shape;

@@ -1157,7 +1157,9 @@ TEST(SplitK, ACallersSliceCountIsTakenAsGiven) {
   EXPECT_EQ(4, route.splits);
   EXPECT_EQ(NumericTypeID::kF32, desc_of(route.kernel).C.element);
   EXPECT_NE(nullptr, split_k_refusal(c, 3)) << "K = 4096 is not a multiple of 3";
-  EXPECT_NE(nullptr, split_k_refusal(c, 65536)) << "more slices than a launch takes";
+  GemmCall longest = bf16_tn_call(64, 64, 65536 * 8);   // slices of 8 elements: 16-byte aligned
+  EXPECT_EQ(nullptr, split_k_refusal(longest, 32768)) << "32768 slices";
+  EXPECT_NE(nullptr, split_k_refusal(longest, 65536)) << "more slices than a launch takes";
   GemmCall fused = c;
   fused.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
   EXPECT_NE(nullptr, split_k_refusal(fused, 4)) << "a fused epilogue";

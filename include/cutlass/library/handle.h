@@ -151,8 +151,9 @@ class CUTLASS_LIB_API Handle {
   /// accumulator type, element_scalar the type alpha and beta point to. C may equal D.
   /// Statuses, in the order checked (this one and gemm_universal): kErrorNotSupported for a
   /// provider other than kCUTLASS; kErrorInvalidProblem for the argument errors above;
-  /// kErrorNotSupported for a mode other than kGemm / kBatched, kGemm with batch_count > 1,
-  /// M, N or K above 2^31 - 1 or batch_count above 65535;
+  /// kErrorNotSupported for a mode other than kGemm / kBatched, split-K slices (kGemm with
+  /// batch_count > 1) the route cannot take (below), M, N or K above 2^31 - 1 or batch_count
+  /// above 65535;
   /// kErrorArchMismatch without a usable device; kErrorNotSupported when the build has no
   /// kernel for these types and layouts (also for quick returns, which need the types to be
   /// built; C and D differing in layout or type, and complex transforms, have none);
@@ -181,8 +182,13 @@ class CUTLASS_LIB_API Handle {
   /// D = alpha * sum + beta * C; the batch strides are unused. It takes a plain epilogue, f32
   /// scalars, bf16 / f16 / f32 outputs of C's type, no block scales, K a multiple of batch_count
   /// with each slice's start 16-byte aligned, batch_count <= 65535 and M x N < 2^31; otherwise
-  /// kErrorNotSupported (after the argument checks; a call with M, N or K == 0 takes its quick
-  /// return as without slices). The workspace holds batch_count x M x N floats besides the kernel's.
+  /// kErrorNotSupported (after the argument checks; a call with M, N or K == 0, or host
+  /// alpha == 0, takes its quick return as without slices), and so is a request no slice kernel
+  /// of the build takes (its types and layouts, its alignment: the requested route runs on the
+  /// call's own operands, never on staged copies). The workspace holds batch_count x M x N
+  /// floats besides the kernel's own: a caller's fixed workspace too small for them answers
+  /// kErrorWorkspaceNull, the handle's own grows to them (the model's own route never needs more
+  /// than a caller's workspace holds).
   /// A measuring aid (cutlass_profiler --split_k_slices) more than a tuning knob: the cost model
   /// finds the slice count on its own where the route pays (docs/NOTES.md).
   /// mode kBatched: batch_count GEMMs, operand l at ptr + l * batch_stride (elements).
