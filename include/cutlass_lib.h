@@ -281,7 +281,9 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmStridedBatchedEx(
  *    call needs runs the problems one after another, each needing its own fused kernel (else
  *    NO_KERNEL). A D scale / amax (cutlassLibSetEpilogueScaleAmax) answers NOT_SUPPORTED, and so
  *    does any non-scalar operand scale (cutlassLibSetMatrixScale) and PRECISE accumulation. Per-tensor fp8 operand
- *    scales (cutlassLibSetOperandScales, SCALAR_32F) apply to every problem.
+ *    scales (cutlassLibSetOperandScales, SCALAR_32F) apply to every problem; per-expert
+ *    per-tensor scales (an fp8 MoE layer's scale_a * scale_b of expert g) go into that group's
+ *    alpha (alpha_array[g], a device array in DEVICE pointer mode when the scales are on the GPU).
  *  - Sizes, leading dimensions and counts are int64_t (cuBLAS's _64 variants).
  * A NULL pointer array counts as an array of NULL pointers: an error exactly where a NULL pointer
  * would be one in cutlassLibGemmEx (e.g. Aarray may be NULL when every problem has k == 0).
