@@ -406,9 +406,11 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedBatchedEx(
  *  A span more than 2^63 - 1 bytes (likewise a PER_ROW bias / alpha vector's batchStride), a NULL or not 4-byte aligned
  *  offsets array or one in pageable host memory when group_count > 0 (told with a device only:
  *  without one, NO_DEVICE comes first); NOT_SUPPORTED for the type
- *  combination, and for a D scale / amax, non-scalar operand scale or precise accumulation on the
- *  handle; SUCCESS at once for group_count == 0, m == 0 or n == 0 (nothing read or written); the
- *  other NOT_SUPPORTED cases above; then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
+ *  combination, for what cutlassLibGemmEx would not take of the packed problem but its sizes (e.g.
+ *  an fp8 C without the D scale / amax, operand scales set for other types), and for a D scale /
+ *  amax, non-scalar operand scale or precise accumulation on the handle; SUCCESS at once for
+ *  group_count == 0, m == 0 or n == 0 (nothing read or written); the other NOT_SUPPORTED cases
+ *  above (m, n or k above 2^31 - 1 among them); then NO_DEVICE, NO_KERNEL, ARCH_MISMATCH,
  *  WORKSPACE_TOO_SMALL, ALLOC_FAILED, EXECUTION_FAILED as cutlassLibGemmEx. */
 CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmGroupedContiguousEx(
     cutlassLibHandle_t handle, cutlassLibOperation_t transa, cutlassLibOperation_t transb, int64_t m, int64_t n,

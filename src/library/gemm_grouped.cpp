@@ -328,7 +328,9 @@ bool one_launch(GemmGroupedCall const &call, GemmContext const &context, GemmGro
 
 /// The bytes one problem writes: `lines` runs of `run` elements, `ld` elements apart (column-
 /// major D: M-element columns; row-major: N-element rows), from `D`. (check_gemm_arguments has
-/// bounded the span below 2^63 bytes and made ld >= run.)
+/// bounded the span below 2^63 bytes, counting a sub-byte element as a byte, and made ld >= run:
+/// so the span in bytes, counted the same way, cannot overflow; an end past the top of the
+/// address space is held at its top.)
 struct OutputRegion {
   uintptr_t begin = 0, end = 0;   ///< [begin, end): the first and one past the last byte written
   int64_t run = 0, lines = 0, ld = 0;
@@ -345,7 +347,8 @@ OutputRegion output_region(GemmCall const &c, void const *D, ProblemIndex const 
   int64_t const bits = sizeof_bits(c.element_D);
   r.element_bytes = bits % 8 == 0 ? bits / 8 : 0;
   r.begin = reinterpret_cast<uintptr_t>(D);
-  r.end = r.begin + uintptr_t((((r.lines - 1) * r.ld + r.run) * std::max<int64_t>(bits, 1) + 7) / 8);
+  uintptr_t const bytes = uintptr_t(((r.lines - 1) * r.ld + r.run) * (std::max<int64_t>(bits, 8) / 8));
+  r.end = bytes > UINTPTR_MAX - r.begin ? UINTPTR_MAX : r.begin + bytes;
   r.index = index;
   return r;
 }

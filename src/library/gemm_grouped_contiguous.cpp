@@ -211,11 +211,12 @@ GemmGroupedOutcome check_contiguous_arguments(GemmContiguousCall const &call) {
 
 GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmContext const &context, bool execute) {
   // 1. The packed problem's arguments as one call (group 0's A), then the grouped ones: every
-  //    kInvalidValue now, its sizes past 32 bits after the quick returns below.
+  //    kInvalidValue first.
   GemmGroupedOutcome const checked = check_contiguous_arguments(call);
   if (checked.failure == GemmFailure::kInvalidValue) return checked;
 
-  // 2. What this version does not offer (also when there is nothing to compute), the quick
+  // 2. What this version does not offer (also when there is nothing to compute: what a single
+  //    call of the packed problem would not take, then the grouped call's own), the quick
   //    returns, then what it does not offer for a non-empty call.
   GemmCall const &c = call.shape;
   GemmEpilogueArguments const &e = c.epilogue;
@@ -223,6 +224,10 @@ GemmGroupedOutcome gemm_grouped_contiguous(GemmContiguousCall const &call, GemmC
       e.scale_b_mode != epilogue::OperandScaleMode::kScalar || e.accumulation != AccumulationMode::kFast) {
     return failed(GemmFailure::kNotSupported, "no D scale / amax, vector or block scales, or precise accumulation");
   }
+  // what a single call of the packed problem would not take, but its 32-bit size limits: those
+  // come after the quick returns (a call with nothing to compute is not refused for its sizes)
+  bool const past_32_bits = c.m > INT_MAX || c.n > INT_MAX || c.k > INT_MAX;
+  if (checked.failure != GemmFailure::kNone && !past_32_bits) return checked;
   if (call.count == 0 || c.m == 0 || c.n == 0) return {};   // nothing to compute or write
   if (checked.failure != GemmFailure::kNone) return checked;
   if (runs_scale_only(c)) {   // K == 0 or host alpha == 0: beta * C over columns only the device knows

@@ -671,6 +671,19 @@ TEST_F(CApiGrouped, ContiguousEmptyCallsAreSuccessTouchingNothing) {
   d.k = d.lda = d.ldb = int64_t(1) << 32;
   d.strideA = d.m * d.lda;
   EXPECT_EQ(CUTLASS_LIB_STATUS_SUCCESS, contiguous(handle_, d)) << "no groups, K = 2^32";
+  // but what a single call would not take is refused even with nothing to compute
+  ContiguousArgs e;
+  e.m = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED,
+            cutlassLibGemmGroupedContiguousEx(handle_, e.transa, e.transb, e.m, e.n, e.k, &e.alpha, e.A, CUDA_R_16BF,
+                                              e.lda, e.strideA, e.B, CUDA_R_16BF, e.ldb, &e.beta, e.C,
+                                              CUDA_R_8F_E4M3, e.ldc, e.group_count, e.offsets, CUTLASS_LIB_COMPUTE_32F))
+      << "an fp8 C without the D scale / amax, no rows";
+  float const *scale = static_cast<float const *>(address(0x7000000));
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, scale, nullptr));
+  e.group_count = 0;
+  EXPECT_EQ(CUTLASS_LIB_STATUS_NOT_SUPPORTED, contiguous(handle_, e)) << "an fp8 operand scale on bf16, no groups";
+  ASSERT_EQ(CUTLASS_LIB_STATUS_SUCCESS, cutlassLibSetOperandScales(handle_, nullptr, nullptr));
 }
 
 TEST_F(CApiGrouped, ContiguousUnsupportedCallsAreNotSupported) {

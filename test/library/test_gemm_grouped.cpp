@@ -128,6 +128,24 @@ TEST(GemmGrouped, OverlappingOutputsAreAnArgumentError) {
   EXPECT_EQ(1, o.group);
 }
 
+TEST(GemmGrouped, OutputsOfHugeLeadingDimensionsStillOverlap) {
+  // two 1 x 2 bf16 outputs with ldc = 2^60: a span of 2^61 bytes (within the 2^63 the checks
+  // allow, but 2^64 counted in bits); problem 1 starts at problem 0's second column
+  Grouped g;
+  g.call.groups.resize(1);
+  GemmCall &s = g.call.groups[0].shape;
+  s.m = 1, s.n = 2, s.k = 1;
+  s.lda = s.ldb = 1;
+  s.ldc = s.ldd = int64_t(1) << 60;
+  g.call.groups[0].size = 2;
+  g.D[1] = static_cast<char *>(g.D[0]) + (s.ldd << 1);
+  g.C[1] = g.D[1];
+  GemmGroupedOutcome const o = check_grouped_arguments(g.call);
+  EXPECT_EQ(GemmFailure::kInvalidValue, o.failure) << o.detail;
+  EXPECT_EQ(0, o.group);
+  EXPECT_EQ(1, o.problem);
+}
+
 TEST(GemmGrouped, PackedArraysHoldOnlyTheVisitedProblems) {
   // copy_device_pointer_arrays' layout: group 1 (3 problems, M = 0) keeps one slot, so the five
   // slots are group 0's two, group 1's first, group 2's two; the problems keep their places
