@@ -150,7 +150,8 @@ TEST_F(CApiGroupedGpu, MixedGroupsMatchTheReference) {
   problems.expect_results();
 }
 
-/// The C++ Handle's grouped call (Handle::gemm_grouped) on the same groups.
+/// The C++ Handle's grouped call (Handle::gemm_grouped) on the same groups, with host pointer
+/// arrays, then with device ones.
 TEST_F(CApiGroupedGpu, TheCppHandleRunsMixedGroups) {
   if (!has_kernels_for(kMixedGroups)) NO_KERNEL_FOR(missing_);
   GroupedProblems problems(kMixedGroups, /*device_scalars=*/false, 500);
@@ -175,6 +176,16 @@ TEST_F(CApiGroupedGpu, TheCppHandleRunsMixedGroups) {
                                 C.data()));
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   problems.expect_results();
+  // the same groups on fresh operands, their pointer arrays in device memory (cuBLAS's convention)
+  GroupedProblems again(kMixedGroups, /*device_scalars=*/false, 501);
+  DeviceArray<void const *> const A_device(again.A()), B_device(again.B());
+  DeviceArray<void *> const C_device(again.C());
+  ASSERT_EQ(cutlass::Status::kSuccess,
+            handle.gemm_grouped(NumericTypeID::kF32, NumericTypeID::kF32, NumericTypeID::kBF16, NumericTypeID::kBF16,
+                                NumericTypeID::kBF16, groups.data(), int64_t(groups.size()), A_device.get(),
+                                B_device.get(), C_device.get()));
+  ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  again.expect_results();
 }
 
 TEST_F(CApiGroupedGpu, DeviceScalarsArePerGroup) {
