@@ -557,7 +557,11 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
  * and GELU_ERF the exact 0.5x(1 + erf(x/sqrt(2))) (Hendrycks & Gimpel, arXiv:1606.08415); SILU
  * x/(1 + exp(-x)); SIGMOID 1/(1 + exp(-x)); CLAMP min(max(x, lo), hi).
  * Only kernels built with exactly the requested pieces run (see the kernel names' _epi_ suffix);
- * a build without one returns NO_KERNEL. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
+ * a build without one returns NO_KERNEL. Opt-in, NOT yet run on a GPU: with
+ * CUTLASS_LIB_UNFUSED_EPILOGUE=1 in the environment (read at each call) such a call instead runs
+ * the plain kernel with an f32 output into the workspace (m x n floats) and a second pass that
+ * applies the pieces above in f32 (one batch, f32 scalars, bf16 / f16 / f32 C with bias and aux of
+ * C's type, no scaleD / amax); cutlassLibGemmExSelect then names the plain kernel. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
  * alpha == 0 still runs the kernel (A and B must then be valid).
  * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2, with 16-bit or e4m3 A/B) exist only with
  * scaleD or amax set (cutlassLibSetEpilogueScaleAmax): without, NOT_SUPPORTED. */

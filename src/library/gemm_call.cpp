@@ -159,7 +159,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   call.epilogue.columns = int(call.n);
   //    MN-major operands may also run on K-major kernels through transposed copies (staging.h).
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
-  if (!candidates && !k_major_kernels(call, candidates)) {
+  //    No fused kernel for the pieces: the plain kernel and the pieces in a second pass, when on.
+  if (!candidates && unfused_epilogue_applies(call)) call.split_k_request = 1;
+  if (!candidates && call.split_k_request != 1 && !k_major_kernels(call, candidates)) {
     return gemm_failure(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
   }
 
@@ -190,9 +192,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (!remember || !context.routes->find(key, &route)) {
     bool any_for_device = false;
     route = choose_route(call, candidates, k_major_kernels(call, candidates), context, &any_for_device);
-    if (!route.kernel && call.split_k_request > 1 && any_for_device) {
-      return gemm_failure(GemmFailure::kNotSupported, "no slice kernel takes these split-K slices (types, layouts, "
-                                                      "alignment: the requested route never stages)");
+    if (!route.kernel && call.split_k_request > 0 && any_for_device) {
+      return gemm_failure(GemmFailure::kNotSupported, "no plain f32-output kernel takes these split-K slices or the "
+                                                      "unfused epilogue's GEMM (types, layouts, alignment: never staged)");
     }
     if (!route.kernel) {
       return any_for_device ? gemm_failure(GemmFailure::kNoKernelFits, "no kernel accepts this alignment or problem")

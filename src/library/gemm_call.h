@@ -43,7 +43,8 @@ struct GemmCall {
   bool split_k_slices = false;
   /// > 1: the caller's split-K slice count (Handle::gemm_universal's kGemm batch_count, as in
   /// CUTLASS): the call runs the split-K route with exactly this many slices, its slice kernel
-  /// chosen by the cost model; 0: the library decides (choose_route).
+  /// chosen by the cost model; 1: the unfused epilogue route (split_k.h, set by gemm_call when
+  /// no fused kernel is built); 0: the library decides (choose_route).
   int split_k_request = 0;
 };
 

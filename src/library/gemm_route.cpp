@@ -53,7 +53,7 @@ Route choose_route(GemmCall const &call, GemmOperationVector const *candidates, 
                    GemmContext const &context, bool *any_for_device, bool ask_kernels) {
   int const cc = context.compute_capability;
   Route route;
-  if (call.split_k_request > 1) {   // the caller's slice count: the split-K route or no kernel
+  if (call.split_k_request > 0) {   // the caller's slice count, or the unfused epilogue's one: that or no kernel
     SplitKPlan split;
     if (choose_requested_split_k(call, cc, context.sm_count, ask_kernels, kNominalWorkspace, &split, &route.kernel,
                                  any_for_device)) {

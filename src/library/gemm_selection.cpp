@@ -471,7 +471,8 @@ GemmOperationVector slice_kernels(GemmCall const &sliced, char const *name_part)
 bool choose_requested_split_k(GemmCall const &call, int cc, int sm_count, bool ask_kernel, void *workspace,
                               SplitKPlan *plan, Operation const **kernel, bool *any_for_device) {
   *any_for_device = false;
-  if (!split_k_applies(call) || !plan_split_k(call, call.split_k_request, workspace, plan)) return false;
+  bool const unfused = call.split_k_request == 1;   // one slice: the unfused epilogue route
+  if (!split_k_applies(call, unfused) || !plan_split_k(call, call.split_k_request, workspace, plan)) return false;
   GemmOperationVector const candidates = slice_kernels(plan->sliced, "");
   *kernel = select_kernel(candidates, plan->sliced, cc, sm_count, ask_kernel, any_for_device);
   return *kernel != nullptr;

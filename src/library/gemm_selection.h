@@ -122,7 +122,8 @@ double estimated_staging_time(size_t bytes, int copies);
 /// measurement aid) forces the split count, and the first slice kernel whose name contains the
 /// part, wherever the route applies.
 /// The split-K route with the caller's slice count (call.split_k_request > 1, which
-/// split_k_refusal accepted): the slice kernel select_kernel ranks first for the sliced call
+/// split_k_refusal accepted), or with one slice for the unfused epilogue route
+/// (split_k_request == 1, unfused_epilogue_applies): the slice kernel select_kernel ranks first for the sliced call
 /// (stream-K kernels left out), asked with `ask_kernel`. On true, *plan (its workspace at
 /// `workspace`) and *kernel; on false *any_for_device tells a misfit from an architecture mismatch.
 bool choose_requested_split_k(GemmCall const &call, int cc, int sm_count, bool ask_kernel, void *workspace,

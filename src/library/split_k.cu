@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
+#include "cutlass/epilogue/thread/activation.h"
+#include "cutlass/library/singleton.h"
 #include "cutlass/library/util.h"
 #include "cutlass/numeric_conversion.h"
 
@@ -15,6 +19,38 @@ namespace {
 
 float const kOne = 1.0f;
 float const kZero = 0.0f;
+
+/// The fused epilogue pieces the reduction applies (the unfused epilogue route, split_k.h):
+/// linear_combination.h's formula without the D scale / amax, its vectors and aux of the output's
+/// type. Null pointers: the piece is off.
+template <typename Element>
+struct ReductionEpilogue {
+  epilogue::ActivationKind activation = epilogue::ActivationKind::kIdentity;
+  float clamp_min = 0.f, clamp_max = 0.f;
+  Element const *bias = nullptr;
+  bool bias_per_row = true;
+  float const *alpha_vector = nullptr;
+  bool alpha_vector_per_row = true;
+  Element *aux = nullptr;
+  int64_t ldaux = 0;
+};
+
+/// activation.h's function `kind` of x (fast tanh / exp for outputs of at most 16 bits, as the
+/// fused epilogues choose).
+template <bool kFast>
+__device__ float activate(epilogue::ActivationKind kind, float x, float lo, float hi) {
+  using epilogue::ActivationKind;
+  using epilogue::thread::Activation;
+  switch (kind) {
+    case ActivationKind::kReLU: return Activation<ActivationKind::kReLU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kGELU: return Activation<ActivationKind::kGELU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kGELUErf: return Activation<ActivationKind::kGELUErf, kFast>::apply(x, lo, hi);
+    case ActivationKind::kSiLU: return Activation<ActivationKind::kSiLU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kSigmoid: return Activation<ActivationKind::kSigmoid, kFast>::apply(x, lo, hi);
+    case ActivationKind::kClamp: return Activation<ActivationKind::kClamp, kFast>::apply(x, lo, hi);
+    default: return x;
+  }
+}
 
 /// Threads of a reduction block, and at most this many groups of them summing interleaved slices
 /// of the same elements (blockDim = (kReduceThreads / groups, groups)).
@@ -38,11 +74,13 @@ constexpr int64_t kReduceTargetThreads = int64_t(1) << 17;
 /// (ncu, cold L2; 1.1 TB/s), against cuBLAS's split-K reduction at 7.5 us for its 6.5 MB; the
 /// first (one element per thread in 8 fixed groups) had made the route 11 us slower still (49
 /// against 60 us, timed in the suite). Here that output gets one group of 256 lanes.
-template <typename Element, bool kVectorLoads>
+/// kFused: then `fused`'s pieces (ReductionEpilogue) per element; without it the plain
+/// reduction's code is what it was before the unfused route.
+template <typename Element, bool kVectorLoads, bool kFused>
 __global__ void __launch_bounds__(kReduceThreads)
     split_k_reduce_kernel(int64_t m, int64_t n, int splits, float const *partials, float alpha_value,
                           float const *alpha_ptr, float beta_value, float const *beta_ptr, Element const *C,
-                          int64_t ldc, Element *D, int64_t ldd) {
+                          int64_t ldc, Element *D, int64_t ldd, ReductionEpilogue<Element> fused) {
   __shared__ float group_sums[kReduceVector][kReduceThreads];
   int64_t const elements = m * n;
   int const lanes = int(blockDim.x), groups = int(blockDim.y);
@@ -87,7 +125,15 @@ __global__ void __launch_bounds__(kReduceThreads)
     if (index >= elements) break;
     int64_t const i = index % m, j = index / m;
     float x = alpha * sum[e];
+    if constexpr (kFused) {
+      if (fused.alpha_vector) x *= fused.alpha_vector[fused.alpha_vector_per_row ? i : j];
+    }
     if (beta != 0.f) x += beta * NumericConverter<float, Element>::convert(C[i + j * ldc]);
+    if constexpr (kFused) {
+      if (fused.bias) x += NumericConverter<float, Element>::convert(fused.bias[fused.bias_per_row ? i : j]);
+      if (fused.aux) fused.aux[i + j * fused.ldaux] = NumericConverter<Element, float>::convert(x);
+      x = activate<sizeof(Element) <= 2>(fused.activation, x, fused.clamp_min, fused.clamp_max);
+    }
     D[i + j * ldd] = NumericConverter<Element, float>::convert(x);
   }
 }
@@ -116,10 +162,28 @@ bool launch_reduce(SplitKPlan const &plan, GemmCall const &call, cudaStream_t st
   float const *partials = static_cast<float const *>(plan.sliced.D);
   // the workspace is 256-byte aligned (gemm_call.cpp), so with M * N % 4 == 0 every slice is 16-byte aligned
   bool const vector = elements % kReduceVector == 0 && reinterpret_cast<uintptr_t>(partials) % 16 == 0;
-  auto const kernel = vector ? split_k_reduce_kernel<Element, true> : split_k_reduce_kernel<Element, false>;
+  GemmEpilogueArguments const &e = call.epilogue;
+  bool const fused_call = e.kind.fused();
+  ReductionEpilogue<Element> fused;
+  if (fused_call) {
+    fused.activation = e.kind.activation;
+    fused.clamp_min = e.clamp_min;
+    fused.clamp_max = e.clamp_max;
+    bool const bias = e.kind.element_bias != NumericTypeID::kInvalid;
+    fused.bias = bias ? static_cast<Element const *>(e.bias) : nullptr;
+    fused.bias_per_row = e.bias_broadcast == epilogue::VectorBroadcast::kPerRow;
+    fused.alpha_vector = e.kind.alpha_vector ? e.alpha_vector : nullptr;
+    fused.alpha_vector_per_row = e.alpha_vector_broadcast == epilogue::VectorBroadcast::kPerRow;
+    fused.aux = e.kind.element_aux != NumericTypeID::kInvalid ? static_cast<Element *>(e.aux) : nullptr;
+    fused.ldaux = e.ldaux;
+  }
+  auto const kernel = fused_call ? (vector ? split_k_reduce_kernel<Element, true, true>
+                                           : split_k_reduce_kernel<Element, false, true>)
+                                 : (vector ? split_k_reduce_kernel<Element, true, false>
+                                           : split_k_reduce_kernel<Element, false, false>);
   kernel<<<dim3(unsigned(blocks)), dim3(unsigned(lanes), unsigned(groups)), 0, stream>>>(
       call.m, call.n, plan.splits, partials, alpha, alpha_ptr, beta, beta_ptr, static_cast<Element const *>(call.C),
-      call.ldc, static_cast<Element *>(call.D), call.ldd);
+      call.ldc, static_cast<Element *>(call.D), call.ldd, fused);
   return cudaGetLastError() == cudaSuccess;
 }
 
@@ -127,19 +191,32 @@ int64_t bytes_of(NumericTypeID t) { return int64_t(library::sizeof_bits(t)) / 8;
 
 }  // namespace
 
-bool split_k_applies(GemmCall const &c) {
+bool split_k_applies(GemmCall const &c, bool epilogue_in_reduction) {
   bool const output = c.element_D == NumericTypeID::kF16 || c.element_D == NumericTypeID::kBF16 ||
                       c.element_D == NumericTypeID::kF32;
   // block scales index the whole K (a slice's k-blocks are not the call's)
   bool const block_scales =
       epilogue::is_block_scale(c.epilogue.scale_a_mode) || epilogue::is_block_scale(c.epilogue.scale_b_mode);
-  return c.batch_count == 1 && !c.epilogue.kind.fused() && !block_scales && c.element_scalar == NumericTypeID::kF32 && output &&
+  EpilogueDescription const &kind = c.epilogue.kind;
+  bool const reducible = epilogue_in_reduction && !kind.scale_amax &&
+                         (kind.element_bias == NumericTypeID::kInvalid || kind.element_bias == c.element_D) &&
+                         (kind.element_aux == NumericTypeID::kInvalid || kind.element_aux == c.element_D);
+  return c.batch_count == 1 && (!kind.fused() || reducible) && !block_scales && c.element_scalar == NumericTypeID::kF32 && output &&
          c.element_C == c.element_D && c.layout_C == LayoutTypeID::kColumnMajor &&
          c.layout_D == LayoutTypeID::kColumnMajor && bytes_of(c.element_A) > 0 && bytes_of(c.element_B) > 0;
 }
 
+bool unfused_epilogue_applies(GemmCall const &call) {
+  if (!call.epilogue.kind.fused()) return false;
+  char const *on = std::getenv("CUTLASS_LIB_UNFUSED_EPILOGUE");
+  SplitKPlan plan;
+  return on && std::strcmp(on, "1") == 0 && split_k_applies(call, /*epilogue_in_reduction=*/true) &&
+         plan_split_k(call, 1, nullptr, &plan) &&
+         Singleton::get().operation_table.find_gemm(functional_key(plan.sliced)) != nullptr;   // its plain kernels
+}
+
 bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan *plan) {
-  if (splits < 2 || call.k % splits != 0 || call.m * call.n > INT32_MAX) return false;
+  if (splits < 1 || call.k % splits != 0 || call.m * call.n > INT32_MAX) return false;
   int64_t const slice = call.k / splits;
   // a K-major operand (A row-major, B column-major) steps `slice` elements per slice, an MN-major
   // one `slice` leading dimensions; TMA needs each slice's start 16-byte aligned
@@ -159,6 +236,12 @@ bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan 
   s.alpha = &kOne;
   s.beta = &kZero;
   s.pointer_mode = ScalarPointerMode::kHost;
+  // the slices run the plain epilogue (operand scales kept: they are linear in each slice); the
+  // reduction applies a fused call's pieces
+  s.epilogue.kind = EpilogueDescription();
+  s.epilogue.bias = nullptr;
+  s.epilogue.alpha_vector = nullptr;
+  s.epilogue.aux = nullptr;
   s.split_k_slices = true;
   plan->sliced = s;
   plan->splits = splits;

@@ -26,9 +26,21 @@ struct SplitKPlan {
 
 /// Calls the route takes (column-major output): one batch entry, the plain epilogue, host or
 /// device f32 scalars, no block scales (they index the whole K), and an f16, bf16 or f32 output.
-bool split_k_applies(GemmCall const &call);
+/// With `epilogue_in_reduction` (the unfused epilogue route) also a fused epilogue whose pieces
+/// the reduction applies: no D scale / amax, bias and aux of the output's type.
+bool split_k_applies(GemmCall const &call, bool epilogue_in_reduction = false);
 
-/// The sliced call of `call` for `splits` slices with the workspace at `workspace`; false when
+/// The unfused epilogue route (opt-in while it has not run on a GPU: CUTLASS_LIB_UNFUSED_EPILOGUE=1
+/// in the environment, read at each use): a fused call (column-major output) for which the build
+/// has no fused kernel runs the plain f32-output kernel into the workspace (the split-K route
+/// with one slice), and the reduction applies alpha, the alpha vector, beta * C, the bias, the
+/// aux output and the activation per element, in f32, as linear_combination.h's formula does.
+/// True when it is on, split_k_applies(call, true) takes the call and the build has plain
+/// f32-output kernels for its types and layouts.
+bool unfused_epilogue_applies(GemmCall const &call);
+
+/// The sliced call of `call` for `splits` slices (1: the unfused epilogue route) with the
+/// workspace at `workspace`; false when
 /// K is not a multiple of `splits`, a slice's offset breaks 16-byte alignment of A or B, or the
 /// partials would pass INT32_MAX elements per slice.
 bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan *plan);
@@ -37,8 +49,8 @@ bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan 
 /// when it can: split_k_applies and plan_split_k of its column-major form, at most 65535 slices.
 char const *split_k_refusal(GemmCall const &call, int splits);
 
-/// Launches the reduction (D = alpha * sum of the slices + beta * C) on `stream`; false if the
-/// launch failed.
+/// Launches the reduction (D = alpha * sum of the slices + beta * C, and a fused call's pieces:
+/// unfused_epilogue_applies) on `stream`; false if the launch failed.
 bool reduce_split_k(SplitKPlan const &plan, GemmCall const &call, cudaStream_t stream);
 
 }  // namespace library

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -473,6 +474,75 @@ TEST(HandleFused, NoSuchKernelIsNotSupported) {
   Handle h;
   EXPECT_EQ(cutlass::Status::kErrorNotSupported, fused_call(h, 128, 64, 32, e));
   EXPECT_EQ(nullptr, h.get_last_operation());
+}
+
+/// The unfused epilogue route (src/library/split_k.h; opt-in while it has not run on a GPU:
+/// CUTLASS_LIB_UNFUSED_EPILOGUE=1): pieces no built bf16 TN kernel has run as the plain
+/// f32-output kernel into the workspace and a second pass applying them. Every piece the pass
+/// takes, both vector directions, beta reading C (also C = D), row-major output, ragged shapes;
+/// the plain f32-output kernel is what ran. Without the variable the same calls answer
+/// kErrorNotSupported.
+TEST(HandleFused, UnfusedEpilogueRouteMatchesTheReference) {
+  SKIP_WITHOUT_GPU();
+  struct Pieces {
+    ActivationKind activation;
+    bool bias, alpha_vector, aux;
+  };
+  Pieces const pieces[] = {{ActivationKind::kIdentity, true, false, false},
+                           {ActivationKind::kSiLU, true, false, false},
+                           {ActivationKind::kSigmoid, false, true, true},
+                           {ActivationKind::kClamp, true, true, false},
+                           {ActivationKind::kGELUErf, false, false, true}};
+  struct Shape {
+    int64_t m, n, k;
+    double beta;
+    LayoutTypeID layout_C;
+    bool c_is_d;
+  };
+  Shape const shapes[] = {{256, 96, 512, 0.0, LayoutTypeID::kColumnMajor, false},
+                          {37, 129, 64, 0.5, LayoutTypeID::kColumnMajor, true},
+                          {200, 24, 136, -1.0, LayoutTypeID::kRowMajor, false}};
+  int ran = 0;
+  for (Pieces const &pc : pieces) {
+    EpilogueDescription kind;
+    kind.activation = pc.activation;
+    kind.element_bias = pc.bias ? NumericTypeID::kBF16 : NumericTypeID::kInvalid;
+    kind.alpha_vector = pc.alpha_vector;
+    kind.element_aux = pc.aux ? NumericTypeID::kBF16 : NumericTypeID::kInvalid;
+    bool built = false;   // a fused bf16 kernel of exactly these pieces: the route is not taken
+    for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
+      built = built || (description(i).epilogue == kind && description(i).A.element == NumericTypeID::kBF16 &&
+                        description(i).C.element == NumericTypeID::kBF16);
+    }
+    if (built) continue;
+    for (Shape const &sh : shapes) {
+      fz::Case c;
+      c.kind = kind;
+      c.shape(sh.m, sh.n, sh.k).vectors(sh.m % 2 ? kColumn : kRow, sh.m % 2 ? kRow : kColumn);
+      c.beta = sh.beta;
+      c.layout_C = sh.layout_C;
+      c.c_is_d = sh.c_is_d;
+      c.seed = 0xf00d + uint64_t(sh.m * 7 + sh.n);
+      fz::Problem p(c);
+      ASSERT_FALSE(HasFatalFailure());
+      std::string const where = p.describe();
+      Handle off;
+      ASSERT_EQ(0, unsetenv("CUTLASS_LIB_UNFUSED_EPILOGUE"));
+      EXPECT_EQ(cutlass::Status::kErrorNotSupported, p.run_handle(off)) << where << ": the route is opt-in";
+      ASSERT_EQ(0, setenv("CUTLASS_LIB_UNFUSED_EPILOGUE", "1", 1));
+      Handle h;
+      cutlass::Status const status = p.run_handle(h);
+      ASSERT_EQ(0, unsetenv("CUTLASS_LIB_UNFUSED_EPILOGUE"));
+      ASSERT_EQ(cutlass::Status::kSuccess, status) << where;
+      ASSERT_NE(nullptr, h.get_last_operation()) << where;
+      auto const &kernel = static_cast<GemmDescription const &>(h.get_last_operation()->description());
+      EXPECT_EQ(NumericTypeID::kF32, kernel.C.element) << where << ": ran " << kernel.name;
+      EXPECT_FALSE(kernel.epilogue.fused()) << where << ": ran " << kernel.name;
+      p.check(where + " (unfused route, " + kernel.name + ")");
+      ++ran;
+    }
+  }
+  if (ran == 0) GTEST_SKIP() << "this build has a fused bf16 kernel for every piece combination tried";
 }
 
 /// Every operation-table entry holds kernels of exactly its key's epilogue, so a plain key never

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -1163,6 +1164,50 @@ TEST(SplitK, ACallersSliceCountIsTakenAsGiven) {
   GemmCall fused = c;
   fused.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kReLU;
   EXPECT_NE(nullptr, split_k_refusal(fused, 4)) << "a fused epilogue";
+}
+
+/// The unfused epilogue route (split_k.h; opt-in: CUTLASS_LIB_UNFUSED_EPILOGUE=1): a fused call
+/// whose pieces the reduction applies takes the split-K route with one slice on a plain
+/// f32-output kernel; off without the variable, and never for a D scale / amax or a bias of
+/// another type than the output's.
+TEST(SplitK, UnfusedEpilogueRouteIsOptIn) {
+  float const one = 1.f, zero = 0.f;
+  GemmCall plain = bf16_tn_call(256, 96, 512);
+  plain.alpha = &one;
+  plain.beta = &zero;
+  int const cc = device_for(plain);
+  if (!slices_have_kernels(plain, cc)) GTEST_SKIP() << "this build has no bf16 -> f32 TN kernel (a subset)";
+  GemmCall c = plain;
+  c.epilogue.kind.activation = cutlass::epilogue::ActivationKind::kSiLU;
+  c.epilogue.kind.element_bias = NumericTypeID::kBF16;
+  c.epilogue.bias = address(0x500000);
+  ASSERT_EQ(0, unsetenv("CUTLASS_LIB_UNFUSED_EPILOGUE"));
+  EXPECT_FALSE(unfused_epilogue_applies(c)) << "opt-in";
+  ASSERT_EQ(0, setenv("CUTLASS_LIB_UNFUSED_EPILOGUE", "1", 1));
+  EXPECT_TRUE(unfused_epilogue_applies(c));
+  EXPECT_FALSE(unfused_epilogue_applies(plain)) << "nothing to apply";
+  GemmCall amax = c;
+  amax.epilogue.kind.scale_amax = true;
+  EXPECT_FALSE(unfused_epilogue_applies(amax));
+  GemmCall f32_bias = c;
+  f32_bias.epilogue.kind.element_bias = NumericTypeID::kF32;
+  EXPECT_FALSE(unfused_epilogue_applies(f32_bias));
+  c.split_k_request = 1;
+  GemmContext context;
+  context.compute_capability = cc;
+  context.sm_count = 132;
+  bool any = false;
+  Route const route = choose_route(c, nullptr, nullptr, context, &any, /*ask_kernels=*/false);
+  ASSERT_EQ(0, unsetenv("CUTLASS_LIB_UNFUSED_EPILOGUE"));
+  ASSERT_NE(nullptr, route.kernel);
+  EXPECT_EQ(1, route.splits);
+  EXPECT_EQ(NumericTypeID::kF32, desc_of(route.kernel).C.element);
+  EXPECT_FALSE(desc_of(route.kernel).epilogue.fused());
+  SplitKPlan plan;
+  ASSERT_TRUE(plan_split_k(c, 1, const_cast<void *>(address(0x800000)), &plan));
+  EXPECT_EQ(512, plan.sliced.k);
+  EXPECT_FALSE(plan.sliced.epilogue.kind.fused()) << "the slice runs the plain epilogue";
+  EXPECT_EQ(nullptr, plan.sliced.epilogue.bias);
 }
 
 /// Whatever split the model takes, its partial sums fit one wave of 128x128 f32 tiles (SMs x

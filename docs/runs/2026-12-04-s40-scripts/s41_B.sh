@@ -2,7 +2,8 @@
 # Written s40 (no device that session), NOT run. s41_B: the default set at HEAD: build with the
 # ptxas report, ctest without the per-kernel entries (runs s40's new GPU tests: pointer arrays in
 # device memory, CApiGroupedGpu.*; split-K slices on request, HandleGpu.SplitKSlicesOnRequest;
-# and s39's Sm90Grouped.SixteenTokenTile...), memcheck of those, the decode / tokens / gemv rows
+# the unfused epilogue route, HandleFused.UnfusedEpilogueRouteMatchesTheReference; and s39's
+# Sm90Grouped.SixteenTokenTile...), memcheck of those, the decode / tokens / gemv rows
 # (two rounds), the longk rows with the split-K route in the best-kernel search, pytest.
 # Needs .device/s28.csv and .device/longk.csv (carry .device).
 set -u
@@ -15,9 +16,9 @@ grep "kernels selected" $o/l/cfg.log
 cmake --build $b -j16 > $o/l/build.log 2>&1 || { grep -E "error" $o/l/build.log | head -30; exit 1; }
 echo "build $(( $(date +%s) - start )) s; nonzero spills: $(grep 'bytes spill' $o/l/build.log | grep -v warning | grep -vc ' 0 bytes spill stores, 0 bytes spill loads')"
 G=$(find $b -name cutlass_lib_gpu_tests -type f | head -1); S=$(find $b -name cutlass_sm90_grouped_tests -type f | head -1)
-timeout 120 $G --gtest_filter='CApiGroupedGpu.*:HandleGpu.*:SplitKGemm*' > $o/l/new_t.log 2>&1
+timeout 120 $G --gtest_filter='CApiGroupedGpu.*:HandleGpu.*:SplitKGemm*:HandleFused.Unfused*' > $o/l/new_t.log 2>&1
 echo "grouped / handle / split-K tests: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' $o/l/new_t.log | tr '\n' ' ')"; grep '^\[  FAILED  \]' $o/l/new_t.log | head
-timeout 120 compute-sanitizer --tool memcheck $G --gtest_filter='CApiGroupedGpu.PointerArrays*:CApiGroupedGpu.DeviceArrays*:CApiGroupedGpu.ABadLast*:HandleGpu.SplitKSlicesOnRequest' > $o/l/mc.log 2>&1
+timeout 120 compute-sanitizer --tool memcheck $G --gtest_filter='CApiGroupedGpu.PointerArrays*:CApiGroupedGpu.DeviceArrays*:CApiGroupedGpu.ABadLast*:HandleGpu.SplitKSlicesOnRequest:HandleFused.Unfused*' > $o/l/mc.log 2>&1
 echo "memcheck: $(grep -E 'ERROR SUMMARY' $o/l/mc.log | tail -1); $(grep -E '^\[  (PASSED|FAILED)' $o/l/mc.log | tr '\n' ' ')"
 timeout 90 compute-sanitizer --tool memcheck $S --gtest_filter='*SixteenToken*' > $o/l/mc16.log 2>&1
 echo "memcheck 64x16 grouped: $(grep -E 'ERROR SUMMARY' $o/l/mc16.log | tail -1); $(grep -E '^\[  (PASSED|FAILED)' $o/l/mc16.log | tr '\n' ' ')"
