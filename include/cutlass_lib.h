@@ -561,7 +561,10 @@ CUTLASS_LIB_C_API cutlassLibStatus_t cutlassLibGemmExSelect(cutlassLibHandle_t h
  * CUTLASS_LIB_UNFUSED_EPILOGUE=1 in the environment (read at each call) such a call instead runs
  * the plain kernel with an f32 output into the workspace (m x n floats) and a second pass that
  * applies the pieces above in f32 (one batch, f32 scalars, bf16 / f16 / f32 C with bias and aux of
- * C's type, no scaleD / amax); cutlassLibGemmExSelect then names the plain kernel. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
+ * C's type, no scaleD / amax, m x n below 2^31, no kernel with the pieces on K-major copies
+ * either; the plain kernel takes the call's own operands, never aligned copies, so a call none
+ * of them fits still answers NO_KERNEL / NOT_SUPPORTED; not the contiguous and device-sized
+ * grouped calls); cutlassLibGemmExSelect then names the plain kernel. A fused call with k == 0 (and m, n > 0) is NOT_SUPPORTED;
  * alpha == 0 still runs the kernel (A and B must then be valid).
  * fp8 outputs (Ctype CUDA_R_8F_E4M3 / CUDA_R_8F_E5M2, with 16-bit or e4m3 A/B) exist only with
  * scaleD or amax set (cutlassLibSetEpilogueScaleAmax): without, NOT_SUPPORTED. */

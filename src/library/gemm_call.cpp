@@ -159,8 +159,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   call.epilogue.columns = int(call.n);
   //    MN-major operands may also run on K-major kernels through transposed copies (staging.h).
   GemmOperationVector const *candidates = Singleton::get().operation_table.find_gemm(functional_key(call));
-  //    No fused kernel for the pieces: the plain kernel and the pieces in a second pass, when on.
-  if (!candidates && unfused_epilogue_applies(call)) call.split_k_request = 1;
+  //    No fused kernel for the pieces (also none on K-major copies): the plain kernel and the
+  //    pieces in a second pass, when on.
+  if (!candidates && !k_major_kernels(call, candidates) && unfused_epilogue_applies(call)) call.split_k_request = 1;
   if (!candidates && call.split_k_request != 1 && !k_major_kernels(call, candidates)) {
     return gemm_failure(GemmFailure::kNoKernel, "no kernel in this build for these types and layouts");
   }
@@ -214,7 +215,9 @@ GemmOutcome gemm_call(GemmCall const &user_call, GemmContext const &context, boo
   if (selection_log_enabled()) {
     std::fprintf(stderr, "cutlass_lib: %lldx%lldx%lld batch %lld -> %s%s\n", (long long)call.m, (long long)call.n,
                  (long long)call.k, (long long)call.batch_count, chosen->description().name,
-                 staged ? " (on aligned or K-major copies of its operands)" : split_k ? " (split-K)" : "");
+                 staged    ? " (on aligned or K-major copies of its operands)"
+                 : split_k ? (route.splits == 1 ? " (f32 into the workspace, then the unfused epilogue)" : " (split-K)")
+                           : "");
   }
   // 7. Workspace (grown on demand: staging copies or split-K partials, then the kernel's own),
   //    then launch.

@@ -49,8 +49,9 @@ extern void *const kNominalWorkspace;
 /// kernel exists), with MN-major operands transposed into the copies, when no kernel fits directly
 /// or the direct choice is of an older family (e.g. fp8, s8 or tf32 MN-major operands, which the
 /// sm90 kernels take K-major only); then the split-K route when the cost model says slices of K
-/// and a reduction win. A call with a split-K request (call.split_k_request > 1) takes the
-/// split-K route with that slice count (choose_requested_split_k) or none. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
+/// and a reduction win. A call with a split-K request (call.split_k_request > 1; 1 for the
+/// unfused epilogue route, split_k.h) takes the split-K route with that slice count
+/// (choose_requested_split_k) or none. No kernel: route.kernel is null and *any_for_device tells a misfit (true)
 /// from an architecture mismatch. With `ask_kernels` false the kernels are judged by their
 /// descriptions alone (no can_implement, which may query the device): the cost model replayed
 /// on a host without one (test/library/selection_replay.cpp).

@@ -483,7 +483,7 @@ bool choose_split_k(GemmCall const &call, Operation const *direct, int cc, int s
   int const sms = sm_count > 0 ? sm_count : kDefaultSmCount;
   double const tiles = std::ceil(double(call.m) / 128) * std::ceil(double(call.n) / 128);
   ForcedSplitK const &forced = forced_split_k();
-  if (forced.splits > 0) {
+  if (forced.splits > 1) {   // (one slice is the unfused epilogue route's, never forced)
     if (!split_k_applies(call) || !plan_split_k(call, forced.splits, workspace, plan)) return false;
     // the first named kernel that takes the slices (no fit rules: a few-token tile may run them)
     GemmUniversalConfiguration const configuration = configuration_of(plan->sliced);

@@ -124,10 +124,11 @@ __global__ void __launch_bounds__(kReduceThreads)
     int64_t const index = first + e;
     if (index >= elements) break;
     int64_t const i = index % m, j = index / m;
-    float x = alpha * sum[e];
+    float scale = alpha;   // (alpha * alpha_vector) * sum, as linear_combination.h orders it
     if constexpr (kFused) {
-      if (fused.alpha_vector) x *= fused.alpha_vector[fused.alpha_vector_per_row ? i : j];
+      if (fused.alpha_vector) scale *= fused.alpha_vector[fused.alpha_vector_per_row ? i : j];
     }
+    float x = scale * sum[e];
     if (beta != 0.f) x += beta * NumericConverter<float, Element>::convert(C[i + j * ldc]);
     if constexpr (kFused) {
       if (fused.bias) x += NumericConverter<float, Element>::convert(fused.bias[fused.bias_per_row ? i : j]);
@@ -219,10 +220,14 @@ bool plan_split_k(GemmCall const &call, int splits, void *workspace, SplitKPlan 
   if (splits < 1 || call.k % splits != 0 || call.m * call.n > INT32_MAX) return false;
   int64_t const slice = call.k / splits;
   // a K-major operand (A row-major, B column-major) steps `slice` elements per slice, an MN-major
-  // one `slice` leading dimensions; TMA needs each slice's start 16-byte aligned
+  // one `slice` leading dimensions; TMA needs each slice's start 16-byte aligned (one slice: no
+  // step is taken)
   int64_t const step_a = call.layout_A == LayoutTypeID::kRowMajor ? slice : slice * call.lda;
   int64_t const step_b = call.layout_B == LayoutTypeID::kColumnMajor ? slice : slice * call.ldb;
-  if ((step_a * bytes_of(call.element_A)) % 16 != 0 || (step_b * bytes_of(call.element_B)) % 16 != 0) return false;
+  if (splits > 1 &&
+      ((step_a * bytes_of(call.element_A)) % 16 != 0 || (step_b * bytes_of(call.element_B)) % 16 != 0)) {
+    return false;
+  }
   GemmCall s = call;
   s.mode = gemm::GemmUniversalMode::kBatched;
   s.batch_count = splits;

@@ -501,7 +501,8 @@ TEST(HandleFused, UnfusedEpilogueRouteMatchesTheReference) {
   };
   Shape const shapes[] = {{256, 96, 512, 0.0, LayoutTypeID::kColumnMajor, false},
                           {37, 129, 64, 0.5, LayoutTypeID::kColumnMajor, true},
-                          {200, 24, 136, -1.0, LayoutTypeID::kRowMajor, false}};
+                          {200, 24, 136, -1.0, LayoutTypeID::kRowMajor, false},
+                          {64, 40, 100, 0.0, LayoutTypeID::kColumnMajor, false}};   // K of no 16-byte multiple
   int ran = 0;
   for (Pieces const &pc : pieces) {
     EpilogueDescription kind;
@@ -511,8 +512,9 @@ TEST(HandleFused, UnfusedEpilogueRouteMatchesTheReference) {
     kind.element_aux = pc.aux ? NumericTypeID::kBF16 : NumericTypeID::kInvalid;
     bool built = false;   // a fused bf16 kernel of exactly these pieces: the route is not taken
     for (size_t i = 0; i < Singleton::get().manifest.size(); ++i) {
-      built = built || (description(i).epilogue == kind && description(i).A.element == NumericTypeID::kBF16 &&
-                        description(i).C.element == NumericTypeID::kBF16);
+      GemmDescription const &d = description(i);   // a dense (not grouped) bf16 kernel
+      built = built || (d.epilogue == kind && d.gemm_kind == GemmKind::kUniversal &&
+                        d.A.element == NumericTypeID::kBF16 && d.C.element == NumericTypeID::kBF16);
     }
     if (built) continue;
     for (Shape const &sh : shapes) {

@@ -1206,6 +1206,10 @@ TEST(SplitK, UnfusedEpilogueRouteIsOptIn) {
   SplitKPlan plan;
   ASSERT_TRUE(plan_split_k(c, 1, const_cast<void *>(address(0x800000)), &plan));
   EXPECT_EQ(512, plan.sliced.k);
+  GemmCall odd_k = c;   // one slice takes no step along K: any K
+  odd_k.k = odd_k.lda = odd_k.ldb = 100;
+  EXPECT_TRUE(plan_split_k(odd_k, 1, const_cast<void *>(address(0x800000)), &plan));
+  EXPECT_FALSE(plan_split_k(odd_k, 2, const_cast<void *>(address(0x800000)), &plan)) << "slices 50 elements apart";
   EXPECT_FALSE(plan.sliced.epilogue.kind.fused()) << "the slice runs the plain epilogue";
   EXPECT_EQ(nullptr, plan.sliced.epilogue.bias);
 }
