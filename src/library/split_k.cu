@@ -35,22 +35,6 @@ struct ReductionEpilogue {
   int64_t ldaux = 0;
 };
 
-/// activation.h's function `kind` of x (fast tanh / exp for outputs of at most 16 bits, as the
-/// fused epilogues choose).
-template <bool kFast>
-__device__ float activate(epilogue::ActivationKind kind, float x, float lo, float hi) {
-  using epilogue::ActivationKind;
-  using epilogue::thread::Activation;
-  switch (kind) {
-    case ActivationKind::kReLU: return Activation<ActivationKind::kReLU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kGELU: return Activation<ActivationKind::kGELU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kGELUErf: return Activation<ActivationKind::kGELUErf, kFast>::apply(x, lo, hi);
-    case ActivationKind::kSiLU: return Activation<ActivationKind::kSiLU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kSigmoid: return Activation<ActivationKind::kSigmoid, kFast>::apply(x, lo, hi);
-    case ActivationKind::kClamp: return Activation<ActivationKind::kClamp, kFast>::apply(x, lo, hi);
-    default: return x;
-  }
-}
 
 /// Threads of a reduction block, and at most this many groups of them summing interleaved slices
 /// of the same elements (blockDim = (kReduceThreads / groups, groups)).
@@ -133,7 +117,9 @@ __global__ void __launch_bounds__(kReduceThreads)
     if constexpr (kFused) {
       if (fused.bias) x += NumericConverter<float, Element>::convert(fused.bias[fused.bias_per_row ? i : j]);
       if (fused.aux) fused.aux[i + j * fused.ldaux] = NumericConverter<Element, float>::convert(x);
-      x = activate<sizeof(Element) <= 2>(fused.activation, x, fused.clamp_min, fused.clamp_max);
+      // fast tanh / exp for outputs of at most 16 bits, as the fused epilogues choose
+      x = epilogue::thread::apply_activation<sizeof(Element) <= 2>(fused.activation, x, fused.clamp_min,
+                                                                   fused.clamp_max);
     }
     D[i + j * ldd] = NumericConverter<Element, float>::convert(x);
   }

@@ -45,18 +45,6 @@ bool is_float(NumericTypeID type) {
          type == NumericTypeID::kFE5M2;
 }
 
-template <bool kFast>
-__device__ __forceinline__ float activate(ActivationKind kind, float x, float lo, float hi) {
-  switch (kind) {
-    case ActivationKind::kReLU: return Activation<ActivationKind::kReLU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kGELU: return Activation<ActivationKind::kGELU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kGELUErf: return Activation<ActivationKind::kGELUErf, kFast>::apply(x, lo, hi);
-    case ActivationKind::kSiLU: return Activation<ActivationKind::kSiLU, kFast>::apply(x, lo, hi);
-    case ActivationKind::kSigmoid: return Activation<ActivationKind::kSigmoid, kFast>::apply(x, lo, hi);
-    case ActivationKind::kClamp: return Activation<ActivationKind::kClamp, kFast>::apply(x, lo, hi);
-    default: return x;
-  }
-}
 
 /// Folds a thread's |y| maximum into *amax: one atomic per warp (non-negative floats order as
 /// their bits). Every lane of the warp calls it.
@@ -97,7 +85,7 @@ __global__ void reference_epilogue_kernel(GemmProblem p, float const *product, E
         x += load_f32(e.element_bias, e.bias, l * e.batch_stride_bias + v);
       }
       if (e.aux) store_f32(e.element_aux, e.aux, l * e.batch_stride_aux + offset(p.layout_C, i, j, e.ldaux), x);
-      float const y = activate<false>(e.activation, x, e.clamp_min, e.clamp_max);
+      float const y = epilogue::thread::apply_activation<false>(e.activation, x, e.clamp_min, e.clamp_max);
       amax = fmaxf(amax, fabsf(y));
       store_f32(p.element_C, p.D, l * p.batch_stride_D + offset(p.layout_C, i, j, p.ldd), y * scale);
     }

@@ -91,6 +91,21 @@ struct Activation<ActivationKind::kClamp, kFast> {
   CUTLASS_HOST_DEVICE static float apply(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 };
 
+/// The activation `kind`, chosen at run time, of x: the functions above, for elementwise passes
+/// that take the kind as an argument (the library's unfused epilogue, the reference epilogue).
+template <bool kFast>
+CUTLASS_HOST_DEVICE float apply_activation(ActivationKind kind, float x, float lo, float hi) {
+  switch (kind) {
+    case ActivationKind::kReLU: return Activation<ActivationKind::kReLU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kGELU: return Activation<ActivationKind::kGELU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kGELUErf: return Activation<ActivationKind::kGELUErf, kFast>::apply(x, lo, hi);
+    case ActivationKind::kSiLU: return Activation<ActivationKind::kSiLU, kFast>::apply(x, lo, hi);
+    case ActivationKind::kSigmoid: return Activation<ActivationKind::kSigmoid, kFast>::apply(x, lo, hi);
+    case ActivationKind::kClamp: return Activation<ActivationKind::kClamp, kFast>::apply(x, lo, hi);
+    default: return x;
+  }
+}
+
 }  // namespace thread
 }  // namespace epilogue
 }  // namespace cutlass
