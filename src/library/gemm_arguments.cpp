@@ -147,7 +147,7 @@ GemmOutcome check_gemm_arguments(GemmCall const &c) {
     return gemm_failure(GemmFailure::kNotSupported, "M, N and K must each fit in 32 bits");
   }
   if (c.batch_count > 65535) return gemm_failure(GemmFailure::kNotSupported, "batch_count must be <= 65535");
-  if (c.split_k_request > 1 && output_nonempty && c.k > 0) {
+  if (c.split_k_request > 1 && output_nonempty && !runs_scale_only(c)) {   // else the quick return D = beta * C
     if (char const *refusal = split_k_refusal(c, c.split_k_request)) return gemm_failure(GemmFailure::kNotSupported, refusal);
   }
   bool const fp8_operands = c.element_A == NumericTypeID::kFE4M3 || c.element_A == NumericTypeID::kFE5M2;

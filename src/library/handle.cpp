@@ -215,6 +215,7 @@ Status Handle::gemm_universal(gemm::GemmUniversalMode mode, int M, int N, int K,
   if (mode == gemm::GemmUniversalMode::kGemm && batch_count > 1) {   // CUTLASS's split-K slices
     call.split_k_request = batch_count;
     call.batch_count = 1;
+    call.batch_stride_A = call.batch_stride_B = call.batch_stride_C = call.batch_stride_D = 0;   // unused
   }
 
   GemmOutcome outcome = HandleAccess::call(*this, call, /*execute=*/true);

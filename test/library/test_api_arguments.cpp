@@ -438,6 +438,17 @@ TEST(HandleArguments, NoDeviceIsArchMismatch) {
   HandleArgs split;
   split.batch = 4;   // 4 split-K slices of K = 64: the route takes them; then the device is asked
   EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, split));
+  split.batch = 3;   // slices the route refuses, but host alpha == 0 takes the quick return first
+  split.alpha = 0;
+  EXPECT_EQ(cutlass::Status::kErrorArchMismatch, universal(h, split));
+  // the batch strides of a split-K call are unused: a negative one is no argument error
+  HandleArgs const a;
+  EXPECT_EQ(cutlass::Status::kErrorArchMismatch,
+            h.gemm_universal(a.mode, a.M, a.N, a.K, 1, 1, 1, 1, 1, 1, NumericTypeID::kF32, NumericTypeID::kF32,
+                             &a.alpha, NumericTypeID::kBF16, LayoutTypeID::kRowMajor, ComplexTransform::kNone, a.A,
+                             a.lda, NumericTypeID::kBF16, LayoutTypeID::kColumnMajor, ComplexTransform::kNone, a.B,
+                             a.ldb, &a.beta, NumericTypeID::kBF16, a.layout_C, a.C, a.ldc, a.element_D, a.layout_D,
+                             a.D, a.ldd, /*batch_count=*/2, -5, -5, -5, -5));
 }
 
 }  // namespace

@@ -251,8 +251,9 @@ class CUTLASS_LIB_API Handle {
   /// pointer-array rules: device arrays are copied to the host on the handle's stream, which the
   /// call waits for; kErrorNotSupported while the stream is being captured). Statuses as gemm_universal's:
   /// kErrorInvalidProblem for any argument error of any problem (checked before anything runs),
-  /// then kErrorNotSupported (types without kernels, a D scale / amax, non-scalar operand
-  /// scales or precise accumulation in `epilogue`), the device, the kernels, the workspace, the launch. `epilogue`: the
+  /// then kErrorNotSupported (a D scale / amax, non-scalar operand scales or precise
+  /// accumulation in `epilogue`), the device (kErrorArchMismatch without one), the kernels
+  /// (kErrorNotSupported for types without kernels), the workspace, the launch. `epilogue`: the
   /// fused pieces of every problem (as gemm_universal's), problem e (counted over all groups)
   /// taking the vectors and aux matrix of batch entry e (bias + e * batch_stride_bias, ...).
   Status gemm_grouped(NumericTypeID element_compute, NumericTypeID element_scalar, NumericTypeID element_A,
@@ -291,9 +292,9 @@ class CUTLASS_LIB_API Handle {
   /// kernel, no copy: capturable into a CUDA graph (with a workspace that outlives it:
   /// set_workspace). `max_n`: an upper bound on every group's n if known (else 0), which only
   /// picks the tile. Statuses as gemm_universal's: kErrorInvalidProblem, kErrorNotSupported
-  /// (types without grouped kernels, an aux output, D scale / amax, non-scalar scales, precise
-  /// accumulation), then the
-  /// device, the kernels, the workspace, the launch. `epilogue`: the fused pieces, group g's
+  /// (an aux output, D scale / amax, non-scalar scales, precise accumulation), then the device
+  /// (kErrorArchMismatch without one), the kernels (kErrorNotSupported for types without grouped
+  /// kernels), the workspace, the launch. `epilogue`: the fused pieces, group g's
   /// vectors those of batch entry g (bias + g * batch_stride_bias, ...), and per-tensor fp8
   /// operand scales.
   Status gemm_grouped_device_sizes(NumericTypeID element_compute, NumericTypeID element_scalar,
