@@ -71,11 +71,6 @@ GemmCall problem_call(GemmGroupedCall const &call, ProblemIndex const &index) {
 /// nothing, so their pointers do not matter and one problem stands for all of them.
 bool empty_output(GemmGroup const &group) { return group.shape.m == 0 || group.shape.n == 0; }
 
-/// The problems of `group` that for_each_problem visits.
-int64_t visited_problems(GemmGroup const &group) {
-  return empty_output(group) ? std::min<int64_t>(group.size, 1) : group.size;
-}
-
 /// Calls visit(index) for every problem, groups in order, until it returns false; a group with an
 /// empty output is visited once (its first problem), so a huge count of such problems costs nothing.
 template <typename Visit>
@@ -83,7 +78,7 @@ void for_each_problem(GemmGroupedCall const &call, Visit &&visit) {
   int64_t entry = 0, slot = 0;
   for (int64_t g = 0; g < int64_t(call.groups.size()); ++g) {
     GemmGroup const &group = call.groups[size_t(g)];
-    int64_t const visited = visited_problems(group);
+    int64_t const visited = empty_output(group) ? std::min<int64_t>(group.size, 1) : group.size;
     for (int64_t j = 0; j < visited; ++j) {
       if (!visit(ProblemIndex{g, j, entry + j, slot + j})) return;
     }
@@ -445,27 +440,24 @@ GemmGroupedOutcome copy_device_pointer_arrays(GemmGroupedCall *call, cudaStream_
     return logged(at(GemmFailure::kLaunchFailed, "the handle's stream cannot be queried (an earlier failure?)"));
   }
 
-  // The visited problems' entries only (a group with an empty output: its first), packed: runs of
-  // consecutive entries, each one copy per array (one run when no group has an empty output).
+  // The entries of the problems for_each_problem visits (a group with an empty output: its
+  // first), packed in visiting order: runs of consecutive entries, each one copy per array (one
+  // run when no group has an empty output).
   struct Run {
     int64_t entry, slot, count;
   };
   std::vector<Run> runs;
   int64_t slots = 0;
   try {
-    int64_t entry = 0;
-    for (GemmGroup const &group : call->groups) {
-      int64_t const visited = visited_problems(group);
-      if (visited > 0) {
-        if (!runs.empty() && runs.back().entry + runs.back().count == entry) {
-          runs.back().count += visited;
-        } else {
-          runs.push_back(Run{entry, slots, visited});
-        }
+    for_each_problem(*call, [&](ProblemIndex const &i) {
+      if (!runs.empty() && runs.back().entry + runs.back().count == i.entry) {
+        ++runs.back().count;
+      } else {
+        runs.push_back(Run{i.entry, slots, 1});
       }
-      entry += group.size;
-      slots += visited;
-    }
+      ++slots;
+      return true;
+    });
   } catch (std::bad_alloc const &) {
     return logged(at(GemmFailure::kAllocFailed, "the host cannot hold copies of the pointer arrays"));
   }
